@@ -1,0 +1,41 @@
+# The two commands: `make demo` (fresh machine -> a sample topology shown) and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+DEMO_DB ?= $(CURDIR)/demo-store/demo.db
+
+.PHONY: install demo test lint typecheck unit bench clean completions
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev,spark]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: $(STAMP)
+	DEMO_DB=$(DEMO_DB) bash demo/demo.sh
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check mqctl
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+unit: $(STAMP)
+	$(BIN)/pytest -q
+
+test: lint typecheck unit
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_subindex.py
+	$(BIN)/python benchmarks/bench_selector.py
+
+completions: $(STAMP)
+	$(BIN)/python -m mqctl.cli.completions completions
+
+clean:
+	rm -rf $(VENV) demo-store .pytest_cache .mypy_cache .ruff_cache dist build

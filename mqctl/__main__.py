@@ -1,0 +1,5 @@
+"""`python -m mqctl`."""
+
+from mqctl.cli.main import run
+
+run()

@@ -1,0 +1,123 @@
+"""What every command shares: the store URL, output format, printing of tables and JSON."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from mqctl.store.repository import Repository
+
+
+class Output(StrEnum):
+    table = "table"
+    json = "json"
+
+
+class Settings:
+    """Global options (set by the main callback)."""
+
+    db: str | None = None
+    debug: bool = False
+
+
+OUTPUT_OPTION = typer.Option(Output.table, "--output", "-o", help="table for people, json for programs.")
+QMGR_HELP = "The queue manager or EMS server that holds the object."
+
+
+def store_url() -> str:
+    from mqctl.store.engine import resolve_url
+
+    return resolve_url(Settings.db)
+
+
+@contextmanager
+def transaction() -> Iterator[Repository]:
+    """One transaction per command."""
+    from mqctl.store.session import unit_of_work
+
+    with unit_of_work(store_url()) as repo:
+        yield repo
+
+
+def console() -> Console:
+    from rich.console import Console
+
+    return Console(highlight=False)
+
+
+def err_console() -> Console:
+    from rich.console import Console
+
+    return Console(stderr=True, highlight=False)
+
+
+def emit_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def done(message: str) -> None:
+    """Confirmation of a change, for people (stdout, plain)."""
+    sys.stdout.write(message + "\n")
+
+
+def show_table(title: str, columns: Sequence[str], rows: Sequence[dict[str, Any]], output: Output) -> None:
+    if output is Output.json:
+        emit_json(list(rows))
+        return
+    from rich.table import Table
+
+    table = Table(title=title, title_justify="left")
+    for col in columns:
+        table.add_column(col.upper())
+    for row in rows:
+        table.add_row(*[_cell(row.get(col)) for col in columns])
+    console().print(table)
+    if not rows:
+        sys.stderr.write(f"no {title.lower()} match\n")
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "YES" if value else "NO"
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(k if v is None else f"{k}={v}" for k, v in value.items())
+    return str(value)
+
+
+def no_match_exit(rows: Sequence[Any]) -> None:
+    """A display that finds nothing is a negative answer: exit 1."""
+    if not rows:
+        raise typer.Exit(1)
+
+
+def parse_props(items: Sequence[str], obj: str) -> dict[str, str | None]:
+    """``--prop global --prop maxbytes=1GB`` -> EMS properties (flag -> None)."""
+    from mqctl.domain.errors import InputError
+
+    props: dict[str, str | None] = {}
+    for item in items:
+        for part in item.split(","):
+            part = part.strip()
+            if not part:
+                continue
+            key, sep, value = part.partition("=")
+            key = key.strip()
+            if not key or any(c.isspace() for c in key):
+                raise InputError(
+                    f"{part!r} is not a property (NAME or NAME=VALUE)", obj=obj, attribute="--prop"
+                )
+            props[key] = value.strip() if sep else None
+    return props

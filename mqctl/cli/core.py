@@ -1,0 +1,69 @@
+"""`topic match` and `selector test`: try a pattern or a selector before deploying it."""
+
+from __future__ import annotations
+
+import typer
+
+from mqctl.cli.common import OUTPUT_OPTION, Output, emit_json
+from mqctl.domain.model import Dialect
+
+topic_app = typer.Typer(help="Topic strings and patterns.", no_args_is_help=True)
+selector_app = typer.Typer(help="JMS message selectors.", no_args_is_help=True)
+
+
+@topic_app.command("match")
+def match(
+    pattern: str = typer.Argument(..., help="Subscription pattern."),
+    topic: str = typer.Argument(..., help="Concrete topic."),
+    dialect: Dialect = typer.Option(
+        Dialect.MQ, "--dialect", help="mq ('/', '#', '+') or ems ('.', '*', '>')."
+    ),
+    output: Output = OUTPUT_OPTION,
+) -> None:
+    """Does PATTERN match TOPIC? Exit 0 match, 1 no match, 2 invalid input."""
+    from mqctl.domain import topics
+
+    topics.validate_pattern(pattern, dialect)
+    topics.validate_topic(topic, dialect)
+    result = topics.matches(pattern, topic, dialect)
+    if output is Output.json:
+        emit_json({"pattern": pattern, "topic": topic, "dialect": str(dialect), "match": result})
+    else:
+        typer.echo("match" if result else "no match")
+    if not result:
+        raise typer.Exit(1)
+
+
+@selector_app.command("test")
+def test(
+    expression: str = typer.Argument(..., help="The selector, e.g. \"country = 'USA' AND priority > 4\"."),
+    prop: list[str] = typer.Option([], "--prop", help="Property NAME[:TYPE]=VALUE (repeatable)."),
+    header: list[str] = typer.Option([], "--header", help="JMS header NAME=VALUE, e.g. JMSPriority=7."),
+    output: Output = OUTPUT_OPTION,
+) -> None:
+    """Evaluate a selector against one message: TRUE exits 0, FALSE or UNKNOWN 1, a bad selector 2."""
+    from mqctl.domain.messages import Message, parse_header, parse_property
+    from mqctl.domain.selector import compile_selector
+
+    selector = compile_selector(expression)
+    properties = dict(parse_property(p) for p in prop)
+    headers = dict(parse_header(h) for h in header)
+    message = Message.create(properties, headers)
+    result = selector.evaluate(message)
+    text = "UNKNOWN" if result is None else ("TRUE" if result else "FALSE")
+    if output is Output.json:
+        emit_json(
+            {
+                "selector": expression,
+                "result": result,
+                "text": text,
+                "properties": {k: {"type": v.type, "value": v.value} for k, v in sorted(properties.items())},
+                "headers": {
+                    k: {"type": v.type, "value": v.value} for k, v in sorted(message.headers.items())
+                },
+            }
+        )
+    else:
+        typer.echo(text)
+    if result is not True:
+        raise typer.Exit(1)

@@ -1,0 +1,72 @@
+"""`mqctl db`: the store's schema revision (Alembic), never run implicitly on an old store."""
+
+from __future__ import annotations
+
+import typer
+
+from mqctl.cli.common import OUTPUT_OPTION, Output, done, emit_json, store_url
+
+db_app = typer.Typer(help="Manage the store's schema revision (Alembic migrations).", no_args_is_help=True)
+
+
+@db_app.command("upgrade")
+def upgrade(revision: str = typer.Argument("head", help="Target revision (default: head).")) -> None:
+    """Upgrade the store to the newest (or the given) revision."""
+    from mqctl.store.engine import make_engine, redact
+    from mqctl.store.migrate import upgrade as run_upgrade
+
+    url = store_url()
+    engine = make_engine(url)
+    try:
+        run_upgrade(engine, revision)
+    finally:
+        engine.dispose()
+    done(f"store {redact(url)} upgraded to {revision}.")
+
+
+@db_app.command("downgrade")
+def downgrade(
+    revision: str = typer.Argument(..., help="Target revision, 'base' for an empty store, or -1."),
+) -> None:
+    """Downgrade the store (data in dropped tables is lost)."""
+    from mqctl.store.engine import make_engine, redact
+    from mqctl.store.migrate import downgrade as run_downgrade
+
+    url = store_url()
+    engine = make_engine(url)
+    try:
+        run_downgrade(engine, revision)
+    finally:
+        engine.dispose()
+    done(f"store {redact(url)} downgraded to {revision}.")
+
+
+@db_app.command("current")
+def current(output: Output = OUTPUT_OPTION) -> None:
+    """Show the store's revision and whether it is the one this mqctl needs."""
+    from mqctl.store.engine import current_revision, make_engine, redact
+    from mqctl.store.revision import HEAD
+
+    url = store_url()
+    engine = make_engine(url)
+    try:
+        revision = current_revision(engine)
+    finally:
+        engine.dispose()
+    data = {"url": redact(url), "revision": revision, "head": HEAD, "up_to_date": revision == HEAD}
+    if output is Output.json:
+        emit_json(data)
+    else:
+        state = "up to date" if revision == HEAD else "run `mqctl db upgrade`"
+        done(f"{data['url']}: revision {revision or '(empty)'} (head {HEAD}): {state}")
+    if revision != HEAD:
+        raise typer.Exit(1)
+
+
+@db_app.command("history")
+def history(output: Output = OUTPUT_OPTION) -> None:
+    """List the migrations, newest first."""
+    from mqctl.cli.common import show_table
+    from mqctl.store.migrate import history as revisions
+
+    show_table("Revisions", ["revision", "down_revision", "head", "message"], revisions(), output)

@@ -1,0 +1,81 @@
+"""Errors as values at the boundary: one type per user-facing failure class.
+
+Each carries what a user needs to find the mistake (object, attribute, file, line, column); the CLI
+turns it into one line on stderr and an exit code. The domain raises them; nothing here does I/O.
+"""
+
+from __future__ import annotations
+
+
+class MqctlError(Exception):
+    """Base of every error mqctl reports to a user without a traceback."""
+
+    exit_code = 2
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        obj: str | None = None,
+        attribute: str | None = None,
+        file: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.obj = obj
+        self.attribute = attribute
+        self.file = file
+        self.line = line
+        self.column = column
+
+    def one_line(self) -> str:
+        """The single line shown on stderr: location first, as compilers do."""
+        where = ""
+        if self.file is not None:
+            where = self.file
+            if self.line is not None:
+                where += f":{self.line}"
+                if self.column is not None:
+                    where += f":{self.column}"
+            where += ": "
+        elif self.line is not None:
+            where = (
+                f"line {self.line}" + (f", column {self.column}" if self.column is not None else "") + ": "
+            )
+        subject = ""
+        if self.obj is not None:
+            subject = self.obj
+            if self.attribute is not None:
+                subject += f" {self.attribute}"
+            subject += ": "
+        elif self.attribute is not None:
+            subject = f"{self.attribute}: "
+        return f"{where}{subject}{self.message}".replace("\n", " ")
+
+
+class InputError(MqctlError):
+    """Bad input or usage: exit 2, nothing changed."""
+
+    exit_code = 2
+
+
+class NotFoundError(InputError):
+    """A named object does not exist (usage error: exit 2)."""
+
+
+class ConflictError(InputError):
+    """An object exists already, or others depend on it."""
+
+
+class NegativeAnswer(MqctlError):
+    """A well-formed question whose answer is no (no match, findings, skipped commands): exit 1."""
+
+    exit_code = 1
+
+
+class StoreError(MqctlError):
+    """The state store is unreachable or at the wrong revision: exit 3."""
+
+    exit_code = 3

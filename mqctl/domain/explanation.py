@@ -1,0 +1,208 @@
+"""What ``explain`` answers (SEMANTICS §8), as dataclasses with the JSON contract of docs/cli.md.
+
+The routing engines fill these; the CLI renders them (Rich tree or JSON); the Spark job aggregates them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class Via(StrEnum):
+    CLUSTER = "cluster"
+    TOPICHOST = "topichost"
+    HIERARCHY = "hierarchy"
+    ROUTE = "route"
+
+
+class Status(StrEnum):
+    DELIVERED = "delivered"
+    STORED = "stored"
+
+
+class Reason(StrEnum):
+    SELECTOR_FALSE = "SELECTOR_FALSE"
+    ROUTE_SELECTOR = "ROUTE_SELECTOR"
+    WILDCARD_ABOVE_CLUSTER = "WILDCARD_ABOVE_CLUSTER"
+    WILDCARD_BLOCKED = "WILDCARD_BLOCKED"
+    NO_PATH = "NO_PATH"
+    NOT_GLOBAL = "NOT_GLOBAL"
+    SCOPE = "SCOPE"
+    ONE_HOP_ZONE = "ONE_HOP_ZONE"
+    DOWN = "DOWN"
+    SUBSCRIBER_OFFLINE = "SUBSCRIBER_OFFLINE"
+
+
+class WarningCode(StrEnum):
+    CONFLICT = "CONFLICT"
+    ORDER_NOT_PRESERVED = "ORDER_NOT_PRESERVED"
+    NO_SUBSCRIBERS_AT_HOST = "NO_SUBSCRIBERS_AT_HOST"
+    STORAGE_UNBOUNDED = "STORAGE_UNBOUNDED"
+    DUPLICATES_POSSIBLE = "DUPLICATES_POSSIBLE"
+    GAP = "GAP"
+    LITERAL_WILDCARD = "LITERAL_WILDCARD"
+
+
+@dataclass(frozen=True, slots=True)
+class Failures:
+    """The what-if of one question: nodes down, links down, subscribers offline."""
+
+    down: frozenset[str] = frozenset()
+    links_down: frozenset[frozenset[str]] = frozenset()
+    offline: frozenset[tuple[str, str]] = frozenset()
+    """(node, subscription) pairs."""
+
+    def node_down(self, node: str) -> bool:
+        return node in self.down
+
+    def link_down(self, a: str, b: str) -> bool:
+        return frozenset((a, b)) in self.links_down
+
+    def hop_fails(self, a: str, b: str) -> bool:
+        """A hop a->b cannot be made now: the far node is down or the link between them is."""
+        return b in self.down or frozenset((a, b)) in self.links_down
+
+
+@dataclass(frozen=True, slots=True)
+class Publication:
+    from_node: str
+    topic: str
+    properties: Mapping[str, Any] = field(default_factory=dict)
+    """Property name -> typed value (``mqctl.domain.messages.JmsValue``)."""
+    headers: Mapping[str, Any] = field(default_factory=dict)
+    """JMS header name -> typed value; defaults applied by ``messages``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hop:
+    from_node: str
+    to_node: str
+    via: Via
+    name: str
+    """The cluster, ``CHILD->PARENT``, or the EMS route's name."""
+    selector: str | None = None
+    """EMS: the effective route selector applied on this hop, if any."""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "from": self.from_node,
+            "to": self.to_node,
+            "via": str(self.via),
+            "name": self.name,
+        }
+        if self.selector is not None:
+            out["selector"] = self.selector
+        return out
+
+
+@dataclass(slots=True)
+class Delivery:
+    subscription: str
+    node: str
+    status: Status
+    stored_at: str | None
+    path: list[str]
+    hops: list[Hop]
+    alternatives: list[list[str]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "subscription": self.subscription,
+            "node": self.node,
+            "status": str(self.status),
+            "stored_at": self.stored_at,
+            "path": list(self.path),
+            "hops": [h.to_json() for h in self.hops],
+            "alternatives": [list(a) for a in self.alternatives],
+        }
+
+
+@dataclass(slots=True)
+class NotDelivered:
+    subscription: str
+    node: str
+    reason: Reason
+    detail: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "subscription": self.subscription,
+            "node": self.node,
+            "reason": str(self.reason),
+            "detail": self.detail,
+        }
+
+
+@dataclass(slots=True)
+class Warning:
+    code: WarningCode
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": str(self.code), "message": self.message}
+
+
+@dataclass(slots=True)
+class Resolved:
+    node: str
+    object: str | None
+    topicstr: str | None
+    cluster: str | None
+    clroute: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "node": self.node,
+            "object": self.object,
+            "topicstr": self.topicstr,
+            "cluster": self.cluster,
+            "clroute": self.clroute,
+        }
+
+
+@dataclass(slots=True)
+class Explanation:
+    publication: Publication
+    resolved: Resolved
+    deliveries: list[Delivery] = field(default_factory=list)
+    not_delivered: list[NotDelivered] = field(default_factory=list)
+    warnings: list[Warning] = field(default_factory=list)
+
+    def sort(self) -> Explanation:
+        """Arrays sorted by (node, subscription); warnings by (code, message), duplicates dropped."""
+        self.deliveries.sort(key=lambda d: (d.node, d.subscription))
+        self.not_delivered.sort(key=lambda n: (n.node, n.subscription))
+        seen: set[tuple[str, str]] = set()
+        unique: list[Warning] = []
+        for w in sorted(self.warnings, key=lambda w: (str(w.code), w.message)):
+            key = (str(w.code), w.message)
+            if key not in seen:
+                seen.add(key)
+                unique.append(w)
+        self.warnings = unique
+        return self
+
+    def warn(self, code: WarningCode, message: str) -> None:
+        self.warnings.append(Warning(code, message))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "publication": {
+                "from": self.publication.from_node,
+                "topic": self.publication.topic,
+                "properties": {k: _json_value(v) for k, v in sorted(self.publication.properties.items())},
+                "headers": {k: _json_value(v) for k, v in sorted(self.publication.headers.items())},
+            },
+            "resolved": self.resolved.to_json(),
+            "deliveries": [d.to_json() for d in self.deliveries],
+            "not_delivered": [n.to_json() for n in self.not_delivered],
+            "warnings": [w.to_json() for w in self.warnings],
+        }
+
+
+def _json_value(value: Any) -> Any:
+    """Typed JMS values expose ``.value``; plain Python values pass through."""
+    return getattr(value, "value", value)

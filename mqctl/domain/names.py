@@ -1,0 +1,57 @@
+"""Object names as each product allows them (checked at every boundary: CLI, MQSC, EMS files)."""
+
+from __future__ import annotations
+
+import re
+
+from mqctl.domain.errors import InputError
+from mqctl.domain.model import Dialect
+
+MQ_NAME_MAX = 48
+EMS_SERVER_MAX = 64
+MQ_SUB_NAME_MAX = 10240
+_MQ_NAME = re.compile(r"[A-Za-z0-9._/%]+")
+
+
+def check_mq_name(name: str, kind: str) -> None:
+    """MQ queue manager, cluster, namelist, channel and topic object names: 1-48 of A-Z a-z 0-9 . / _ %."""
+    if not name:
+        raise InputError(f"{kind} name is empty", obj=kind)
+    if len(name) > MQ_NAME_MAX:
+        raise InputError(
+            f"name is {len(name)} characters long; MQ allows at most {MQ_NAME_MAX}", obj=f"{kind} {name}"
+        )
+    if not _MQ_NAME.fullmatch(name):
+        bad = next(c for c in name if not _MQ_NAME.fullmatch(c))
+        raise InputError(
+            f"character {bad!r} is not allowed in an MQ name (use A-Z a-z 0-9 . / _ %)", obj=f"{kind} {name}"
+        )
+
+
+def check_ems_server_name(name: str) -> None:
+    """EMS server names: at most 64 characters, no dot, no blanks."""
+    if not name:
+        raise InputError("server name is empty", obj="server")
+    if len(name) > EMS_SERVER_MAX:
+        raise InputError(
+            f"name is {len(name)} characters long; EMS allows at most {EMS_SERVER_MAX}", obj=f"server {name}"
+        )
+    if "." in name or any(c.isspace() for c in name):
+        raise InputError("an EMS server name cannot contain a dot or a blank", obj=f"server {name}")
+
+
+def check_node_name(name: str, dialect: Dialect) -> None:
+    if dialect is Dialect.EMS:
+        check_ems_server_name(name)
+    else:
+        check_mq_name(name, "qmgr")
+
+
+def check_subscription_name(name: str, dialect: Dialect) -> None:
+    """MQ subscription names are long and free (up to 10,240 characters); EMS durable names likewise."""
+    if not name or not name.strip():
+        raise InputError("subscription name is empty", obj="sub")
+    if len(name) > MQ_SUB_NAME_MAX:
+        raise InputError(f"name is longer than {MQ_SUB_NAME_MAX} characters", obj=f"sub {name[:40]}...")
+    if any(c in "\n\r\t\0" for c in name):
+        raise InputError("control characters are not allowed in a subscription name", obj=f"sub {name!r}")

@@ -1,0 +1,399 @@
+"""The MQ topic tree at one queue manager and how a topic string resolves in it (SEMANTICS §3, §9).
+
+The tree at queue manager Q holds Q's own topic objects plus every clustered object of every cluster Q
+belongs to (pushed by the full repositories). A topic string resolves to the object whose TOPICSTR is
+its longest level-prefix; ``ASPARENT`` attributes and a blank ``CLUSTER`` are taken from further up, and
+``CLROUTE`` and the topic hosts come from the *cluster point* (the nearest object naming the cluster).
+
+Conflict detection (``find_conflicts``, ``find_interferences``) is kept apart from the tree so that the
+validator can run it over any set of definitions. Everything here is pure and reads only the topology
+(or the slice of it that one question needs): it never mutates it.
+
+Usage::
+
+    trees = TopicTrees(topology)
+    res = trees.at("QM1").resolve("/USA/Alabama/Mobile")
+    res.cluster, res.clroute, res.hosts, res.chain
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TypeVar
+
+from mqctl.domain.model import (
+    ClRoute,
+    Dialect,
+    Enablement,
+    ProxySub,
+    Scope,
+    TopicObject,
+    Topology,
+    Wildcard,
+)
+from mqctl.domain.topics import levels
+
+__all__ = [
+    "ROOT_NAME",
+    "ClusterIndex",
+    "Conflict",
+    "ConflictKind",
+    "Resolution",
+    "TopicTree",
+    "TopicTrees",
+    "chain_topicstrs",
+    "find_conflicts",
+    "find_interferences",
+]
+
+ROOT_NAME = "SYSTEM.BASE.TOPIC"
+"""The root of every MQ topic tree; its defaults apply where no object resolves a topic."""
+
+_SEP = "/"
+_E = TypeVar("_E", bound=StrEnum)
+
+
+def chain_topicstrs(topic_levels: Sequence[str]) -> list[str]:
+    """TOPICSTRs an object would need to lie on the chain of these levels, root ('') first.
+
+    ``["", "USA", "Alabama"]`` -> ``["", "/USA", "/USA/Alabama"]``: the root and the empty first level
+    share ``''``, as they do in MQ (no object can have an empty TOPICSTR but the root).
+    """
+    out = [""]
+    for i in range(1, len(topic_levels) + 1):
+        text = _SEP.join(topic_levels[:i])
+        if text != out[-1]:
+            out.append(text)
+    return out
+
+
+# --- conflicts ---------------------------------------------------------------------------------------
+
+
+class ConflictKind(StrEnum):
+    SAME_TOPICSTR = "SAME_TOPICSTR"
+    """Clustered objects of different clusters with the same TOPICSTR (reference 001)."""
+    SAME_NAME = "SAME_NAME"
+    """Clustered objects of different clusters with the same name (reference 001)."""
+    DIFFERENT_ATTRIBUTES = "DIFFERENT_ATTRIBUTES"
+    """One cluster, same name or TOPICSTR, different attributes (§3)."""
+    INTERFERENCE = "INTERFERENCE"
+    """A clustered object above or below one of another cluster (§3: a warning, not an error)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    """A set of clustered definitions a queue manager cannot all honour.
+
+    ``winner`` is the definition MQ keeps (the most recent, §3); ``None`` for an interference, where
+    both objects stay in the tree.
+    """
+
+    kind: ConflictKind
+    objects: tuple[TopicObject, ...]
+    winner: TopicObject | None
+
+    def describe(self) -> str:
+        """One plain-English sentence naming the objects, their clusters and queue managers."""
+        listed = ", ".join(_label(o) for o in self.objects)
+        if self.kind is ConflictKind.INTERFERENCE:
+            return f"clustered topic objects of different clusters lie above one another: {listed}"
+        what = {
+            ConflictKind.SAME_TOPICSTR: "clustered topic objects of different clusters share a topic string",
+            ConflictKind.SAME_NAME: "clustered topic objects of different clusters share a name",
+            ConflictKind.DIFFERENT_ATTRIBUTES: "clustered definitions in one cluster disagree",
+        }[self.kind]
+        won = f"; only the most recent, {_label(self.winner)}, is used" if self.winner else ""
+        return f"{what}: {listed}{won}, so behaviour is nondeterministic"
+
+    @property
+    def losers(self) -> tuple[TopicObject, ...]:
+        """Definitions dropped from the tree: those not equivalent to the winner."""
+        if self.winner is None:
+            return ()
+        key = _routing_key(self.winner)
+        return tuple(o for o in self.objects if _routing_key(o) != key)
+
+
+def _label(obj: TopicObject) -> str:
+    return f"{obj.name} ('{obj.topicstr}', cluster {obj.cluster or '(none)'}, on {obj.node})"
+
+
+def _routing_key(obj: TopicObject) -> tuple[str, ...]:
+    """What must agree between two definitions of one clustered topic (the name may differ)."""
+    return (
+        obj.cluster,
+        obj.topicstr,
+        str(obj.clroute),
+        str(obj.wildcard),
+        str(obj.pubscope),
+        str(obj.subscope),
+        str(obj.proxysub),
+        str(obj.pub),
+        str(obj.sub),
+    )
+
+
+def _recency(obj: TopicObject) -> tuple[int, str, str]:
+    """Most recent definition last; ties broken by node then name so the answer never wavers."""
+    return (obj.seq, obj.node, obj.name)
+
+
+def _sorted_objects(objs: Iterable[TopicObject]) -> tuple[TopicObject, ...]:
+    return tuple(sorted(objs, key=lambda o: (o.topicstr, o.cluster, o.node, o.name)))
+
+
+def find_conflicts(clustered: Iterable[TopicObject]) -> list[Conflict]:
+    """Conflicts among clustered definitions that one queue manager sees together (§3, reference 001).
+
+    Groups by TOPICSTR and by name: several clusters in a group is a SAME_TOPICSTR / SAME_NAME
+    conflict; one cluster whose definitions differ in routing attributes is DIFFERENT_ATTRIBUTES.
+    Several hosts defining the same topic alike are not a conflict.
+    """
+    defs = [o for o in clustered if o.cluster]
+    out: list[Conflict] = []
+    for by_name, across in ((False, ConflictKind.SAME_TOPICSTR), (True, ConflictKind.SAME_NAME)):
+        groups: dict[str, list[TopicObject]] = defaultdict(list)
+        for obj in defs:
+            groups[obj.name if by_name else obj.topicstr].append(obj)
+        for key in sorted(groups):
+            group = groups[key]
+            if len({o.cluster for o in group}) > 1:
+                kind = across
+            elif len({_routing_key(o) for o in group}) > 1:
+                kind = ConflictKind.DIFFERENT_ATTRIBUTES
+            else:
+                continue
+            out.append(Conflict(kind, _sorted_objects(group), max(group, key=_recency)))
+    return _dedupe(out)
+
+
+def _dedupe(conflicts: list[Conflict]) -> list[Conflict]:
+    """A pair that shares both name and TOPICSTR is reported once."""
+    seen: set[tuple[tuple[str, str], ...]] = set()
+    out: list[Conflict] = []
+    for c in conflicts:
+        key = tuple((o.node, o.name) for o in c.objects)
+        if key not in seen:
+            seen.add(key)
+            out.append(c)
+    return out
+
+
+def find_interferences(entries: Iterable[TopicObject]) -> list[Conflict]:
+    """Pairs of tree objects, one above the other, that name different clusters (§3: a warning)."""
+    by_str = {o.topicstr: o for o in entries}
+    out: list[Conflict] = []
+    for topicstr in sorted(by_str):
+        below = by_str[topicstr]
+        if not below.cluster:
+            continue
+        for above_str in chain_topicstrs(levels(topicstr, Dialect.MQ))[:-1]:
+            above = by_str.get(above_str)
+            if above is not None and above.cluster and above.cluster != below.cluster:
+                out.append(Conflict(ConflictKind.INTERFERENCE, (above, below), None))
+    return out
+
+
+# --- the index over a topology --------------------------------------------------------------------------
+
+
+class ClusterIndex:
+    """Memberships and definitions of a topology, indexed once so trees build in time of their size.
+
+    A name seen only in a membership is an MQ queue manager (the store's slice may omit the node).
+    Topic objects on EMS servers are left out.
+    """
+
+    def __init__(self, topology: Topology) -> None:
+        self._clusters: dict[str, set[str]] = defaultdict(set)
+        self._members: dict[str, set[str]] = defaultdict(set)
+        for m in topology.memberships:
+            self._clusters[m.node].add(m.cluster)
+            self._members[m.cluster].add(m.node)
+        self._local: dict[str, list[TopicObject]] = defaultdict(list)
+        self._clustered: dict[str, list[TopicObject]] = defaultdict(list)
+        for obj in topology.topics:
+            node = topology.nodes.get(obj.node)
+            if node is not None and node.dialect is not Dialect.MQ:
+                continue
+            self._local[obj.node].append(obj)
+            if obj.cluster and obj.node in self._members.get(obj.cluster, ()):
+                self._clustered[obj.cluster].append(obj)
+
+    def clusters_of(self, node: str) -> frozenset[str]:
+        return frozenset(self._clusters.get(node, ()))
+
+    def members(self, cluster: str) -> tuple[str, ...]:
+        """Members in name order."""
+        return tuple(sorted(self._members.get(cluster, ())))
+
+    def is_member(self, node: str, cluster: str) -> bool:
+        return node in self._members.get(cluster, ())
+
+    def local(self, node: str) -> Sequence[TopicObject]:
+        return self._local.get(node, ())
+
+    def clustered(self, cluster: str) -> Sequence[TopicObject]:
+        """Definitions naming ``cluster`` made on its members (a non-member's reach nobody, §9)."""
+        return self._clustered.get(cluster, ())
+
+    def hosts(self, cluster: str, topicstr: str) -> tuple[str, ...]:
+        """Topic hosts: members of ``cluster`` defining an object with ``topicstr`` for it, by name."""
+        return tuple(sorted({o.node for o in self.clustered(cluster) if o.topicstr == topicstr}))
+
+
+# --- resolution -------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """Where a topic string lands in one queue manager's tree, with every attribute made effective.
+
+    ``object`` is ``None`` at the root (SYSTEM.BASE.TOPIC defaults). ``cluster`` is ``''`` when the
+    topic is not clustered there; ``clroute`` and ``hosts`` then mean nothing.
+    """
+
+    node: str
+    topicstr: str
+    object: TopicObject | None
+    chain: tuple[TopicObject, ...]
+    """Objects on the way from the root down to ``object``, root side first."""
+    cluster: str
+    cluster_point: TopicObject | None
+    clroute: ClRoute
+    hosts: tuple[str, ...]
+    pubscope: Scope
+    subscope: Scope
+    pub: Enablement
+    sub: Enablement
+    wildcard: Wildcard
+    proxysub: ProxySub
+
+    @property
+    def clustered(self) -> bool:
+        return bool(self.cluster)
+
+    @property
+    def object_name(self) -> str:
+        return self.object.name if self.object is not None else ROOT_NAME
+
+    def describe(self) -> str:
+        """Short phrase for sentences: "topic object SPORT ('/Sport', cluster CL1)"."""
+        if self.object is None:
+            return f"the root topic {ROOT_NAME}"
+        where = f", cluster {self.cluster}" if self.cluster else ""
+        return f"topic object {self.object.name} ('{self.object.topicstr}'{where})"
+
+
+@dataclass(slots=True)
+class TopicTree:
+    """The topic tree at one queue manager: its entries by TOPICSTR and the conflicts seen there."""
+
+    node: str
+    index: ClusterIndex
+    entries: dict[str, TopicObject] = field(default_factory=dict)
+    conflicts: list[Conflict] = field(default_factory=list)
+    """Definition conflicts (not interferences) among the clustered objects Q sees."""
+    _cache: dict[str, Resolution] = field(default_factory=dict)
+
+    @classmethod
+    def for_node(cls, topology: Topology | ClusterIndex, qmgr: str) -> TopicTree:
+        """Build Q's tree: local objects first; clustered ones they hide by TOPICSTR or name drop out."""
+        index = topology if isinstance(topology, ClusterIndex) else ClusterIndex(topology)
+        tree = cls(qmgr, index)
+        local = sorted(index.local(qmgr), key=_recency)
+        local_strs = {o.topicstr for o in local if not o.cluster}
+        local_names = {o.name for o in local if not o.cluster}
+        remote = [
+            o
+            for c in sorted(index.clusters_of(qmgr))
+            for o in index.clustered(c)
+            if o.node != qmgr and o.topicstr not in local_strs and o.name not in local_names
+        ]
+        tree.conflicts = find_conflicts([*(o for o in local if o.cluster), *remote])
+        losers = {(o.node, o.name) for c in tree.conflicts for o in c.losers}
+        for obj in sorted(remote, key=_recency):
+            if (obj.node, obj.name) not in losers:
+                tree.entries[obj.topicstr] = obj
+        # Local last so that it wins over any clustered object with the same TOPICSTR or name.
+        hidden = {o.name for o in local}
+        for key in [k for k, o in tree.entries.items() if o.name in hidden]:
+            del tree.entries[key]
+        for obj in local:
+            tree.entries[obj.topicstr] = obj
+        return tree
+
+    def resolve(self, topicstr: str) -> Resolution:
+        """Resolve a concrete topic string (any '#'/'+' in it is literal)."""
+        cached = self._cache.get(topicstr)
+        if cached is None:
+            cached = self.resolve_levels(levels(topicstr, Dialect.MQ))
+            self._cache[topicstr] = cached
+        return cached
+
+    def resolve_pattern(self, prefix_levels: Sequence[str]) -> Resolution:
+        """Resolve a subscription by its fixed prefix (``topics.fixed_prefix_levels``, §3)."""
+        return self.resolve(_SEP.join(prefix_levels))
+
+    def resolve_levels(self, topic_levels: Sequence[str]) -> Resolution:
+        chain = tuple(self.entries[s] for s in chain_topicstrs(topic_levels) if s in self.entries)
+        obj = chain[-1] if chain else None
+        point = next((o for o in reversed(chain) if o.cluster), None)
+        cluster = point.cluster if point is not None else ""
+        return Resolution(
+            node=self.node,
+            topicstr=_SEP.join(topic_levels),
+            object=obj,
+            chain=chain,
+            cluster=cluster,
+            cluster_point=point,
+            clroute=point.clroute if point is not None else ClRoute.DIRECT,
+            hosts=self.index.hosts(cluster, point.topicstr) if point is not None else (),
+            pubscope=_inherit(chain, "pubscope", Scope.ASPARENT, Scope.ALL),
+            subscope=_inherit(chain, "subscope", Scope.ASPARENT, Scope.ALL),
+            pub=_inherit(chain, "pub", Enablement.ASPARENT, Enablement.ENABLED),
+            sub=_inherit(chain, "sub", Enablement.ASPARENT, Enablement.ENABLED),
+            wildcard=obj.wildcard if obj is not None else Wildcard.PASSTHRU,
+            proxysub=obj.proxysub if obj is not None else ProxySub.FIRSTUSE,
+        )
+
+    def conflicts_on(self, topicstr: str) -> list[Conflict]:
+        """Conflicts with a definition on the chain of ``topicstr``, and interferences along that chain."""
+        on_chain = set(chain_topicstrs(levels(topicstr, Dialect.MQ)))
+        found = [c for c in self.conflicts if any(o.topicstr in on_chain for o in c.objects)]
+        return found + find_interferences(self.resolve(topicstr).chain)
+
+    def interferences(self) -> list[Conflict]:
+        """Every interference in this tree (for the validator)."""
+        return find_interferences(self.entries.values())
+
+
+def _inherit(chain: Sequence[TopicObject], attr: str, asparent: _E, default: _E) -> _E:
+    """ASPARENT takes the value of the next object up; the root's value is ``default``."""
+    for obj in reversed(chain):
+        value: _E = getattr(obj, attr)
+        if value != asparent:
+            return value
+    return default
+
+
+class TopicTrees:
+    """Trees of many queue managers over one topology, built on first use and kept."""
+
+    def __init__(self, topology: Topology | ClusterIndex) -> None:
+        self.index = topology if isinstance(topology, ClusterIndex) else ClusterIndex(topology)
+        self._trees: dict[str, TopicTree] = {}
+
+    def at(self, qmgr: str) -> TopicTree:
+        tree = self._trees.get(qmgr)
+        if tree is None:
+            tree = TopicTree.for_node(self.index, qmgr)
+            self._trees[qmgr] = tree
+        return tree
+
+    def resolve(self, qmgr: str, topicstr: str) -> Resolution:
+        return self.at(qmgr).resolve(topicstr)

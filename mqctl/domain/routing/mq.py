@@ -1,0 +1,702 @@
+"""IBM MQ publish/subscribe routing: where one publication goes and why a subscriber misses it.
+
+SEMANTICS §4 (proxy subscriptions), §5 (publications) and §9 (pinned choices). The engine works in three
+steps, each over the slice of the topology the question needs:
+
+1. *Proxy subscriptions.* Every subscription whose proxy pattern matches the topic (and every
+   ``PROXYSUB(FORCE)`` object on its chain) is propagated as MQ would: into the cluster its pattern
+   resolves to (to every member for DIRECT, to the topic hosts for TOPICHOST), to hierarchy neighbours,
+   relayed hierarchy -> cluster and cluster -> hierarchy, never from one cluster into another. The
+   result is, per queue manager, which neighbours it holds a matching proxy from, and over what.
+2. *The publication* then flows from the publisher along those proxies (through one topic host for
+   TOPICHOST), best paths first (delivered before stored, fewest hops, names), every queue manager
+   forwarding it once, as MQ discards looping copies.
+3. *Each matching subscription* is judged against the reason precedence of §9; the missing ones are
+   checked against counterfactual flows (every scope ALL; an exact subscription on the topic).
+
+Failures change statuses, not paths, except that a topic host that is down (or behind a link down) is
+skipped.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import defaultdict, deque
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import Enum
+from functools import cached_property
+from typing import Any
+
+from mqctl.domain.explanation import (
+    Delivery,
+    Explanation,
+    Failures,
+    Hop,
+    NotDelivered,
+    Publication,
+    Reason,
+    Resolved,
+    Status,
+    Via,
+    WarningCode,
+)
+from mqctl.domain.model import (
+    ClRoute,
+    Dialect,
+    ProxySub,
+    Scope,
+    SubScope,
+    Subscription,
+    Topology,
+    Wildcard,
+    WSchema,
+)
+from mqctl.domain.resolution import ClusterIndex, Resolution, TopicTrees, chain_topicstrs
+from mqctl.domain.topics import (
+    char_matches,
+    char_prefix_levels,
+    fixed_prefix_levels,
+    has_wildcards,
+    levels,
+    matches,
+    widen_char_pattern,
+)
+
+__all__ = ["explain_mq"]
+
+MQ = Dialect.MQ
+
+
+def explain_mq(topology: Topology, publication: Publication, failures: Failures) -> Explanation:
+    """Explain one MQ publication: deliveries, misses with their reason, and warnings (SEMANTICS §8)."""
+    return _Engine(topology, publication, failures).run()
+
+
+# --- the network seen by the engine ----------------------------------------------------------------
+
+
+class _Kind(Enum):
+    """How a proxy subscription or a publication reached a queue manager."""
+
+    ORIGIN = "origin"
+    HIERARCHY = "hierarchy"
+    CLUSTER = "cluster"
+    AT_HOST = "at_host"
+    """A publication handed to a topic host by a non-host: the host forwards it into the cluster."""
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class _Held:
+    """A proxy subscription held at a queue manager: who sent it, over a cluster or the hierarchy."""
+
+    sender: str
+    hierarchy: bool
+    cluster: str
+
+
+class _Network:
+    """Trees, memberships and hierarchy links of the slice, indexed once per question."""
+
+    def __init__(self, topology: Topology) -> None:
+        self.topology = topology
+        self.index = ClusterIndex(topology)
+        self.trees = TopicTrees(self.index)
+        self._neighbours: dict[str, set[str]] = defaultdict(set)
+        for node in topology.nodes.values():
+            if node.parent and node.dialect is MQ:
+                self._neighbours[node.name].add(node.parent)
+                self._neighbours[node.parent].add(node.name)
+
+    def is_mq(self, name: str) -> bool:
+        """A name known only from a membership or a subscription is taken to be a queue manager."""
+        node = self.topology.nodes.get(name)
+        return node is None or node.dialect is MQ
+
+    def neighbours(self, name: str) -> list[str]:
+        return sorted(self._neighbours.get(name, ()))
+
+    def hierarchy_name(self, a: str, b: str) -> str:
+        """``CHILD->PARENT`` whichever way the message goes."""
+        node = self.topology.nodes.get(a)
+        return f"{a}->{b}" if node is not None and node.parent == b else f"{b}->{a}"
+
+
+# --- subscriptions ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Sub:
+    """A subscription with what routing needs computed once: prefix, wildcard-ness, proxy pattern."""
+
+    sub: Subscription
+    prefix: tuple[str, ...]
+    wildcard: bool
+    proxy_pattern: str
+
+    @classmethod
+    def of(cls, sub: Subscription) -> _Sub:
+        if sub.wschema is WSchema.CHAR:
+            return cls(
+                sub,
+                tuple(char_prefix_levels(sub.topicstr)),
+                _char_wild(sub.topicstr),
+                widen_char_pattern(sub.topicstr),
+            )
+        return cls(
+            sub, tuple(fixed_prefix_levels(sub.topicstr, MQ)), has_wildcards(sub.topicstr, MQ), sub.topicstr
+        )
+
+    def receives(self, topic: str) -> bool:
+        if self.sub.wschema is WSchema.CHAR:
+            return char_matches(self.sub.topicstr, topic)
+        return matches(self.sub.topicstr, topic, MQ)
+
+    @property
+    def label(self) -> str:
+        return f"subscription {self.sub.name} ('{self.sub.topicstr}') on {self.sub.node}"
+
+
+def _cap(text: str) -> str:
+    """Sentence case for a phrase that starts a sentence."""
+    return text[:1].upper() + text[1:]
+
+
+def _char_wild(pattern: str) -> bool:
+    """WSCHEMA(CHAR): an unescaped ``*`` or ``?`` makes the pattern a wildcard."""
+    i = 0
+    while i < len(pattern):
+        if pattern[i] == "%":
+            i += 2
+            continue
+        if pattern[i] in "*?":
+            return True
+        i += 1
+    return False
+
+
+@dataclass(frozen=True, slots=True)
+class _Source:
+    """Something that makes a queue manager send proxy subscriptions: a subscription or a FORCE object."""
+
+    origin: str
+    prefix: tuple[str, ...]
+    own_qmgr: bool = False
+    """The subscription's own SUBSCOPE is QMGR."""
+
+
+# --- proxy propagation (§4) ------------------------------------------------------------------------
+
+_Holders = dict[str, set[_Held]]
+
+
+def _propagate(net: _Network, source: _Source, holders: _Holders, scopes: bool) -> None:
+    """Spread one proxy subscription; every queue manager relays it once, never back to its sender."""
+    if scopes and source.own_qmgr:
+        return
+    queue: deque[tuple[str, str | None, _Kind]] = deque([(source.origin, None, _Kind.ORIGIN)])
+    relayed = {source.origin}
+    while queue:
+        node, came_from, kind = queue.popleft()
+        res = net.trees.at(node).resolve_pattern(source.prefix)
+        if scopes and res.subscope is Scope.QMGR:
+            continue
+        for target, held in _proxy_targets(net, node, came_from, kind, res):
+            if target == source.origin:
+                continue
+            holders[target].add(held)
+            if target not in relayed:
+                relayed.add(target)
+                queue.append((target, node, _Kind.HIERARCHY if held.hierarchy else _Kind.CLUSTER))
+
+
+def _proxy_targets(
+    net: _Network, node: str, came_from: str | None, kind: _Kind, res: Resolution
+) -> list[tuple[str, _Held]]:
+    """Rule 1 (into the cluster) for local or hierarchy-received proxies; rule 3 (hierarchy) for all."""
+    out: list[tuple[str, _Held]] = []
+    if kind is not _Kind.CLUSTER and res.clustered and net.index.is_member(node, res.cluster):
+        targets = net.index.members(res.cluster) if res.clroute is ClRoute.DIRECT else res.hosts
+        out += [(m, _Held(node, False, res.cluster)) for m in targets if m not in (node, came_from)]
+    out += [(n, _Held(node, True, "")) for n in net.neighbours(node) if n != came_from]
+    return out
+
+
+# --- publication flow (§5) -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Arrival:
+    """One way the publication reaches ``node``; ``stored_at`` is where it waits if a hop fails."""
+
+    node: str
+    path: tuple[str, ...]
+    hops: tuple[Hop, ...]
+    kind: _Kind
+    stored_at: str | None = None
+
+    @property
+    def key(self) -> tuple[bool, int, tuple[str, ...]]:
+        """Delivered before stored, then fewest hops, then names."""
+        return (self.stored_at is not None, len(self.hops), self.path)
+
+
+@dataclass(slots=True)
+class _Flow:
+    """Every arrival of the publication, best first per queue manager, plus what the hosts did."""
+
+    arrivals: dict[str, list[_Arrival]] = field(default_factory=dict)
+    host_forwards: dict[str, int] = field(default_factory=dict)
+    """Topic hosts handed the publication by a non-host, with how many copies they sent on."""
+
+    def reached(self, node: str) -> bool:
+        return node in self.arrivals
+
+    def best(self, node: str) -> _Arrival | None:
+        found = self.arrivals.get(node)
+        return found[0] if found else None
+
+
+class _Flower:
+    """Runs the publication through the proxies held at each queue manager."""
+
+    def __init__(self, engine: _Engine, holders: _Holders, scopes: bool, forced_host: str | None) -> None:
+        self.e = engine
+        self.holders = holders
+        self.scopes = scopes
+        self.forced_host = forced_host
+
+    def run(self) -> _Flow:
+        flow = _Flow()
+        start = _Arrival(self.e.pub.from_node, (self.e.pub.from_node,), (), _Kind.ORIGIN)
+        heap: list[tuple[tuple[bool, int, tuple[str, ...]], int, _Arrival]] = [(start.key, 0, start)]
+        counter = 1
+        while heap:
+            _, _, arr = heapq.heappop(heap)
+            seen = flow.arrivals.setdefault(arr.node, [])
+            seen.append(arr)
+            if len(seen) > 1:
+                continue
+            nxt = self._forwards(arr)
+            if arr.kind is _Kind.AT_HOST:
+                flow.host_forwards[arr.node] = len(nxt)
+            for item in nxt:
+                heapq.heappush(heap, (item.key, counter, item))
+                counter += 1
+        return flow
+
+    def _forwards(self, arr: _Arrival) -> list[_Arrival]:
+        """Where the queue manager ``arr.node`` sends the copy it got, by its own tree and scopes."""
+        res = self.e.res_t(arr.node)
+        if self.scopes and res.pubscope is Scope.QMGR:
+            return []
+        out: list[_Arrival] = []
+        if arr.kind in (_Kind.ORIGIN, _Kind.HIERARCHY):
+            out += self._into_cluster(arr, res)
+        elif arr.kind is _Kind.AT_HOST and arr.hops:
+            out += self._to_proxies(arr, arr.hops[-1].name)
+        held = sorted(h for h in self.holders.get(arr.node, ()) if h.hierarchy)
+        for h in held:
+            if h.sender not in arr.path:
+                name = self.e.net.hierarchy_name(arr.node, h.sender)
+                out.append(self._extend(arr, h.sender, Via.HIERARCHY, name, _Kind.HIERARCHY))
+        return out
+
+    def _into_cluster(self, arr: _Arrival, res: Resolution) -> list[_Arrival]:
+        """§5.3 and §9 "publishing into a cluster": T must resolve to a clustered object here."""
+        node = arr.node
+        if not res.clustered or not self.e.net.index.is_member(node, res.cluster):
+            return []
+        if res.clroute is ClRoute.DIRECT or node in res.hosts:
+            return self._to_proxies(arr, res.cluster)
+        host = self._host_for(node, res)
+        if host is None or host in arr.path:
+            return []
+        return [self._extend(arr, host, Via.TOPICHOST, res.cluster, _Kind.AT_HOST)]
+
+    def _host_for(self, node: str, res: Resolution) -> str | None:
+        """First available host by name (or the forced alternative); all down: the first host."""
+        if node == self.e.pub.from_node and self.forced_host is not None:
+            return self.forced_host
+        hosts = [h for h in res.hosts if h != node]
+        available = [h for h in hosts if not self.e.failures.hop_fails(node, h)]
+        chosen = available or hosts
+        return chosen[0] if chosen else None
+
+    def _to_proxies(self, arr: _Arrival, cluster: str) -> list[_Arrival]:
+        """One copy to each member that registered a matching proxy here in ``cluster``."""
+        held = sorted(h for h in self.holders.get(arr.node, ()) if not h.hierarchy and h.cluster == cluster)
+        return [
+            self._extend(arr, h.sender, Via.CLUSTER, cluster, _Kind.CLUSTER)
+            for h in held
+            if h.sender not in arr.path
+        ]
+
+    def _extend(self, arr: _Arrival, to: str, via: Via, name: str, kind: _Kind) -> _Arrival:
+        stored_at = arr.stored_at
+        if stored_at is None and self.e.failures.hop_fails(arr.node, to):
+            stored_at = arr.node
+        return _Arrival(to, (*arr.path, to), (*arr.hops, Hop(arr.node, to, via, name)), kind, stored_at)
+
+
+# --- the engine ------------------------------------------------------------------------------------
+
+
+class _Engine:
+    """One question: the publication, the failures, and the flows computed for them (lazily)."""
+
+    def __init__(self, topology: Topology, publication: Publication, failures: Failures) -> None:
+        self.pub = publication
+        self.topic = publication.topic
+        self.failures = failures
+        self.net = _Network(topology)
+        self.subs = [
+            _Sub.of(s)
+            for s in sorted(topology.subscriptions, key=lambda s: (s.node, s.name))
+            if self.net.is_mq(s.node)
+        ]
+        self.matching = [s for s in self.subs if s.receives(self.topic)]
+        self.explanation = Explanation(publication, self._resolved())
+        self._cf_exact: dict[str, _Flow] = {}
+
+    # -- shared lookups
+
+    def res_t(self, node: str) -> Resolution:
+        return self.net.trees.resolve(node, self.topic)
+
+    def res_sub(self, sub: _Sub) -> Resolution:
+        return self.net.trees.at(sub.sub.node).resolve_pattern(sub.prefix)
+
+    def _resolved(self) -> Resolved:
+        res = self.res_t(self.pub.from_node)
+        obj = res.object
+        return Resolved(
+            node=self.pub.from_node,
+            object=obj.name if obj is not None else None,
+            topicstr=obj.topicstr if obj is not None else None,
+            cluster=res.cluster or None,
+            clroute=str(res.clroute) if res.clustered else None,
+        )
+
+    # -- sources and flows
+
+    def sources(self, scopes: bool) -> list[_Source]:
+        """Live subscriptions whose proxy matches T, and FORCE objects on T's chain (§4.4)."""
+        out: list[_Source] = []
+        for s in self.subs:
+            if self._gone(s.sub) or not matches(s.proxy_pattern, self.topic, MQ):
+                continue
+            own = s.sub.subscope is SubScope.QMGR
+            out.append(_Source(s.sub.node, s.prefix, own_qmgr=own and scopes))
+        return out + self._force_sources()
+
+    def _gone(self, sub: Subscription) -> bool:
+        """A non-durable subscription whose subscriber is offline no longer exists (nor its proxies)."""
+        return not sub.durable and (sub.node, sub.name) in self.failures.offline
+
+    def _force_sources(self) -> list[_Source]:
+        chain = set(chain_topicstrs(levels(self.topic, MQ)))
+        out: set[_Source] = set()
+        for obj in self.net.topology.topics:
+            if (
+                obj.proxysub is not ProxySub.FORCE
+                or obj.topicstr not in chain
+                or not self.net.is_mq(obj.node)
+            ):
+                continue
+            origins = {obj.node, *(self.net.index.members(obj.cluster) if obj.cluster else ())}
+            for origin in origins:
+                entry = self.net.trees.at(origin).entries.get(obj.topicstr)
+                if entry is not None and entry.proxysub is ProxySub.FORCE:
+                    out.add(_Source(origin, tuple(levels(obj.topicstr, MQ))))
+        return sorted(out, key=lambda s: (s.origin, s.prefix))
+
+    def holders(self, sources: Iterable[_Source], scopes: bool) -> _Holders:
+        held: _Holders = defaultdict(set)
+        for src in sources:
+            _propagate(self.net, src, held, scopes)
+        return held
+
+    @cached_property
+    def base_holders(self) -> _Holders:
+        return self.holders(self.sources(True), True)
+
+    @cached_property
+    def flow(self) -> _Flow:
+        return _Flower(self, self.base_holders, True, None).run()
+
+    @cached_property
+    def flow_all_scopes(self) -> _Flow:
+        """Counterfactual: every PUBSCOPE/SUBSCOPE (objects and subscriptions) ALL."""
+        return _Flower(self, self.holders(self.sources(False), False), False, None).run()
+
+    def flow_with_exact(self, node: str) -> _Flow:
+        """Counterfactual: an exact subscription on T at ``node`` besides the real ones."""
+        if node not in self._cf_exact:
+            held: _Holders = defaultdict(set, {k: set(v) for k, v in self.base_holders.items()})
+            _propagate(self.net, _Source(node, tuple(levels(self.topic, MQ))), held, True)
+            self._cf_exact[node] = _Flower(self, held, True, None).run()
+        return self._cf_exact[node]
+
+    @cached_property
+    def host_choice(self) -> tuple[list[str], list[str]]:
+        """(available hosts, all hosts) when the publisher is a non-host of a TOPICHOST topic it sends out."""
+        node = self.pub.from_node
+        res = self.res_t(node)
+        if (
+            not res.clustered
+            or res.clroute is not ClRoute.TOPICHOST
+            or node in res.hosts
+            or res.pubscope is Scope.QMGR
+            or not self.net.index.is_member(node, res.cluster)
+        ):
+            return [], []
+        hosts = [h for h in res.hosts if h != node]
+        return [h for h in hosts if not self.failures.hop_fails(node, h)], hosts
+
+    @cached_property
+    def alternative_flows(self) -> list[_Flow]:
+        """One flow per other available host the publisher may choose (§9 topic host shown by explain)."""
+        available, _ = self.host_choice
+        return [_Flower(self, self.base_holders, True, h).run() for h in available[1:]]
+
+    # -- the answer
+
+    def run(self) -> Explanation:
+        if self.failures.node_down(self.pub.from_node):
+            for s in self.matching:
+                self._miss_or_offline(s, Reason.DOWN, self._publisher_down_detail(s))
+            self._literal_wildcard()
+            return self.explanation
+        for s in self.matching:
+            self._judge(s)
+        self._warnings()
+        return self.explanation
+
+    def _miss_or_offline(self, s: _Sub, reason: Reason, detail: str) -> None:
+        if self._gone(s.sub):
+            self._miss(s, Reason.SUBSCRIBER_OFFLINE, self._offline_detail(s))
+        else:
+            self._miss(s, reason, detail)
+
+    def _miss(self, s: _Sub, reason: Reason, detail: str) -> None:
+        self.explanation.not_delivered.append(NotDelivered(s.sub.name, s.sub.node, reason, detail))
+
+    def _judge(self, s: _Sub) -> None:
+        """The MQ reason precedence of §9, first match wins."""
+        node = s.sub.node
+        if self._gone(s.sub):
+            return self._miss(s, Reason.SUBSCRIBER_OFFLINE, self._offline_detail(s))
+        if not s.sub.durable and self.failures.node_down(node):
+            return self._miss(
+                s, Reason.DOWN, f"Queue manager {node} is down and non-durable {s.label} died with it."
+            )
+        remote = node != self.pub.from_node
+        if remote and (why := self._own_scope_qmgr(s)):
+            return self._miss(s, Reason.SCOPE, why)
+        if blocker := self._blocked(s):
+            return self._miss(s, Reason.WILDCARD_BLOCKED, blocker)
+        arrival = self.flow.best(node)
+        if arrival is None:
+            return self._no_copy(s)
+        if not self._selected(s.sub):
+            return self._miss(s, Reason.SELECTOR_FALSE, self._selector_detail(s))
+        self._deliver(s, arrival)
+
+    def _own_scope_qmgr(self, s: _Sub) -> str | None:
+        if s.sub.subscope is SubScope.QMGR:
+            return (
+                f"{_cap(s.label)} has SUBSCOPE(QMGR), so it receives only publications made on "
+                f"{s.sub.node}, not this one from {self.pub.from_node}."
+            )
+        res = self.res_sub(s)
+        if res.subscope is Scope.QMGR:
+            return (
+                f"{_cap(s.label)} resolves to {res.describe()}, whose subscription scope is QMGR, so it "
+                f"receives only publications made on {s.sub.node}, not this one from {self.pub.from_node}."
+            )
+        return None
+
+    def _blocked(self, s: _Sub) -> str | None:
+        """§5.5: a WILDCARD(BLOCK) object at or above T's resolution and below the wildcard's fixed part."""
+        if not s.wildcard:
+            return None
+        depth = len(s.prefix)
+        for obj in reversed(self.res_t(s.sub.node).chain):
+            if obj.wildcard is Wildcard.BLOCK and len(levels(obj.topicstr, MQ)) > depth:
+                return (
+                    f"Topic object {obj.name} ('{obj.topicstr}') in the topic tree of {s.sub.node} has "
+                    f"WILDCARD(BLOCK), so wildcard {s.label}, whose fixed part lies above it, receives "
+                    f"nothing published under '{obj.topicstr}'."
+                )
+        return None
+
+    def _selected(self, sub: Subscription) -> bool:
+        if not sub.selector:
+            return True
+        from mqctl.domain.selector import compile_selector  # type: ignore[attr-defined,unused-ignore]
+
+        return compile_selector(sub.selector).evaluate(self.message) is True
+
+    @cached_property
+    def message(self) -> Any:
+        from mqctl.domain.messages import Message
+
+        return Message.create(self.pub.properties, self.pub.headers)
+
+    def _no_copy(self, s: _Sub) -> None:
+        node = s.sub.node
+        if self.flow_all_scopes.reached(node):
+            return self._miss(s, Reason.SCOPE, self._scope_detail(s))
+        if self.flow_with_exact(node).reached(node):
+            return self._miss(s, Reason.WILDCARD_ABOVE_CLUSTER, self._above_cluster_detail(s))
+        self._miss(s, Reason.NO_PATH, self._no_path_detail(s))
+
+    def _deliver(self, s: _Sub, arrival: _Arrival) -> None:
+        stored_at = arrival.stored_at
+        if stored_at is None and (s.sub.node, s.sub.name) in self.failures.offline:
+            stored_at = s.sub.node
+        self.explanation.deliveries.append(
+            Delivery(
+                subscription=s.sub.name,
+                node=s.sub.node,
+                status=Status.STORED if stored_at is not None else Status.DELIVERED,
+                stored_at=stored_at,
+                path=list(arrival.path),
+                hops=list(arrival.hops),
+                alternatives=self._alternatives(s.sub.node, arrival),
+            )
+        )
+
+    def _alternatives(self, node: str, chosen: _Arrival) -> list[list[str]]:
+        """Other hosts the publisher may pick, then other paths that also arrive (duplicates)."""
+        out: list[list[str]] = []
+        if node != self.pub.from_node:
+            for flow in self.alternative_flows:
+                alt = flow.best(node)
+                if alt is not None:
+                    out.append(list(alt.path))
+        out += [list(a.path) for a in self.flow.arrivals.get(node, [])[1:]]
+        unique: list[list[str]] = []
+        for path in out:
+            if path != list(chosen.path) and path not in unique:
+                unique.append(path)
+        return unique
+
+    # -- sentences
+
+    def _offline_detail(self, s: _Sub) -> str:
+        return (
+            f"The subscriber of non-durable {s.label} is offline, so the subscription no longer exists "
+            "to receive the publication."
+        )
+
+    def _publisher_down_detail(self, s: _Sub) -> str:
+        return f"The publishing queue manager {self.pub.from_node} is down, so nothing reaches {s.label}."
+
+    def _selector_detail(self, s: _Sub) -> str:
+        return (
+            f'The publication reaches {s.sub.node}, but the selector "{s.sub.selector}" of {s.label} is not '
+            "true for its properties."
+        )
+
+    def _scope_detail(self, s: _Sub) -> str:
+        res = self.res_t(self.pub.from_node)
+        if res.pubscope is Scope.QMGR:
+            return (
+                f"Topic '{self.topic}' resolves on {self.pub.from_node} to {res.describe()}, whose "
+                f"publication scope is QMGR, so the publication never leaves {self.pub.from_node} for "
+                f"{s.label}."
+            )
+        return (
+            f"A publication or subscription scope of QMGR on the way keeps the publication from "
+            f"{self.pub.from_node} (or the proxy subscription for it) from crossing to {s.sub.node}, so "
+            f"{s.label} gets no copy."
+        )
+
+    def _above_cluster_detail(self, s: _Sub) -> str:
+        node = s.sub.node
+        res = self.res_sub(s)
+        at = self.res_t(node)
+        where = f" in cluster {at.cluster}" if at.clustered else ""
+        return (
+            f"Wildcard {s.label} resolves to {res.describe()}, above the clustered point "
+            f"{at.describe()}{where}, so no proxy subscription for it leaves {node} and no other "
+            f"subscription there brings the publication from {self.pub.from_node}."
+        )
+
+    def _no_path_detail(self, s: _Sub) -> str:
+        node, pub = s.sub.node, self.pub.from_node
+        res = self.res_t(pub)
+        if not res.clustered:
+            why = f"'{self.topic}' resolves on {pub} to {res.describe()}, which is not clustered"
+        elif not self.net.index.is_member(node, res.cluster):
+            why = f"'{self.topic}' is clustered in {res.cluster} on {pub}, and {node} is not a member of it"
+        else:
+            why = f"{node} holds no proxy subscription route for '{self.topic}' that reaches {pub}"
+        return (
+            f"No cluster or hierarchy path carries the publication from {pub} to {s.label}: {why}, "
+            "and no hierarchy link brings it there."
+        )
+
+    # -- warnings
+
+    def _warnings(self) -> None:
+        self._literal_wildcard()
+        self._order_not_preserved()
+        self._no_subscribers_at_host()
+        self._duplicates()
+        self._conflicts()
+
+    def _literal_wildcard(self) -> None:
+        if any(lv in ("#", "+") for lv in levels(self.topic, MQ)):
+            self.explanation.warn(
+                WarningCode.LITERAL_WILDCARD,
+                f"The publication topic '{self.topic}' contains a whole-level '#' or '+', which MQ treats as "
+                "an ordinary character in a topic string, not as a wildcard.",
+            )
+
+    def _order_not_preserved(self) -> None:
+        available, _ = self.host_choice
+        if len(available) >= 2:
+            res = self.res_t(self.pub.from_node)
+            self.explanation.warn(
+                WarningCode.ORDER_NOT_PRESERVED,
+                f"{self.pub.from_node} sends each publication on '{self.topic}' to one of the topic hosts "
+                f"{', '.join(available)} of cluster {res.cluster} in turn, so the order of messages is not "
+                "preserved across them.",
+            )
+
+    def _no_subscribers_at_host(self) -> None:
+        for host, forwarded in sorted(self.flow.host_forwards.items()):
+            has_local = any(s.sub.node == host for s in self.matching)
+            if forwarded == 0 and not has_local:
+                self.explanation.warn(
+                    WarningCode.NO_SUBSCRIBERS_AT_HOST,
+                    f"The publication on '{self.topic}' is sent to topic host {host} although no "
+                    "subscription there or elsewhere wants it: topic host routing always forwards to a host.",
+                )
+
+    def _duplicates(self) -> None:
+        for node, arrivals in sorted(self.flow.arrivals.items()):
+            if len(arrivals) > 1:
+                paths = " and ".join(" -> ".join(a.path) for a in arrivals[:2])
+                self.explanation.warn(
+                    WarningCode.DUPLICATES_POSSIBLE,
+                    f"The publication reaches {node} along more than one path ({paths}); MQ discards the "
+                    "looping copy, but subscribers can see duplicates.",
+                )
+
+    def _conflicts(self) -> None:
+        touched = set(self.flow.arrivals)
+        for flow in self.alternative_flows:
+            touched |= set(flow.arrivals)
+        seen: dict[str, list[str]] = defaultdict(list)
+        for node in sorted(touched):
+            if not self.net.is_mq(node):
+                continue
+            for conflict in self.net.trees.at(node).conflicts_on(self.topic):
+                seen[conflict.describe()].append(node)
+        for text, nodes in sorted(seen.items()):
+            where = ", ".join(nodes)
+            self.explanation.warn(WarningCode.CONFLICT, f"On {where}, {text}.")

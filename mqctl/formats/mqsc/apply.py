@@ -1,0 +1,150 @@
+"""Run an MQSC script against one queue manager's ``NodeState`` in memory, as runmqsc would.
+
+Pure: no I/O. The output lines imitate runmqsc (each command echoed with its number, one result
+line, DISPLAY details, a closing summary). All-or-nothing by default: the script runs on a deep copy
+and the copy replaces ``state`` only when no command failed; with ``continue_on_error`` the valid
+commands apply and the failed ones are reported (the caller exits 1).
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from mqctl.domain.errors import InputError
+from mqctl.domain.model import NodeState
+from mqctl.formats.mqsc import clusters, topics
+from mqctl.formats.mqsc.display import display
+from mqctl.formats.mqsc.parser import BadCommand, Command, SkippedInsert, echo, parse_mqsc
+from mqctl.formats.mqsc.topics import Unmodelled
+from mqctl.formats.mqsc.values import Context
+from mqctl.formats.mqsc.vocabulary import MODELLED_NOUNS
+
+Handler = Callable[[Context, Command], str]
+
+HANDLERS: dict[tuple[str, str], Handler] = {
+    ("DEFINE", "TOPIC"): topics.define_topic,
+    ("ALTER", "TOPIC"): topics.alter_topic,
+    ("DELETE", "TOPIC"): topics.delete_topic,
+    ("DEFINE", "SUB"): topics.define_sub,
+    ("ALTER", "SUB"): topics.alter_sub,
+    ("DELETE", "SUB"): topics.delete_sub,
+    ("DEFINE", "NAMELIST"): clusters.define_namelist,
+    ("ALTER", "NAMELIST"): clusters.alter_namelist,
+    ("DELETE", "NAMELIST"): clusters.delete_namelist,
+    ("DEFINE", "CHANNEL"): clusters.define_channel,
+    ("ALTER", "CHANNEL"): clusters.alter_channel,
+    ("DELETE", "CHANNEL"): clusters.delete_channel,
+    ("ALTER", "QMGR"): clusters.alter_qmgr,
+}
+
+
+@dataclass
+class MqscRun:
+    """What a run did: runmqsc-style output, counts, errors, and the clusters the script names."""
+
+    lines: list[str] = field(default_factory=list)
+    read: int = 0
+    processed: int = 0
+    not_modelled: int = 0
+    skipped_inserts: int = 0
+    syntax_errors: int = 0
+    failed: int = 0
+    errors: list[InputError] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    clusters_referenced: set[str] = field(default_factory=set)
+    applied: bool = False
+    """True when ``state`` was changed (no error, or ``continue_on_error``)."""
+
+    @property
+    def error_count(self) -> int:
+        return self.syntax_errors + self.failed
+
+    @property
+    def first_error(self) -> InputError | None:
+        return self.errors[0] if self.errors else None
+
+
+def apply_mqsc(
+    state: NodeState,
+    text: str,
+    *,
+    file: str | None,
+    inserts: Mapping[str, str],
+    next_seq: Callable[[], int],
+    continue_on_error: bool = False,
+) -> MqscRun:
+    """Apply ``text`` to ``state`` (see the module docstring for the all-or-nothing rule)."""
+    work = copy.deepcopy(state)
+    ctx = Context(state=work, file=file, next_seq=next_seq)
+    run = MqscRun()
+    for item in parse_mqsc(text, file=file, inserts=inserts):
+        run.read += 1
+        run.lines.extend(echo(item.number, item.lines))
+        if isinstance(item, BadCommand):
+            run.syntax_errors += 1
+            run.errors.append(item.error)
+            run.lines.append(f"AMQ8405I: Syntax error detected: {item.error.one_line()}")
+        elif isinstance(item, SkippedInsert):
+            run.skipped_inserts += 1
+            names = ", ".join(f"+{n}+" for n in item.missing)
+            word = "insert" if len(item.missing) == 1 else "inserts"
+            message = f"{word} {names} without a value (give it with --set NAME=VALUE); command skipped"
+            run.warnings.append(f"{file or '<input>'}:{item.line}: {message}")
+            run.lines.append(f"mqctl: {message}.")
+        else:
+            _one(ctx, item, run)
+    run.warnings.extend(ctx.warnings)
+    run.clusters_referenced = set(ctx.clusters)
+    run.lines.extend(summary(run))
+    if continue_on_error or run.error_count == 0:
+        for f in dataclasses.fields(state):
+            setattr(state, f.name, getattr(work, f.name))
+        run.applied = True
+    return run
+
+
+def _one(ctx: Context, cmd: Command, run: MqscRun) -> None:
+    handler = HANDLERS.get((cmd.verb, cmd.noun))
+    try:
+        if cmd.verb == "DISPLAY" and cmd.noun in MODELLED_NOUNS:
+            result = display(ctx, cmd)
+        elif handler is not None:
+            result = [handler(ctx, cmd)]
+        else:
+            raise Unmodelled(f"{cmd.verb} {cmd.noun} is not modelled")
+    except Unmodelled as skip:
+        run.not_modelled += 1
+        run.lines.append(f"mqctl: not modelled ({skip.reason}); skipped.")
+        return
+    except InputError as err:
+        run.failed += 1
+        run.errors.append(err)
+        run.lines.append(f"mqctl: error: {err.one_line()}")
+        return
+    run.processed += 1
+    run.lines.extend(result)
+
+
+def summary(run: MqscRun) -> list[str]:
+    """runmqsc's closing lines, plus mqctl's counts of skipped commands."""
+    out = [":", f"{run.read} MQSC commands read."]
+    if run.syntax_errors == 0:
+        out.append("No commands have a syntax error.")
+    elif run.syntax_errors == 1:
+        out.append("One command has a syntax error.")
+    else:
+        out.append(f"{run.syntax_errors} commands have a syntax error.")
+    if run.failed == 0:
+        out.append("All valid MQSC commands were processed.")
+    elif run.failed == 1:
+        out.append("One valid MQSC command could not be processed.")
+    else:
+        out.append(f"{run.failed} valid MQSC commands could not be processed.")
+    out.append(
+        f"{run.not_modelled} commands not modelled by mqctl and skipped; "
+        f"{run.skipped_inserts} skipped for an insert with no value."
+    )
+    return out

@@ -1,0 +1,210 @@
+"""NAMELIST, cluster CHANNEL and QMGR commands: the definitions that make cluster memberships.
+
+Memberships are re-derived after each of these (see ``memberships``). Channels of other types than
+CLUSRCVR/CLUSSDR are parsed and skipped as not modelled.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from mqctl.domain.model import Channel, ChannelType, Namelist
+from mqctl.formats.mqsc.memberships import full_repositories, rederive
+from mqctl.formats.mqsc.parser import Command
+from mqctl.formats.mqsc.topics import Unmodelled, is_system
+from mqctl.formats.mqsc.values import Context
+from mqctl.formats.mqsc.vocabulary import (
+    CHANNEL_IGNORED,
+    CHANNEL_MODELLED,
+    COMMON,
+    NAMELIST_IGNORED,
+    NAMELIST_MODELLED,
+)
+
+CHANNEL_NAME_MAX = 20
+CHLTYPES = ("SDR", "SVR", "RCVR", "RQSTR", "CLNTCONN", "SVRCONN", "CLUSSDR", "CLUSRCVR", "AMQP", "MQTT")
+NAMELIST_KEYWORDS = NAMELIST_MODELLED | NAMELIST_IGNORED | COMMON
+CHANNEL_KEYWORDS = CHANNEL_MODELLED | CHANNEL_IGNORED | COMMON
+
+
+def define_namelist(ctx: Context, cmd: Command) -> str:
+    ctx.check_keywords(cmd, NAMELIST_KEYWORDS, "NAMELIST")
+    name = ctx.name(cmd, "namelist").text
+    lists = ctx.state.namelists
+    if name in lists and "REPLACE" not in cmd.params:
+        raise ctx.fail(f"NAMELIST({name}) already exists; add REPLACE to replace it (AMQ8150E)", cmd.name_pos)
+    base = Namelist(node=ctx.state.node.name, name=name)
+    if "LIKE" in cmd.params:
+        like = ctx.one(cmd.params["LIKE"])
+        source = lists.get(like.text)
+        if source is None and not is_system(like.text):
+            raise ctx.fail(f"LIKE: NAMELIST({like.text}) not found", like.pos)
+        if source is not None:
+            base = dataclasses.replace(source, name=name)
+    replaced = name in lists
+    lists[name] = _namelist_attributes(ctx, cmd, base)
+    rederive(ctx.state, seq=lists[name].seq)
+    return "AMQ8551I: IBM MQ namelist changed." if replaced else "AMQ8552I: IBM MQ namelist created."
+
+
+def alter_namelist(ctx: Context, cmd: Command) -> str:
+    ctx.check_keywords(cmd, NAMELIST_KEYWORDS, "NAMELIST")
+    name = ctx.name(cmd, "namelist").text
+    current = ctx.state.namelists.get(name)
+    if current is None:
+        if is_system(name):
+            raise Unmodelled(f"NAMELIST({name}) is a predefined system object")
+        raise ctx.fail(f"NAMELIST({name}) not found (AMQ8147E); DEFINE it first", cmd.name_pos)
+    ctx.state.namelists[name] = _namelist_attributes(ctx, cmd, dataclasses.replace(current))
+    rederive(ctx.state, seq=ctx.state.namelists[name].seq)
+    return "AMQ8551I: IBM MQ namelist changed."
+
+
+def delete_namelist(ctx: Context, cmd: Command) -> str:
+    ctx.check_keywords(cmd, frozenset({"CMDSCOPE", "QSGDISP"}), "NAMELIST")
+    name = ctx.name(cmd, "namelist").text
+    if name not in ctx.state.namelists:
+        if is_system(name):
+            raise Unmodelled(f"NAMELIST({name}) is a predefined system object")
+        raise ctx.fail(f"NAMELIST({name}) not found (AMQ8147E)", cmd.name_pos)
+    del ctx.state.namelists[name]
+    rederive(ctx.state, seq=0)
+    return "AMQ8553I: IBM MQ namelist deleted."
+
+
+def _namelist_attributes(ctx: Context, cmd: Command, nl: Namelist) -> Namelist:
+    p = cmd.params
+    if "NAMES" in p:
+        values = p["NAMES"].values
+        if values is None:
+            raise ctx.fail("NAMES needs a list in parentheses, such as NAMES(A,B)", p["NAMES"].pos)
+        names = []
+        for value in values:
+            if value.text.strip():
+                ctx.mq_name(value, "name")
+                names.append(value.text)
+        nl.names = tuple(names)
+    if "DESCR" in p:
+        nl.descr = ctx.text(p["DESCR"])
+    nl.seq = ctx.next_seq()
+    return nl
+
+
+def define_channel(ctx: Context, cmd: Command) -> str:
+    name_value = ctx.name(cmd, "channel", check=False)
+    if "CHLTYPE" not in cmd.params:
+        raise ctx.fail("DEFINE CHANNEL needs CHLTYPE(...), such as CHLTYPE(CLUSRCVR)", cmd.pos)
+    chltype = ctx.choice(cmd.params["CHLTYPE"], CHLTYPES)
+    if chltype not in ("CLUSRCVR", "CLUSSDR"):
+        raise Unmodelled(f"channel type {chltype} is not modelled")
+    ctx.check_keywords(cmd, CHANNEL_KEYWORDS, "CHANNEL")
+    name = ctx.mq_name(name_value, "channel", max_len=CHANNEL_NAME_MAX)
+    channels = ctx.state.channels
+    if name in channels and "REPLACE" not in cmd.params:
+        raise ctx.fail(f"CHANNEL({name}) already exists; add REPLACE to replace it (AMQ8150E)", cmd.name_pos)
+    base = Channel(node=ctx.state.node.name, name=name, chltype=ChannelType(chltype))
+    if "LIKE" in cmd.params:
+        like = ctx.one(cmd.params["LIKE"])
+        source = channels.get(like.text)
+        if source is not None:
+            base = dataclasses.replace(source, name=name, chltype=ChannelType(chltype))
+    replaced = name in channels
+    channels[name] = _channel_attributes(ctx, cmd, base)
+    rederive(ctx.state, seq=channels[name].seq)
+    return "AMQ8016I: IBM MQ channel changed." if replaced else "AMQ8014I: IBM MQ channel created."
+
+
+def alter_channel(ctx: Context, cmd: Command) -> str:
+    name = ctx.name(cmd, "channel", check=False).text
+    current = ctx.state.channels.get(name)
+    chltype = ctx.choice(cmd.params["CHLTYPE"], CHLTYPES) if "CHLTYPE" in cmd.params else None
+    if current is None:
+        if chltype in ("CLUSRCVR", "CLUSSDR"):
+            raise ctx.fail(f"CHANNEL({name}) not found (AMQ8147E); DEFINE it first", cmd.name_pos)
+        raise Unmodelled("not a cluster channel known to mqctl")
+    ctx.check_keywords(cmd, CHANNEL_KEYWORDS, "CHANNEL")
+    if chltype is not None and chltype != current.chltype.value:
+        raise ctx.fail(
+            f"CHANNEL({name}) is a {current.chltype.value} channel, not {chltype}", cmd.params["CHLTYPE"].pos
+        )
+    ctx.state.channels[name] = _channel_attributes(ctx, cmd, dataclasses.replace(current))
+    rederive(ctx.state, seq=ctx.state.channels[name].seq)
+    return "AMQ8016I: IBM MQ channel changed."
+
+
+def delete_channel(ctx: Context, cmd: Command) -> str:
+    name = ctx.name(cmd, "channel", check=False).text
+    if name not in ctx.state.channels:
+        raise Unmodelled("not a cluster channel known to mqctl")
+    del ctx.state.channels[name]
+    rederive(ctx.state, seq=0)
+    return "AMQ8015I: IBM MQ channel deleted."
+
+
+def _channel_attributes(ctx: Context, cmd: Command, channel: Channel) -> Channel:
+    p = cmd.params
+    if "CLUSTER" in p and "CLUSNL" in p:
+        cluster, clusnl = ctx.one(p["CLUSTER"]).text.strip(), ctx.one(p["CLUSNL"]).text.strip()
+        if cluster and clusnl:
+            raise ctx.fail("give CLUSTER or CLUSNL, not both", p["CLUSNL"].pos)
+    if "CLUSTER" in p:
+        channel.cluster = ctx.cluster(p["CLUSTER"])
+        if channel.cluster:
+            channel.clusnl = ""
+    if "CLUSNL" in p:
+        value = ctx.one(p["CLUSNL"])
+        channel.clusnl = ctx.mq_name(value, "namelist") if value.text.strip() else ""
+        if channel.clusnl:
+            channel.cluster = ""
+            nl = ctx.state.namelists.get(channel.clusnl)
+            if nl is None:
+                ctx.warnings.append(
+                    f"CHANNEL({channel.name}): namelist {channel.clusnl} is not defined (yet)"
+                )
+            else:
+                ctx.clusters.update(nl.names)
+    if "CONNAME" in p:
+        values = p["CONNAME"].values or ()
+        channel.conname = ",".join(v.text for v in values)
+    if "DESCR" in p:
+        channel.descr = ctx.text(p["DESCR"])
+    channel.seq = ctx.next_seq()
+    return channel
+
+
+def alter_qmgr(ctx: Context, cmd: Command) -> str:
+    """Only PARENT, REPOS, REPOSNL, PSMODE, PSCLUS and DESCR are modelled; other attributes are ignored."""
+    p = cmd.params
+    node = ctx.state.node
+    for keyword in ("FORCE",):
+        if keyword in p and p[keyword].values is not None:
+            raise ctx.fail(f"{keyword} takes no value", p[keyword].pos)
+    if "PARENT" in p:
+        value = ctx.one(p["PARENT"])
+        node.parent = ctx.mq_name(value, "qmgr") if value.text.strip() else None
+    if "PSMODE" in p:
+        node.psmode = ctx.choice(p["PSMODE"], ("COMPAT", "DISABLED", "ENABLED"))
+    if "PSCLUS" in p:
+        node.psclus = ctx.choice(p["PSCLUS"], ("ENABLED", "DISABLED"))
+    if "DESCR" in p:
+        node.descr = ctx.text(p["DESCR"])
+    seq = ctx.next_seq()
+    node.seq = seq
+    if "REPOS" in p or "REPOSNL" in p:
+        repos: set[str] = set()
+        if "REPOS" in p:
+            repos |= {ctx.cluster(p["REPOS"])} - {""}
+        if "REPOSNL" in p:
+            value = ctx.one(p["REPOSNL"])
+            if value.text.strip():
+                nl = ctx.state.namelists.get(value.text)
+                if nl is None:
+                    raise ctx.fail(
+                        f"REPOSNL: NAMELIST({value.text}) not found; define the namelist first", value.pos
+                    )
+                repos |= set(nl.names)
+                ctx.clusters.update(nl.names)
+        rederive(ctx.state, seq=seq, full_repos=repos)
+    else:
+        rederive(ctx.state, seq=seq, full_repos=full_repositories(ctx.state))
+    return "AMQ8005I: IBM MQ queue manager changed."

@@ -1,0 +1,229 @@
+"""MQSC parser: logical commands -> ``Command`` values (verb, object type, name, parameters).
+
+Pure and total: ``parse_mqsc`` never raises for bad input; each item says what it is (a command, a
+command skipped for a missing insert, or a command with a syntax error carrying its ``InputError``).
+Unquoted names and values are folded to upper case, quoted ones kept as typed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from mqctl.domain.errors import InputError
+from mqctl.formats.mqsc.lexer import Kind, Logical, Pos, Token, apply_inserts, split_commands, tokenize
+from mqctl.formats.mqsc.vocabulary import NOUNS, STRICT_VERBS, VERBS
+
+
+@dataclass(frozen=True, slots=True)
+class Value:
+    """One value between parentheses."""
+
+    text: str
+    quoted: bool
+    pos: Pos
+    content: tuple[Pos, ...]
+    """Position of each character of ``text`` (for errors inside the value, such as a topic string)."""
+
+    def at(self, index: int) -> Pos:
+        """File position of character ``index`` (0-based) of the value."""
+        if 0 <= index < len(self.content):
+            return self.content[index]
+        return self.pos
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    keyword: str
+    values: tuple[Value, ...] | None
+    """None for a keyword-only parameter (REPLACE, SHARE, ...)."""
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    verb: str
+    noun: str
+    name: Value | None
+    params: dict[str, Param]
+    number: int
+    lines: tuple[str, ...]
+    line: int
+    pos: Pos
+
+    @property
+    def name_pos(self) -> Pos:
+        """Where the object name stands (the command start when there is none)."""
+        return self.name.pos if self.name is not None else self.pos
+
+
+@dataclass(frozen=True, slots=True)
+class SkippedInsert:
+    """A command holding ``+NAME+`` inserts with no value: skipped with a warning, as the brief asks."""
+
+    number: int
+    lines: tuple[str, ...]
+    line: int
+    missing: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BadCommand:
+    """A command that does not parse."""
+
+    number: int
+    lines: tuple[str, ...]
+    line: int
+    error: InputError
+
+
+ParsedItem = Command | SkippedInsert | BadCommand
+
+
+def parse_mqsc(
+    text: str, *, file: str | None = None, inserts: Mapping[str, str] | None = None
+) -> list[ParsedItem]:
+    """Parse a whole script. ``END`` stops it (the END itself is not an item)."""
+    items: list[ParsedItem] = []
+    for number, logical in enumerate(split_commands(text, file=file), start=1):
+        if logical.error is not None:
+            items.append(BadCommand(number, logical.lines, logical.line, logical.error))
+            continue
+        resolved, missing = apply_inserts(logical, inserts or {})
+        if missing:
+            items.append(SkippedInsert(number, logical.lines, logical.line, tuple(dict.fromkeys(missing))))
+            continue
+        try:
+            command = parse_command(resolved, number=number, file=file)
+        except InputError as err:
+            items.append(BadCommand(number, logical.lines, logical.line, err))
+            continue
+        if command.verb == "END":
+            break
+        items.append(command)
+    return items
+
+
+def parse_command(logical: Logical, *, number: int, file: str | None = None) -> Command:
+    """Parse one logical command; raises ``InputError`` with the file position of the mistake."""
+    return _Parser(tokenize(logical, file=file), logical, number, file).command()
+
+
+class _Parser:
+    def __init__(self, tokens: list[Token], logical: Logical, number: int, file: str | None) -> None:
+        self.tokens = tokens
+        self.logical = logical
+        self.number = number
+        self.file = file
+        self.i = 0
+
+    def error(self, message: str, pos: Pos) -> InputError:
+        return InputError(message, file=self.file, line=pos[0], column=pos[1])
+
+    def peek(self) -> Token | None:
+        return self.tokens[self.i] if self.i < len(self.tokens) else None
+
+    def end_pos(self) -> Pos:
+        return self.logical.pos(len(self.logical.text))
+
+    def command(self) -> Command:
+        first = self.peek()
+        if first is None or first.kind is not Kind.WORD:
+            pos = first.pos if first else self.end_pos()
+            raise self.error("expected an MQSC command such as DEFINE, ALTER, DELETE or DISPLAY", pos)
+        verb = VERBS.get(first.text.upper())
+        if verb is None:
+            raise self.error(
+                f"unknown command {first.text!r}; expected one of {', '.join(sorted(set(VERBS.values())))}",
+                first.pos,
+            )
+        self.i += 1
+        if verb == "END":
+            return Command("END", "", None, {}, self.number, self.logical.lines, self.logical.line, first.pos)
+        noun_tok = self.peek()
+        if noun_tok is None or noun_tok.kind is not Kind.WORD:
+            raise self.error(
+                f"expected an object type after {verb} (TOPIC, SUB, NAMELIST, CHANNEL, QMGR, ...)",
+                noun_tok.pos if noun_tok else self.end_pos(),
+            )
+        self.i += 1
+        noun = NOUNS.get(noun_tok.text.upper())
+        if noun is None:
+            if verb in STRICT_VERBS:
+                raise self.error(
+                    f"unknown object type {noun_tok.text!r} after {verb}; expected TOPIC, SUB, NAMELIST, "
+                    "CHANNEL, QMGR, QLOCAL, ...",
+                    noun_tok.pos,
+                )
+            noun = noun_tok.text.upper()
+        name: Value | None = None
+        nxt = self.peek()
+        if nxt is not None and nxt.kind is Kind.LPAREN:
+            values = self.values(nxt, noun)
+            if len(values) != 1:
+                raise self.error(f"expected one {noun} name between the parentheses", values[1].pos)
+            name = values[0]
+        params: dict[str, Param] = {}
+        while (tok := self.peek()) is not None:
+            if tok.kind is not Kind.WORD:
+                raise self.error(f"expected a parameter keyword, found {tok.text!r}", tok.pos)
+            self.i += 1
+            keyword = tok.text.upper()
+            vals: tuple[Value, ...] | None = None
+            after = self.peek()
+            if after is not None and after.kind is Kind.LPAREN:
+                vals = tuple(self.values(after, keyword))
+            if keyword in params:
+                raise self.error(f"parameter {keyword} is repeated; give each parameter once", tok.pos)
+            params[keyword] = Param(keyword, vals, tok.pos)
+        if "REPLACE" in params and "NOREPLACE" in params:
+            raise self.error("REPLACE and NOREPLACE cannot both be given", params["NOREPLACE"].pos)
+        return Command(
+            verb, noun, name, params, self.number, self.logical.lines, self.logical.line, first.pos
+        )
+
+    def values(self, lparen: Token, keyword: str) -> list[Value]:
+        """Values between ``(`` and its ``)``; nested parentheses (``CONNAME(h(1414))``) stay in the value."""
+        self.i += 1
+        values: list[Value] = []
+        while True:
+            tok = self.peek()
+            if tok is None:
+                raise self.error(f"{keyword}: the '(' here has no matching ')'; expected ')'", lparen.pos)
+            self.i += 1
+            if tok.kind is Kind.RPAREN:
+                break
+            if tok.kind is Kind.LPAREN:
+                if not values:
+                    raise self.error(f"{keyword}: unexpected '('; expected a value", tok.pos)
+                values[-1] = self.nested(values[-1], tok, keyword)
+                continue
+            if tok.kind is Kind.STRING:
+                values.append(Value(tok.text, True, tok.pos, tok.content))
+            else:
+                values.append(Value(tok.text.upper(), False, tok.pos, tok.content))
+        if not values:
+            raise self.error(f"{keyword}: expected a value between the parentheses", lparen.pos)
+        return values
+
+    def nested(self, value: Value, lparen: Token, keyword: str) -> Value:
+        text = [value.text, "("]
+        content = list(value.content) + [lparen.pos]
+        depth = 1
+        while depth:
+            tok = self.peek()
+            if tok is None:
+                raise self.error(f"{keyword}: the '(' here has no matching ')'; expected ')'", lparen.pos)
+            self.i += 1
+            depth += {Kind.LPAREN: 1, Kind.RPAREN: -1}.get(tok.kind, 0)
+            piece = tok.text if tok.kind is not Kind.WORD else tok.text.upper()
+            text.append(piece)
+            content.extend(tok.content if tok.kind in (Kind.WORD, Kind.STRING) else (tok.pos,))
+        return Value("".join(text), value.quoted, value.pos, tuple(content))
+
+
+def echo(number: int, lines: tuple[str, ...]) -> list[str]:
+    """runmqsc's echo of a command: its number, then each continuation line under it."""
+    out = [f"{number:>6} : {lines[0].strip()}"] if lines else [f"{number:>6} : "]
+    out.extend(f"       : {line.strip()}" for line in lines[1:])
+    return out

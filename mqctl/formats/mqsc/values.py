@@ -1,0 +1,118 @@
+"""Reading parameter values of a parsed command, each failure an ``InputError`` at the value's position."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TypeVar
+
+from mqctl.domain.errors import InputError
+from mqctl.domain.model import NodeState
+from mqctl.domain.names import check_mq_name
+from mqctl.formats._located import locate
+from mqctl.formats.mqsc.lexer import Pos
+from mqctl.formats.mqsc.parser import Command, Param, Value
+
+E = TypeVar("E", bound=StrEnum)
+
+
+@dataclass
+class Context:
+    """What a command handler may touch: the working state and the run's collectors."""
+
+    state: NodeState
+    file: str | None
+    next_seq: Callable[[], int]
+    clusters: set[str] = field(default_factory=set)
+    warnings: list[str] = field(default_factory=list)
+
+    def fail(
+        self, message: str, pos: Pos, *, obj: str | None = None, attribute: str | None = None
+    ) -> InputError:
+        return InputError(message, obj=obj, attribute=attribute, file=self.file, line=pos[0], column=pos[1])
+
+    def check_keywords(self, cmd: Command, allowed: frozenset[str], what: str) -> None:
+        """Every parameter must be one mqctl knows for this object (modelled or accepted and ignored)."""
+        for param in cmd.params.values():
+            if param.keyword not in allowed:
+                raise self.fail(
+                    f"unknown parameter {param.keyword} for {cmd.verb} {what}; expected one of "
+                    f"{', '.join(sorted(allowed))}",
+                    param.pos,
+                )
+            if param.keyword in ("REPLACE", "NOREPLACE", "FORCE", "ALL") and param.values is not None:
+                raise self.fail(f"{param.keyword} takes no value", param.values[0].pos)
+
+    def name(self, cmd: Command, kind: str, *, check: bool = True) -> Value:
+        """The object name in ``NOUN(name)``; required for the commands that call this."""
+        if cmd.name is None:
+            raise self.fail(f"expected {cmd.noun}(name) after {cmd.verb}", cmd.pos)
+        if check and not cmd.name.text.endswith("*"):
+            self.mq_name(cmd.name, kind)
+        return cmd.name
+
+    def mq_name(self, value: Value, kind: str, *, max_len: int | None = None) -> str:
+        try:
+            check_mq_name(value.text, kind)
+        except InputError as err:
+            raise locate(err, file=self.file, line=value.pos[0], column=value.pos[1]) from None
+        if max_len is not None and len(value.text) > max_len:
+            raise self.fail(
+                f"{kind} name is {len(value.text)} characters long; MQ allows at most {max_len}",
+                value.pos,
+                obj=f"{kind} {value.text}",
+            )
+        return value.text
+
+    def one(self, param: Param) -> Value:
+        if param.values is None:
+            raise self.fail(
+                f"{param.keyword} needs a value in parentheses, such as {param.keyword}(...)", param.pos
+            )
+        if len(param.values) != 1:
+            raise self.fail(
+                f"{param.keyword} takes one value, found {len(param.values)}", param.values[1].pos
+            )
+        return param.values[0]
+
+    def text(self, param: Param) -> str:
+        return self.one(param).text
+
+    def enum(self, param: Param, kind: type[E]) -> E:
+        value = self.one(param)
+        try:
+            return kind(value.text.upper())
+        except ValueError:
+            expected = ", ".join(e.value for e in kind)
+            raise self.fail(
+                f"bad value {value.text!r} for {param.keyword}; expected one of {expected}",
+                value.pos,
+                attribute=param.keyword,
+            ) from None
+
+    def choice(self, param: Param, choices: tuple[str, ...]) -> str:
+        value = self.one(param)
+        upper = value.text.upper()
+        if upper not in choices:
+            raise self.fail(
+                f"bad value {value.text!r} for {param.keyword}; expected one of {', '.join(choices)}",
+                value.pos,
+                attribute=param.keyword,
+            )
+        return upper
+
+    def cluster(self, param: Param) -> str:
+        """A cluster name, or '' for none; remembered as referenced."""
+        value = self.one(param)
+        if value.text.strip() == "":
+            return ""
+        self.mq_name(value, "cluster")
+        self.clusters.add(value.text)
+        return value.text
+
+    def located(self, err: InputError, value: Value, index: int) -> InputError:
+        """Place an error found at character ``index`` (0-based) of ``value``."""
+        line, col = value.at(index)
+        err.file, err.line, err.column = self.file, line, col
+        return err

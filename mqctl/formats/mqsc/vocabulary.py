@@ -1,0 +1,262 @@
+"""MQSC words: verbs and object types with their documented synonyms, and the parameters mqctl knows.
+
+Synonyms are whole words, never prefixes (IBM: "DEFI is not a valid synonym for DEFINE").
+``DEL`` for DELETE is accepted although runmqsc documents no synonym for DELETE.
+"""
+
+from __future__ import annotations
+
+VERBS: dict[str, str] = {
+    "DEFINE": "DEFINE",
+    "DEF": "DEFINE",
+    "ALTER": "ALTER",
+    "ALT": "ALTER",
+    "DELETE": "DELETE",
+    "DEL": "DELETE",
+    "DISPLAY": "DISPLAY",
+    "DIS": "DISPLAY",
+    "START": "START",
+    "STA": "START",
+    "STOP": "STOP",
+    "REFRESH": "REFRESH",
+    "REF": "REFRESH",
+    "RESET": "RESET",
+    "RESOLVE": "RESOLVE",
+    "RESUME": "RESUME",
+    "SUSPEND": "SUSPEND",
+    "CLEAR": "CLEAR",
+    "PING": "PING",
+    "SET": "SET",
+    "PURGE": "PURGE",
+    "RECOVER": "RECOVER",
+    "BACKUP": "BACKUP",
+    "ARCHIVE": "ARCHIVE",
+    "RVERIFY": "RVERIFY",
+    "MOVE": "MOVE",
+    "END": "END",
+}
+
+NOUNS: dict[str, str] = {
+    "TOPIC": "TOPIC",
+    "SUB": "SUB",
+    "SUBSCRIPTION": "SUB",
+    "NAMELIST": "NAMELIST",
+    "NL": "NAMELIST",
+    "CHANNEL": "CHANNEL",
+    "CHL": "CHANNEL",
+    "QMGR": "QMGR",
+    "QLOCAL": "QLOCAL",
+    "QL": "QLOCAL",
+    "QREMOTE": "QREMOTE",
+    "QR": "QREMOTE",
+    "QALIAS": "QALIAS",
+    "QA": "QALIAS",
+    "QMODEL": "QMODEL",
+    "QM": "QMODEL",
+    "QUEUE": "QUEUE",
+    "Q": "QUEUE",
+    "LISTENER": "LISTENER",
+    "LSTR": "LISTENER",
+    "SERVICE": "SERVICE",
+    "SVC": "SERVICE",
+    "PROCESS": "PROCESS",
+    "PRO": "PROCESS",
+    "AUTHINFO": "AUTHINFO",
+    "COMMINFO": "COMMINFO",
+    "CHLAUTH": "CHLAUTH",
+    "AUTHREC": "AUTHREC",
+    "AUTHSERV": "AUTHSERV",
+    "SECURITY": "SECURITY",
+    "CLUSQMGR": "CLUSQMGR",
+    "CLUSTER": "CLUSTER",
+    "CHSTATUS": "CHSTATUS",
+    "CHS": "CHSTATUS",
+    "QSTATUS": "QSTATUS",
+    "QS": "QSTATUS",
+    "LSSTATUS": "LSSTATUS",
+    "SVSTATUS": "SVSTATUS",
+    "SBSTATUS": "SBSTATUS",
+    "TPSTATUS": "TPSTATUS",
+    "PUBSUB": "PUBSUB",
+    "QMSTATUS": "QMSTATUS",
+    "CONN": "CONN",
+    "ENTAUTH": "ENTAUTH",
+    "POLICY": "POLICY",
+    "LOG": "LOG",
+    "SYSTEM": "SYSTEM",
+    "ARCHIVE": "ARCHIVE",
+    "CHINIT": "CHINIT",
+    "CMDSERV": "CMDSERV",
+    "TRACE": "TRACE",
+    "THREAD": "THREAD",
+    "STGCLASS": "STGCLASS",
+    "STC": "STGCLASS",
+    "CFSTRUCT": "CFSTRUCT",
+    "CFSTATUS": "CFSTATUS",
+    "BUFFPOOL": "BUFFPOOL",
+    "PSID": "PSID",
+    "SMDS": "SMDS",
+    "SMDSCONN": "SMDSCONN",
+    "GROUP": "GROUP",
+    "USAGE": "USAGE",
+    "MAXSMSGS": "MAXSMSGS",
+    "APSTATUS": "APSTATUS",
+    "AMQPSTATUS": "AMQPSTATUS",
+}
+
+MODELLED_NOUNS = frozenset({"TOPIC", "SUB", "NAMELIST", "CHANNEL", "QMGR"})
+"""Object types mqctl applies to its model (channels only with CHLTYPE CLUSRCVR/CLUSSDR)."""
+
+STRICT_VERBS = frozenset({"DEFINE", "ALTER", "DELETE", "DISPLAY"})
+"""Verbs whose object type must be known (others are skipped as not modelled whatever their noun)."""
+
+COMMON = frozenset({"CMDSCOPE", "QSGDISP", "LIKE", "REPLACE", "NOREPLACE"})
+
+TOPIC_MODELLED = frozenset(
+    {"TOPICSTR", "CLUSTER", "CLROUTE", "WILDCARD", "PUBSCOPE", "SUBSCOPE", "PROXYSUB", "PUB", "SUB", "DESCR"}
+)
+TOPIC_IGNORED = frozenset(
+    {
+        "TYPE",
+        "NPMSGDLV",
+        "PMSGDLV",
+        "DEFPSIST",
+        "DEFPRTY",
+        "DEFPRESP",
+        "DURSUB",
+        "MDURMDL",
+        "MNDURMDL",
+        "MCAST",
+        "COMMINFO",
+        "USEDLQ",
+        "CUSTOM",
+        "CAPEXPRY",
+        "ALTDATE",
+        "ALTTIME",
+        "TOPICTYPE",
+    }
+)
+
+SUB_MODELLED = frozenset({"TOPICSTR", "TOPICOBJ", "SELECTOR", "SUBSCOPE", "WSCHEMA", "DEST", "DESTQMGR"})
+SUB_IGNORED = frozenset(
+    {
+        "DESTCLAS",
+        "DESTCORL",
+        "PUBACCT",
+        "PUBAPPID",
+        "PUBPRTY",
+        "PSPROP",
+        "REQONLY",
+        "SUBLEVEL",
+        "SUBUSER",
+        "USERDATA",
+        "VARUSER",
+        "EXPIRY",
+        "SUBID",
+        "SUBTYPE",
+        "DURABLE",
+        "SELTYPE",
+    }
+)
+
+NAMELIST_MODELLED = frozenset({"NAMES", "DESCR"})
+NAMELIST_IGNORED = frozenset({"NLTYPE", "TYPE"})
+
+CHANNEL_MODELLED = frozenset({"CHLTYPE", "CLUSTER", "CLUSNL", "CONNAME", "DESCR"})
+CHANNEL_IGNORED = frozenset(
+    {
+        "TRPTYPE",
+        "SHORTRTY",
+        "SHORTTMR",
+        "LONGRTY",
+        "LONGTMR",
+        "MCAUSER",
+        "SSLCIPH",
+        "SSLCAUTH",
+        "SSLPEER",
+        "HBINT",
+        "BATCHSZ",
+        "DISCINT",
+        "NETPRTY",
+        "CLWLPRTY",
+        "CLWLRANK",
+        "CLWLWGHT",
+        "MAXMSGL",
+        "MCANAME",
+        "MCATYPE",
+        "MRDATA",
+        "MREXIT",
+        "MRRTY",
+        "MRTMR",
+        "MSGDATA",
+        "MSGEXIT",
+        "NPMSPEED",
+        "PROPCTL",
+        "PUTAUT",
+        "RCVDATA",
+        "RCVEXIT",
+        "SCYDATA",
+        "SCYEXIT",
+        "SENDDATA",
+        "SENDEXIT",
+        "SEQWRAP",
+        "STATCHL",
+        "MONCHL",
+        "COMPHDR",
+        "COMPMSG",
+        "KAINT",
+        "LOCLADDR",
+        "BATCHHB",
+        "BATCHINT",
+        "BATCHLIM",
+        "CERTLABL",
+        "DEFCDISP",
+        "SHARECNV",
+        "MAXINST",
+        "MAXINSTC",
+        "XMITQ",
+        "CONVERT",
+        "USEDLQ",
+        "TPNAME",
+        "MODENAME",
+        "AFFINITY",
+        "CLNTWGHT",
+        "QMNAME",
+        "TOPROOT",
+        "SPLPROT",
+        "RESETSEQ",
+        "MCASTAT",
+        "PORT",
+        "USECLTID",
+        "AMQPKA",
+        "TMPMODEL",
+        "TMPQPRFX",
+        "CHLDISP",
+        "DEFRECON",
+        "PASSWORD",
+        "USERID",
+        "SSLKEYR",
+        "STATACLS",
+    }
+)
+
+QMGR_MODELLED = frozenset({"PARENT", "REPOS", "REPOSNL", "PSMODE", "PSCLUS", "DESCR"})
+
+DISPLAY_OPTIONS = frozenset(
+    {
+        "ALL",
+        "TYPE",
+        "WHERE",
+        "CMDSCOPE",
+        "QSGDISP",
+        "CHLTYPE",
+        "TOPICSTR",
+        "CLUSINFO",
+        "SUMMARY",
+        "DURABLE",
+        "SUBTYPE",
+        "NLTYPE",
+        "SUBID",
+    }
+)
+"""DISPLAY parameters that select rather than name an attribute (attribute names are also accepted)."""

@@ -1,0 +1,216 @@
+"""DISPLAY for every object type: rows as JSON-ready dicts (the documented shapes of docs/cli.md).
+
+Keys are lower-case MQSC attribute names, enum values as MQSC shows them, stored values only.
+A trailing ``*`` in a name is generic unless ``exact``; a name without one must match exactly.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlalchemy import ColumnElement, select
+
+from mqctl.store import tables
+from mqctl.store.repository import Repository
+
+
+def name_filter(column: Any, pattern: str, exact: bool) -> ColumnElement[bool]:
+    if not exact and pattern.endswith("*"):
+        prefix = pattern[:-1]
+        return column.startswith(prefix, autoescape=True) if prefix else column.is_not(None)
+    return column == pattern  # type: ignore[no-any-return]
+
+
+def _node_clause(node: str | None) -> list[ColumnElement[bool]]:
+    return [] if node is None else [tables.nodes.c.name == node]
+
+
+def display_nodes(repo: Repository, pattern: str, exact: bool) -> list[dict[str, Any]]:
+    n, m, c = tables.nodes, tables.memberships, tables.clusters
+    rows = repo.session.execute(
+        select(n).where(name_filter(n.c.name, pattern, exact)).order_by(n.c.name)
+    ).mappings()
+    out = []
+    for r in rows:
+        members = repo.session.execute(
+            select(c.c.name, m.c.full_repository)
+            .join(m, m.c.cluster_id == c.c.id)
+            .where(m.c.node_id == r["id"])
+            .order_by(c.c.name)
+        ).all()
+        out.append(
+            {
+                "name": r["name"],
+                "dialect": r["dialect"],
+                "psmode": r["psmode"],
+                "psclus": r["psclus"],
+                "descr": r["descr"],
+                "parent": r["parent"],
+                "clusters": [name for name, _ in members],
+                "repos": [name for name, full in members if full],
+                "seq": r["seq"],
+            }
+        )
+    return out
+
+
+def display_clusters(repo: Repository, pattern: str, exact: bool) -> list[dict[str, Any]]:
+    n, m, c = tables.nodes, tables.memberships, tables.clusters
+    rows = repo.session.execute(
+        select(c).where(name_filter(c.c.name, pattern, exact)).order_by(c.c.name)
+    ).mappings()
+    out = []
+    for r in rows:
+        members = repo.session.execute(
+            select(n.c.name, m.c.full_repository)
+            .join(m, m.c.node_id == n.c.id)
+            .where(m.c.cluster_id == r["id"])
+            .order_by(n.c.name)
+        ).all()
+        out.append(
+            {
+                "name": r["name"],
+                "descr": r["descr"],
+                "members": [name for name, _ in members],
+                "repos": [name for name, full in members if full],
+                "seq": r["seq"],
+            }
+        )
+    return out
+
+
+def display_memberships(repo: Repository, node: str | None, cluster: str | None) -> list[dict[str, Any]]:
+    n, m, c = tables.nodes, tables.memberships, tables.clusters
+    stmt = (
+        select(n.c.name.label("qmgr"), c.c.name.label("cluster"), m.c.full_repository, m.c.seq)
+        .join(m, m.c.node_id == n.c.id)
+        .join(c, c.c.id == m.c.cluster_id)
+        .order_by(n.c.name, c.c.name)
+    )
+    if node is not None:
+        stmt = stmt.where(n.c.name == node)
+    if cluster is not None:
+        stmt = stmt.where(c.c.name == cluster)
+    return [
+        {"qmgr": r.qmgr, "cluster": r.cluster, "full_repository": bool(r.full_repository), "seq": r.seq}
+        for r in repo.session.execute(stmt)
+    ]
+
+
+def _per_node(
+    repo: Repository, table: Any, key: str, pattern: str, exact: bool, node: str | None
+) -> list[Any]:
+    stmt = (
+        select(table, tables.nodes.c.name.label("qmgr"), tables.nodes.c.dialect.label("node_dialect"))
+        .join(tables.nodes, tables.nodes.c.id == table.c.node_id)
+        .where(name_filter(table.c[key], pattern, exact), *_node_clause(node))
+        .order_by(tables.nodes.c.name, table.c[key])
+    )
+    return list(repo.session.execute(stmt).mappings())
+
+
+def display_topics(repo: Repository, pattern: str, exact: bool, node: str | None) -> list[dict[str, Any]]:
+    keys = (
+        "topicstr",
+        "cluster",
+        "clroute",
+        "wildcard",
+        "pubscope",
+        "subscope",
+        "proxysub",
+        "pub",
+        "sub",
+        "descr",
+    )
+    out = []
+    for r in _per_node(repo, tables.topics, "name", pattern, exact, node):
+        item: dict[str, Any] = {"name": r["name"], "qmgr": r["qmgr"]}
+        item.update({k: r[k] for k in keys})
+        item["properties"] = json.loads(r["properties"])
+        item["dialect"] = r["node_dialect"]
+        item["seq"] = r["seq"]
+        out.append(item)
+    return out
+
+
+def display_subscriptions(
+    repo: Repository, pattern: str, exact: bool, node: str | None
+) -> list[dict[str, Any]]:
+    keys = ("topicstr", "selector", "subscope", "wschema", "dest", "destqmgr", "topicobj")
+    out = []
+    for r in _per_node(repo, tables.subscriptions, "name", pattern, exact, node):
+        item: dict[str, Any] = {"name": r["name"], "qmgr": r["qmgr"]}
+        item.update({k: r[k] for k in keys})
+        item["durable"] = bool(r["durable"])
+        item["properties"] = json.loads(r["properties"])
+        item["dialect"] = r["node_dialect"]
+        item["seq"] = r["seq"]
+        out.append(item)
+    return out
+
+
+def display_namelists(repo: Repository, pattern: str, exact: bool, node: str | None) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": r["name"],
+            "qmgr": r["qmgr"],
+            "names": json.loads(r["names"]),
+            "descr": r["descr"],
+            "seq": r["seq"],
+        }
+        for r in _per_node(repo, tables.namelists, "name", pattern, exact, node)
+    ]
+
+
+def display_channels(repo: Repository, pattern: str, exact: bool, node: str | None) -> list[dict[str, Any]]:
+    keys = ("chltype", "cluster", "clusnl", "conname", "descr", "seq")
+    return [
+        {"name": r["name"], "qmgr": r["qmgr"], **{k: r[k] for k in keys}}
+        for r in _per_node(repo, tables.channels, "name", pattern, exact, node)
+    ]
+
+
+def display_routes(repo: Repository, pattern: str, exact: bool, node: str | None) -> list[dict[str, Any]]:
+    out = []
+    for r in _per_node(repo, tables.routes, "peer", pattern, exact, node):
+        out.append(
+            {
+                "name": r["peer"],
+                "qmgr": r["qmgr"],
+                "url": r["url"],
+                "zone_name": r["zone_name"],
+                "zone_type": r["zone_type"],
+                "properties": json.loads(r["properties"]),
+                "selectors": display_route_selectors(repo, r["qmgr"], r["peer"]),
+                "seq": r["seq"],
+            }
+        )
+    return out
+
+
+def display_route_selectors(repo: Repository, node: str | None, route: str | None) -> list[dict[str, Any]]:
+    rt, rs = tables.routes, tables.route_selectors
+    stmt = (
+        select(
+            tables.nodes.c.name.label("qmgr"), rt.c.peer, rs.c.direction, rs.c.topic, rs.c.selector, rs.c.seq
+        )
+        .join(rt, rt.c.node_id == tables.nodes.c.id)
+        .join(rs, rs.c.route_id == rt.c.id)
+        .order_by(tables.nodes.c.name, rt.c.peer, rs.c.direction, rs.c.topic)
+    )
+    if node is not None:
+        stmt = stmt.where(tables.nodes.c.name == node)
+    if route is not None:
+        stmt = stmt.where(rt.c.peer == route)
+    return [
+        {
+            "qmgr": r.qmgr,
+            "route": r.peer,
+            "direction": r.direction,
+            "topic": r.topic,
+            "selector": r.selector,
+            "seq": r.seq,
+        }
+        for r in repo.session.execute(stmt)
+    ]

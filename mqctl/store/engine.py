@@ -1,0 +1,126 @@
+"""Where the store lives and how to open it: URL choice, SQLite pragmas, the revision check.
+
+Every command opens the store through ``open_store``. It never imports alembic unless the store has to
+be created (first use), so the explain path stays fast.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import create_engine, event, inspect, text
+from sqlalchemy.engine import URL, Engine, make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, OperationalError
+
+from mqctl.domain.errors import StoreError
+from mqctl.store.revision import HEAD
+
+ENV_VAR = "MQCTL_DB"
+BUSY_TIMEOUT_MS = 5000
+
+
+def default_store_path() -> Path:
+    """``$XDG_DATA_HOME/mqctl/mqctl.db``, else ``~/.local/share/mqctl/mqctl.db``."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "mqctl" / "mqctl.db"
+
+
+def resolve_url(option: str | None) -> str:
+    """``--db`` wins over ``MQCTL_DB``, which wins over the default file. A bare path means SQLite."""
+    raw = option or os.environ.get(ENV_VAR) or str(default_store_path())
+    if "://" not in raw:
+        return f"sqlite:///{Path(raw).expanduser().absolute()}"
+    return raw
+
+
+def redact(url: str | URL) -> str:
+    """The URL as it may be shown: never with its password."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return "<invalid URL>"
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
+
+
+def make_engine(url: str) -> Engine:
+    """An engine with the SQLite pragmas (WAL, foreign keys, busy timeout); a new SQLite file is 0600."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError as exc:
+        raise StoreError(f"not a database URL: {exc}") from None
+    if parsed.get_backend_name() == "sqlite":
+        _prepare_sqlite_file(parsed)
+    try:
+        engine = create_engine(parsed)
+    except (NoSuchModuleError, ArgumentError, ImportError) as exc:
+        raise StoreError(f"cannot use {redact(parsed)}: {exc}") from None
+    if engine.dialect.name == "sqlite":
+        event.listen(engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+def _prepare_sqlite_file(url: URL) -> None:
+    database = url.database
+    if not database or database == ":memory:":
+        return
+    path = Path(database)
+    if path.exists():
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_CREAT | os.O_WRONLY, 0o600)
+        os.close(fd)
+    except OSError as exc:
+        raise StoreError(f"cannot create the store file {path}: {exc.strerror}") from None
+
+
+def current_revision(engine: Engine) -> str | None:
+    """The store's revision from ``alembic_version``; None when the store is empty (never initialised)."""
+    try:
+        with engine.connect() as conn:
+            try:
+                row = conn.execute(text("SELECT version_num FROM alembic_version")).first()
+            except DBAPIError:
+                conn.rollback()
+                if inspect(conn).get_table_names():
+                    raise StoreError(
+                        f"{redact(engine.url)} holds tables but no alembic_version: not an mqctl store"
+                    ) from None
+                return None
+    except OperationalError as exc:
+        raise StoreError(f"cannot reach the store {redact(engine.url)}: {_first_line(exc)}") from None
+    return None if row is None else str(row[0])
+
+
+def open_store(url: str, *, initialise: bool = True) -> Engine:
+    """Open the store and check its revision: created at head on first use, refused if old or newer."""
+    engine = make_engine(url)
+    revision = current_revision(engine)
+    if revision is None and initialise:
+        from mqctl.store.migrate import upgrade
+
+        upgrade(engine, HEAD)
+        return engine
+    if revision != HEAD:
+        engine.dispose()
+        if revision is None:
+            raise StoreError(f"the store {redact(url)} is empty; run `mqctl db upgrade`")
+        raise StoreError(
+            f"the store {redact(url)} is at revision {revision}, this mqctl needs {HEAD}: run `mqctl db upgrade`"
+        )
+    return engine
+
+
+def _first_line(exc: BaseException) -> str:
+    orig = getattr(exc, "orig", None) or exc
+    return str(orig).strip().splitlines()[0] if str(orig).strip() else type(orig).__name__
