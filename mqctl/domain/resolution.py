@@ -218,7 +218,7 @@ class ClusterIndex:
         self._clustered: dict[str, list[TopicObject]] = defaultdict(list)
         for obj in topology.topics:
             node = topology.nodes.get(obj.node)
-            if node is not None and node.dialect is not Dialect.MQ:
+            if node is not None and node.dialect != Dialect.MQ:
                 continue
             self._local[obj.node].append(obj)
             if obj.cluster and obj.node in self._members.get(obj.cluster, ()):
@@ -302,28 +302,25 @@ class TopicTree:
 
     @classmethod
     def for_node(cls, topology: Topology | ClusterIndex, qmgr: str) -> TopicTree:
-        """Build Q's tree: local objects first; clustered ones they hide by TOPICSTR or name drop out."""
+        """Build Q's tree (§3, §9 Definitions).
+
+        Q's plain (non-clustered) objects always win and hide clustered ones with the same TOPICSTR or
+        name. Clustered definitions, Q's own included, go through conflict detection; the losers drop
+        out. Among alike definitions of one clustered topic, Q's own is the one kept.
+        """
         index = topology if isinstance(topology, ClusterIndex) else ClusterIndex(topology)
         tree = cls(qmgr, index)
-        local = sorted(index.local(qmgr), key=_recency)
-        local_strs = {o.topicstr for o in local if not o.cluster}
-        local_names = {o.name for o in local if not o.cluster}
-        remote = [
-            o
-            for c in sorted(index.clusters_of(qmgr))
-            for o in index.clustered(c)
-            if o.node != qmgr and o.topicstr not in local_strs and o.name not in local_names
-        ]
-        tree.conflicts = find_conflicts([*(o for o in local if o.cluster), *remote])
+        plain = sorted((o for o in index.local(qmgr) if not o.cluster), key=_recency)
+        strs, names = {o.topicstr for o in plain}, {o.name for o in plain}
+        own = [o for o in index.local(qmgr) if o.cluster]
+        remote = [o for c in sorted(index.clusters_of(qmgr)) for o in index.clustered(c) if o.node != qmgr]
+        clustered = [o for o in [*own, *remote] if o.topicstr not in strs and o.name not in names]
+        tree.conflicts = find_conflicts(clustered)
         losers = {(o.node, o.name) for c in tree.conflicts for o in c.losers}
-        for obj in sorted(remote, key=_recency):
+        for obj in sorted(clustered, key=lambda o: (o.node == qmgr, *_recency(o))):
             if (obj.node, obj.name) not in losers:
                 tree.entries[obj.topicstr] = obj
-        # Local last so that it wins over any clustered object with the same TOPICSTR or name.
-        hidden = {o.name for o in local}
-        for key in [k for k, o in tree.entries.items() if o.name in hidden]:
-            del tree.entries[key]
-        for obj in local:
+        for obj in plain:
             tree.entries[obj.topicstr] = obj
         return tree
 

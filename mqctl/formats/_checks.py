@@ -43,3 +43,8 @@ def check_selector_at(text: str, at: Locator, *, file: str | None) -> None:
         raise _place(err, at(max(err.column or 1, 1) - 1), file) from None
     except InputError as err:
         raise _place(err, at(0), file) from None
+
+
+def on_line(line: int, column: int) -> Locator:
+    """Locator for text that stands on one line from ``column`` on, without escapes."""
+    return lambda index: (line, column + index)

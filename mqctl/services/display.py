@@ -19,7 +19,7 @@ def name_filter(column: Any, pattern: str, exact: bool) -> ColumnElement[bool]:
     if not exact and pattern.endswith("*"):
         prefix = pattern[:-1]
         return column.startswith(prefix, autoescape=True) if prefix else column.is_not(None)
-    return column == pattern  # type: ignore[no-any-return]
+    return column == pattern
 
 
 def _node_clause(node: str | None) -> list[ColumnElement[bool]]:

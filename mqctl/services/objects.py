@@ -267,14 +267,17 @@ def delete_membership(repo: Repository, node: str, cluster: str) -> None:
 Checker = Callable[[Any, Dialect], None]
 
 
+_CHECKERS: dict[str, Checker] = {
+    "topics": checks.check_topic_object,
+    "subscriptions": checks.check_subscription,
+    "namelists": lambda o, d: checks.check_namelist(o),
+    "channels": lambda o, d: checks.check_channel(o),
+    "routes": lambda o, d: checks.check_route(o),
+}
+
+
 def _checker(attr: str) -> Checker:
-    return {
-        "topics": checks.check_topic_object,
-        "subscriptions": checks.check_subscription,
-        "namelists": lambda o, d: checks.check_namelist(o),
-        "channels": lambda o, d: checks.check_channel(o),
-        "routes": lambda o, d: checks.check_route(o),
-    }[attr]
+    return _CHECKERS[attr]
 
 
 _MQ_ONLY = {"namelists", "channels"}

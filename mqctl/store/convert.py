@@ -6,6 +6,9 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+Row = Mapping[Any, Any]
+"""A table row as read (RowMapping or a plain dict)."""
+
 from mqctl.domain import topics as topic_strings
 from mqctl.domain.model import (
     Channel,
@@ -33,11 +36,11 @@ def _props(text: str | None) -> dict[str, Any]:
     return dict(json.loads(text)) if text else {}
 
 
-def _dump(props: Mapping[str, Any]) -> str:
+def _dump(props: Row) -> str:
     return json.dumps(dict(props), separators=(",", ":"))
 
 
-def node_from_row(row: Mapping[str, Any]) -> Node:
+def node_from_row(row: Row) -> Node:
     return Node(
         name=row["name"],
         dialect=Dialect(row["dialect"]),
@@ -61,7 +64,7 @@ def node_values(node: Node) -> dict[str, Any]:
     }
 
 
-def topic_from_row(row: Mapping[str, Any], node: str) -> TopicObject:
+def topic_from_row(row: Row, node: str) -> TopicObject:
     return TopicObject(
         node=node,
         name=row["name"],
@@ -100,7 +103,7 @@ def topic_values(topic: TopicObject, node_id: int, dialect: Dialect) -> dict[str
     }
 
 
-def subscription_from_row(row: Mapping[str, Any], node: str) -> Subscription:
+def subscription_from_row(row: Row, node: str) -> Subscription:
     return Subscription(
         node=node,
         name=row["name"],
@@ -142,7 +145,7 @@ def subscription_values(sub: Subscription, node_id: int, dialect: Dialect) -> di
     }
 
 
-def namelist_from_row(row: Mapping[str, Any], node: str) -> Namelist:
+def namelist_from_row(row: Row, node: str) -> Namelist:
     return Namelist(
         node=node, name=row["name"], names=tuple(json.loads(row["names"])), descr=row["descr"], seq=row["seq"]
     )
@@ -158,7 +161,7 @@ def namelist_values(nl: Namelist, node_id: int) -> dict[str, Any]:
     }
 
 
-def channel_from_row(row: Mapping[str, Any], node: str) -> Channel:
+def channel_from_row(row: Row, node: str) -> Channel:
     return Channel(
         node=node,
         name=row["name"],
@@ -184,7 +187,7 @@ def channel_values(ch: Channel, node_id: int) -> dict[str, Any]:
     }
 
 
-def route_from_row(row: Mapping[str, Any], node: str) -> Route:
+def route_from_row(row: Row, node: str) -> Route:
     return Route(
         node=node,
         peer=row["peer"],
@@ -208,7 +211,7 @@ def route_values(route: Route, node_id: int) -> dict[str, Any]:
     }
 
 
-def route_selector_from_row(row: Mapping[str, Any], node: str, peer: str) -> RouteSelector:
+def route_selector_from_row(row: Row, node: str, peer: str) -> RouteSelector:
     return RouteSelector(
         node=node,
         peer=peer,

@@ -15,7 +15,7 @@ from sqlalchemy.engine import URL, Engine, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, OperationalError
 
 from mqctl.domain.errors import StoreError
-from mqctl.store.revision import HEAD
+from mqctl.store.revision import HEAD, KNOWN_REVISIONS
 
 ENV_VAR = "MQCTL_DB"
 BUSY_TIMEOUT_MS = 5000
@@ -84,8 +84,12 @@ def _prepare_sqlite_file(url: URL) -> None:
         raise StoreError(f"cannot create the store file {path}: {exc.strerror}") from None
 
 
+BASE = "base"
+
+
 def current_revision(engine: Engine) -> str | None:
-    """The store's revision from ``alembic_version``; None when the store is empty (never initialised)."""
+    """The store's revision from ``alembic_version``: None for a database never initialised (no tables),
+    ``"base"`` for one downgraded to base (the version table is there, empty)."""
     try:
         with engine.connect() as conn:
             try:
@@ -99,7 +103,7 @@ def current_revision(engine: Engine) -> str | None:
                 return None
     except OperationalError as exc:
         raise StoreError(f"cannot reach the store {redact(engine.url)}: {_first_line(exc)}") from None
-    return None if row is None else str(row[0])
+    return BASE if row is None else str(row[0])
 
 
 def open_store(url: str, *, initialise: bool = True) -> Engine:
@@ -114,9 +118,14 @@ def open_store(url: str, *, initialise: bool = True) -> Engine:
     if revision != HEAD:
         engine.dispose()
         if revision is None:
-            raise StoreError(f"the store {redact(url)} is empty; run `mqctl db upgrade`")
+            raise StoreError(f"the store {redact(url)} is empty: run `mqctl db upgrade`")
+        if revision in KNOWN_REVISIONS or revision == BASE:
+            raise StoreError(
+                f"the store {redact(url)} is at revision {revision}, this mqctl needs {HEAD}: run `mqctl db upgrade`"
+            )
         raise StoreError(
-            f"the store {redact(url)} is at revision {revision}, this mqctl needs {HEAD}: run `mqctl db upgrade`"
+            f"the store {redact(url)} is at revision {revision}, unknown to this mqctl (needs {HEAD}): "
+            "run `mqctl db upgrade` with the mqctl that wrote it, or upgrade mqctl"
         )
     return engine
 

@@ -35,7 +35,7 @@ class _Kind:
     table: Any
     key: str
     attr: str
-    from_row: Callable[[Mapping[str, Any], str], Any]
+    from_row: Callable[[Mapping[Any, Any], str], Any]
     values: Callable[[Any, int, Dialect], dict[str, Any]]
 
 

@@ -1,3 +1,5 @@
 """The schema revision this mqctl expects: checked on every command with one query, no alembic import."""
 
 HEAD = "0001_initial"
+KNOWN_REVISIONS = ("0001_initial",)
+"""Every revision this mqctl ships, oldest first (an older one than HEAD means: run `mqctl db upgrade`)."""

@@ -256,7 +256,15 @@ def test_message_create_rejects_unknown_header() -> None:
 # -- JmsValue ------------------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("kind", "value"),
-    [("int", "1"), ("int", 2**31), ("byte", 200), ("boolean", 1), ("string", 5), ("int", True), ("text", "a")],
+    [
+        ("int", "1"),
+        ("int", 2**31),
+        ("byte", 200),
+        ("boolean", 1),
+        ("string", 5),
+        ("int", True),
+        ("text", "a"),
+    ],
 )
 def test_jms_value_rejects_value_not_of_its_type(kind: str, value: object) -> None:
     with pytest.raises(ValueError):

@@ -216,3 +216,32 @@ def test_chain_topicstrs() -> None:
     """§2: a leading '/' makes an empty first level; the root and that level share ''."""
     assert chain_topicstrs(["", "USA", "Alabama"]) == ["", "/USA", "/USA/Alabama"]
     assert chain_topicstrs(["USA"]) == ["", "USA"]
+
+
+def test_conflicts_on_reports_a_name_conflict_with_one_side_on_the_chain() -> None:
+    """§9 Warnings: a conflicting pair lies on T's chain when either of its objects does."""
+    t = topo(
+        [qm(n) for n in ("QM1", "QM3", "QM4")],
+        cluster("CL1", "QM1", "QM3"),
+        cluster("CL2", "QM3", "QM4"),
+        topic("QM1", "NEWS", "/News", "CL1"),
+        topic("QM4", "NEWS", "/Other", "CL2"),
+    )
+    tree = TopicTree.for_node(t, "QM3")
+    assert [c.kind for c in tree.conflicts_on("/News/x")] == [ConflictKind.SAME_NAME]
+    assert [c.kind for c in tree.conflicts_on("/Other/x")] == [ConflictKind.SAME_NAME]
+    assert tree.conflicts_on("/Elsewhere") == []
+
+
+def test_own_clustered_definition_is_subject_to_most_recent_rule() -> None:
+    """§3 (reference 001 "using only the most recent clustered topic definition"), also at a defining host."""
+    own = topic("QM3", "SPORT1", "/Sport", "CL1")
+    newer = topic("QM4", "SPORT2", "/Sport", "CL2")
+    t = topo([qm(n) for n in ("QM3", "QM4")], cluster("CL1", "QM3"), cluster("CL2", "QM3", "QM4"), own, newer)
+    tree = TopicTree.for_node(t, "QM3")
+    assert tree.resolve("/Sport").object is newer
+    alike = topo(
+        [qm(n) for n in ("QM1", "QM2")], cluster("CL1", "QM1", "QM2"), hosted("CL1", "T", "/t", "QM2", "QM1")
+    )
+    kept = TopicTree.for_node(alike, "QM1").resolve("/t").object
+    assert kept is not None and kept.node == "QM1"  # its own, among alike ones

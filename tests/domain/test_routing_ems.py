@@ -11,7 +11,7 @@ import random
 import pytest
 
 from mqctl.domain.errors import InputError
-from mqctl.domain.explanation import Explanation, Failures, Publication, Reason, Status, WarningCode
+from mqctl.domain.explanation import Delivery, Explanation, Failures, Publication, Reason, Status, WarningCode
 from mqctl.domain.model import Dialect, Node, Subscription, TopicObject, Topology
 from mqctl.domain.topics import matches
 from tests.domain.ems_builders import (
@@ -46,7 +46,7 @@ def codes(ex: Explanation) -> list[WarningCode]:
     return [w.code for w in ex.warnings]
 
 
-def the(ex: Explanation, name: str):  # noqa: ANN201 - test helper
+def the(ex: Explanation, name: str) -> Delivery:
     return next(d for d in ex.deliveries if d.subscription == name)
 
 

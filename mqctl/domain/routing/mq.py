@@ -26,7 +26,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
-from typing import Any
 
 from mqctl.domain.explanation import (
     Delivery,
@@ -41,6 +40,7 @@ from mqctl.domain.explanation import (
     Via,
     WarningCode,
 )
+from mqctl.domain.messages import Message
 from mqctl.domain.model import (
     ClRoute,
     Dialect,
@@ -53,6 +53,7 @@ from mqctl.domain.model import (
     WSchema,
 )
 from mqctl.domain.resolution import ClusterIndex, Resolution, TopicTrees, chain_topicstrs
+from mqctl.domain.selector import compile_selector
 from mqctl.domain.topics import (
     char_matches,
     char_prefix_levels,
@@ -104,14 +105,14 @@ class _Network:
         self.trees = TopicTrees(self.index)
         self._neighbours: dict[str, set[str]] = defaultdict(set)
         for node in topology.nodes.values():
-            if node.parent and node.dialect is MQ:
+            if node.parent and node.dialect == MQ:
                 self._neighbours[node.name].add(node.parent)
                 self._neighbours[node.parent].add(node.name)
 
     def is_mq(self, name: str) -> bool:
         """A name known only from a membership or a subscription is taken to be a queue manager."""
         node = self.topology.nodes.get(name)
-        return node is None or node.dialect is MQ
+        return node is None or node.dialect == MQ
 
     def neighbours(self, name: str) -> list[str]:
         return sorted(self._neighbours.get(name, ()))
@@ -136,7 +137,7 @@ class _Sub:
 
     @classmethod
     def of(cls, sub: Subscription) -> _Sub:
-        if sub.wschema is WSchema.CHAR:
+        if sub.wschema == WSchema.CHAR:
             return cls(
                 sub,
                 tuple(char_prefix_levels(sub.topicstr)),
@@ -148,7 +149,7 @@ class _Sub:
         )
 
     def receives(self, topic: str) -> bool:
-        if self.sub.wschema is WSchema.CHAR:
+        if self.sub.wschema == WSchema.CHAR:
             return char_matches(self.sub.topicstr, topic)
         return matches(self.sub.topicstr, topic, MQ)
 
@@ -199,7 +200,7 @@ def _propagate(net: _Network, source: _Source, holders: _Holders, scopes: bool) 
     while queue:
         node, came_from, kind = queue.popleft()
         res = net.trees.at(node).resolve_pattern(source.prefix)
-        if scopes and res.subscope is Scope.QMGR:
+        if scopes and res.subscope == Scope.QMGR:
             continue
         for target, held in _proxy_targets(net, node, came_from, kind, res):
             if target == source.origin:
@@ -207,7 +208,8 @@ def _propagate(net: _Network, source: _Source, holders: _Holders, scopes: bool) 
             holders[target].add(held)
             if target not in relayed:
                 relayed.add(target)
-                queue.append((target, node, _Kind.HIERARCHY if held.hierarchy else _Kind.CLUSTER))
+                if held.hierarchy or any(n != node for n in net.neighbours(target)):
+                    queue.append((target, node, _Kind.HIERARCHY if held.hierarchy else _Kind.CLUSTER))
 
 
 def _proxy_targets(
@@ -216,7 +218,7 @@ def _proxy_targets(
     """Rule 1 (into the cluster) for local or hierarchy-received proxies; rule 3 (hierarchy) for all."""
     out: list[tuple[str, _Held]] = []
     if kind is not _Kind.CLUSTER and res.clustered and net.index.is_member(node, res.cluster):
-        targets = net.index.members(res.cluster) if res.clroute is ClRoute.DIRECT else res.hosts
+        targets = net.index.members(res.cluster) if res.clroute == ClRoute.DIRECT else res.hosts
         out += [(m, _Held(node, False, res.cluster)) for m in targets if m not in (node, came_from)]
     out += [(n, _Held(node, True, "")) for n in net.neighbours(node) if n != came_from]
     return out
@@ -287,15 +289,17 @@ class _Flower:
 
     def _forwards(self, arr: _Arrival) -> list[_Arrival]:
         """Where the queue manager ``arr.node`` sends the copy it got, by its own tree and scopes."""
+        held = sorted(h for h in self.holders.get(arr.node, ()) if h.hierarchy)
+        if arr.kind is _Kind.CLUSTER and not held:
+            return []  # a plain cluster receiver: nothing to relay (and no tree to build)
         res = self.e.res_t(arr.node)
-        if self.scopes and res.pubscope is Scope.QMGR:
+        if self.scopes and res.pubscope == Scope.QMGR:
             return []
         out: list[_Arrival] = []
         if arr.kind in (_Kind.ORIGIN, _Kind.HIERARCHY):
             out += self._into_cluster(arr, res)
         elif arr.kind is _Kind.AT_HOST and arr.hops:
             out += self._to_proxies(arr, arr.hops[-1].name)
-        held = sorted(h for h in self.holders.get(arr.node, ()) if h.hierarchy)
         for h in held:
             if h.sender not in arr.path:
                 name = self.e.net.hierarchy_name(arr.node, h.sender)
@@ -307,7 +311,7 @@ class _Flower:
         node = arr.node
         if not res.clustered or not self.e.net.index.is_member(node, res.cluster):
             return []
-        if res.clroute is ClRoute.DIRECT or node in res.hosts:
+        if res.clroute == ClRoute.DIRECT or node in res.hosts:
             return self._to_proxies(arr, res.cluster)
         host = self._host_for(node, res)
         if host is None or host in arr.path:
@@ -337,6 +341,14 @@ class _Flower:
         if stored_at is None and self.e.failures.hop_fails(arr.node, to):
             stored_at = arr.node
         return _Arrival(to, (*arr.path, to), (*arr.hops, Hop(arr.node, to, via, name)), kind, stored_at)
+
+
+def _describe_path(arrival: _Arrival) -> str:
+    """``QM1 -> QM2 (cluster CL1)``: nodes with the kind of each hop."""
+    parts = [arrival.path[0]]
+    for hop in arrival.hops:
+        parts.append(f"-> {hop.to_node} ({hop.via} {hop.name})")
+    return " ".join(parts)
 
 
 # --- the engine ------------------------------------------------------------------------------------
@@ -381,14 +393,17 @@ class _Engine:
     # -- sources and flows
 
     def sources(self, scopes: bool) -> list[_Source]:
-        """Live subscriptions whose proxy matches T, and FORCE objects on T's chain (§4.4)."""
-        out: list[_Source] = []
+        """Live subscriptions whose proxy matches T, and FORCE objects on T's chain (§4.4).
+
+        Subscriptions that propagate alike (same node, prefix and own scope) count once.
+        """
+        out: dict[_Source, None] = {}
         for s in self.subs:
             if self._gone(s.sub) or not matches(s.proxy_pattern, self.topic, MQ):
                 continue
-            own = s.sub.subscope is SubScope.QMGR
-            out.append(_Source(s.sub.node, s.prefix, own_qmgr=own and scopes))
-        return out + self._force_sources()
+            own = s.sub.subscope == SubScope.QMGR
+            out[_Source(s.sub.node, s.prefix, own_qmgr=own and scopes)] = None
+        return [*out, *self._force_sources()]
 
     def _gone(self, sub: Subscription) -> bool:
         """A non-durable subscription whose subscriber is offline no longer exists (nor its proxies)."""
@@ -399,7 +414,7 @@ class _Engine:
         out: set[_Source] = set()
         for obj in self.net.topology.topics:
             if (
-                obj.proxysub is not ProxySub.FORCE
+                obj.proxysub != ProxySub.FORCE
                 or obj.topicstr not in chain
                 or not self.net.is_mq(obj.node)
             ):
@@ -407,7 +422,7 @@ class _Engine:
             origins = {obj.node, *(self.net.index.members(obj.cluster) if obj.cluster else ())}
             for origin in origins:
                 entry = self.net.trees.at(origin).entries.get(obj.topicstr)
-                if entry is not None and entry.proxysub is ProxySub.FORCE:
+                if entry is not None and entry.proxysub == ProxySub.FORCE:
                     out.add(_Source(origin, tuple(levels(obj.topicstr, MQ))))
         return sorted(out, key=lambda s: (s.origin, s.prefix))
 
@@ -445,9 +460,9 @@ class _Engine:
         res = self.res_t(node)
         if (
             not res.clustered
-            or res.clroute is not ClRoute.TOPICHOST
+            or res.clroute != ClRoute.TOPICHOST
             or node in res.hosts
-            or res.pubscope is Scope.QMGR
+            or res.pubscope == Scope.QMGR
             or not self.net.index.is_member(node, res.cluster)
         ):
             return [], []
@@ -504,13 +519,13 @@ class _Engine:
         self._deliver(s, arrival)
 
     def _own_scope_qmgr(self, s: _Sub) -> str | None:
-        if s.sub.subscope is SubScope.QMGR:
+        if s.sub.subscope == SubScope.QMGR:
             return (
                 f"{_cap(s.label)} has SUBSCOPE(QMGR), so it receives only publications made on "
                 f"{s.sub.node}, not this one from {self.pub.from_node}."
             )
         res = self.res_sub(s)
-        if res.subscope is Scope.QMGR:
+        if res.subscope == Scope.QMGR:
             return (
                 f"{_cap(s.label)} resolves to {res.describe()}, whose subscription scope is QMGR, so it "
                 f"receives only publications made on {s.sub.node}, not this one from {self.pub.from_node}."
@@ -523,7 +538,7 @@ class _Engine:
             return None
         depth = len(s.prefix)
         for obj in reversed(self.res_t(s.sub.node).chain):
-            if obj.wildcard is Wildcard.BLOCK and len(levels(obj.topicstr, MQ)) > depth:
+            if obj.wildcard == Wildcard.BLOCK and len(levels(obj.topicstr, MQ)) > depth:
                 return (
                     f"Topic object {obj.name} ('{obj.topicstr}') in the topic tree of {s.sub.node} has "
                     f"WILDCARD(BLOCK), so wildcard {s.label}, whose fixed part lies above it, receives "
@@ -534,14 +549,11 @@ class _Engine:
     def _selected(self, sub: Subscription) -> bool:
         if not sub.selector:
             return True
-        from mqctl.domain.selector import compile_selector  # type: ignore[attr-defined,unused-ignore]
-
         return compile_selector(sub.selector).evaluate(self.message) is True
 
     @cached_property
-    def message(self) -> Any:
-        from mqctl.domain.messages import Message
-
+    def message(self) -> Message:
+        """Built once, and only when some reached subscription has a selector."""
         return Message.create(self.pub.properties, self.pub.headers)
 
     def _no_copy(self, s: _Sub) -> None:
@@ -602,7 +614,7 @@ class _Engine:
 
     def _scope_detail(self, s: _Sub) -> str:
         res = self.res_t(self.pub.from_node)
-        if res.pubscope is Scope.QMGR:
+        if res.pubscope == Scope.QMGR:
             return (
                 f"Topic '{self.topic}' resolves on {self.pub.from_node} to {res.describe()}, whose "
                 f"publication scope is QMGR, so the publication never leaves {self.pub.from_node} for "
@@ -615,14 +627,18 @@ class _Engine:
         )
 
     def _above_cluster_detail(self, s: _Sub) -> str:
-        node = s.sub.node
-        res = self.res_sub(s)
-        at = self.res_t(node)
-        where = f" in cluster {at.cluster}" if at.clustered else ""
+        node, pub = s.sub.node, self.pub.from_node
+        res, at = self.res_sub(s), self.res_t(node)
+        if res.clustered and at.clustered and res.cluster != at.cluster:
+            return (
+                f"Wildcard {s.label} resolves to {res.describe()}, so its proxy subscriptions go to cluster "
+                f"{res.cluster} only, while '{self.topic}' resolves to {at.describe()}: no subscription on "
+                f"{node} brings the publication from {pub}."
+            )
         return (
-            f"Wildcard {s.label} resolves to {res.describe()}, above the clustered point "
-            f"{at.describe()}{where}, so no proxy subscription for it leaves {node} and no other "
-            f"subscription there brings the publication from {self.pub.from_node}."
+            f"Wildcard {s.label} resolves to {res.describe()}, above the clustered point {at.describe()}, "
+            f"so no proxy subscription for it leaves {node} and no other subscription there brings the "
+            f"publication from {pub}."
         )
 
     def _no_path_detail(self, s: _Sub) -> str:
@@ -636,7 +652,7 @@ class _Engine:
             why = f"{node} holds no proxy subscription route for '{self.topic}' that reaches {pub}"
         return (
             f"No cluster or hierarchy path carries the publication from {pub} to {s.label}: {why}, "
-            "and no hierarchy link brings it there."
+            "and no hierarchy link leads there either."
         )
 
     # -- warnings
@@ -678,14 +694,18 @@ class _Engine:
                 )
 
     def _duplicates(self) -> None:
-        for node, arrivals in sorted(self.flow.arrivals.items()):
-            if len(arrivals) > 1:
-                paths = " and ".join(" -> ".join(a.path) for a in arrivals[:2])
-                self.explanation.warn(
-                    WarningCode.DUPLICATES_POSSIBLE,
-                    f"The publication reaches {node} along more than one path ({paths}); MQ discards the "
-                    "looping copy, but subscribers can see duplicates.",
-                )
+        """One warning naming every queue manager the publication reaches along two or more paths."""
+        twice = [
+            (node, arrivals) for node, arrivals in sorted(self.flow.arrivals.items()) if len(arrivals) > 1
+        ]
+        if twice:
+            node, arrivals = twice[0]
+            example = " and ".join(_describe_path(a) for a in arrivals[:2])
+            self.explanation.warn(
+                WarningCode.DUPLICATES_POSSIBLE,
+                f"The publication can reach {', '.join(n for n, _ in twice)} along more than one path "
+                f"(for {node}: {example}); MQ discards looping copies, but subscribers can see duplicates.",
+            )
 
     def _conflicts(self) -> None:
         touched = set(self.flow.arrivals)

@@ -40,12 +40,41 @@ from mqctl.domain.selector.ast import (
 from mqctl.domain.selector.errors import SelectorError, selector_error
 
 COMPARISON_OPS = ("=", "<>", "<", "<=", ">", ">=")
-_MAX_DEPTH = 200
+_MAX_DEPTH = 64  # nesting of parentheses, NOT and signs; each level costs several Python frames
+_MAX_TREE_DEPTH = 250  # the compiled closures recurse once or twice per level
 
 
 def parse(text: str) -> Node | None:
     """The tree of TEXT, or None for an empty selector; SelectorError with the column otherwise."""
-    return _Parser(text).parse()
+    tree = _Parser(text).parse()
+    if tree is not None:
+        _check_depth(tree)
+    return tree
+
+
+def _check_depth(tree: Node) -> None:
+    """Reject trees too deep to type-check and evaluate recursively (long arithmetic chains)."""
+    stack: list[tuple[Node, int]] = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > _MAX_TREE_DEPTH:
+            raise selector_error(
+                f"a selector at most {_MAX_TREE_DEPTH} operators deep", node.start + 1, "a longer chain"
+            )
+        for child in _children(node):
+            # A chain of one logical operator is flattened when compiled, so it does not add depth.
+            same_chain = isinstance(node, And | Or) and type(child) is type(node)
+            stack.append((child, depth if same_chain else depth + 1))
+
+
+def _children(node: Node) -> tuple[Node, ...]:
+    if isinstance(node, Arith | Compare | And | Or):
+        return (node.left, node.right)
+    if isinstance(node, Between):
+        return (node.operand, node.low, node.high)
+    if isinstance(node, Unary | InList | Like | IsNull | Not):
+        return (node.operand,)
+    return ()
 
 
 def wrap(value: int, bits: int) -> int:

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from mqctl.domain.errors import InputError
 
 _SIZE = re.compile(r"\d+\s*(?:[KMG]B?)?", re.IGNORECASE)
-SIZED = frozenset({"maxbytes", "maxmsgs", "prefetch", "maxRedelivery", "redeliveryDelay", "expiration"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,14 +34,20 @@ def split_props(text: str, *, column: int, line: int, file: str | None) -> list[
             i += 1
             continue
         start = i
-        while i < n and text[i] not in " \t,=\"":
+        while i < n and text[i] not in ' \t,="':
             i += 1
         key = text[start:i]
         if i < n and text[i] == '"':
-            raise InputError(f"unexpected '\"' after {key!r}; expected {key}=\"...\"", file=file, line=line,
-                             column=column + i)
+            raise InputError(
+                f'unexpected \'"\' after {key!r}; expected {key}="..."',
+                file=file,
+                line=line,
+                column=column + i,
+            )
         if not key:
-            raise InputError("expected a property name before '='", file=file, line=line, column=column + start)
+            raise InputError(
+                "expected a property name before '='", file=file, line=line, column=column + start
+            )
         if i < n and text[i] == "=":
             i += 1
             value, vcol, i = _value(text, i, column=column, line=line, file=file, key=key)
@@ -64,8 +69,12 @@ def _value(text: str, i: int, *, column: int, line: int, file: str | None, key: 
     if i < n and text[i] == '"':
         end = text.find('"', i + 1)
         if end < 0:
-            raise InputError(f"{key}: the '\"' here has no closing quote; expected a closing '\"'",
-                             file=file, line=line, column=column + i)
+            raise InputError(
+                f"{key}: the '\"' here has no closing quote; expected a closing '\"'",
+                file=file,
+                line=line,
+                column=column + i,
+            )
         return text[i + 1 : end], column + i + 1, end + 1
     start = i
     while i < n and text[i] not in " \t,":
@@ -81,13 +90,14 @@ def check_topic_props(props: list[Prop], *, line: int, file: str | None) -> dict
     for prop in props:
         if prop.key in out:
             raise InputError(f"property {prop.key} is repeated", file=file, line=line, column=prop.column)
-        if prop.key in ("maxbytes", "maxmsgs"):
-            if prop.value is None or not _SIZE.fullmatch(prop.value):
-                raise InputError(
-                    f"{prop.key} needs a size such as {prop.key}=64MB"
-                    + (f", found {prop.value!r}" if prop.value is not None else ""),
-                    file=file, line=line, column=prop.value_column,
-                )
+        if prop.key in ("maxbytes", "maxmsgs") and (prop.value is None or not _SIZE.fullmatch(prop.value)):
+            raise InputError(
+                f"{prop.key} needs a size such as {prop.key}=64MB"
+                + (f", found {prop.value!r}" if prop.value is not None else ""),
+                file=file,
+                line=line,
+                column=prop.value_column,
+            )
         out[prop.key] = prop.value
     return out
 

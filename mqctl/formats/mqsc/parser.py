@@ -26,9 +26,12 @@ class Value:
     """Position of each character of ``text`` (for errors inside the value, such as a topic string)."""
 
     def at(self, index: int) -> Pos:
-        """File position of character ``index`` (0-based) of the value."""
+        """File position of character ``index`` (0-based) of the value; past the end, just after it."""
         if 0 <= index < len(self.content):
             return self.content[index]
+        if index >= len(self.content) and self.content:
+            line, col = self.content[-1]
+            return (line, col + index - len(self.content) + 1)
         return self.pos
 
 

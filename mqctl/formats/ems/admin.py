@@ -1,0 +1,275 @@
+"""Run a tibemsadmin script against one EMS server's ``NodeState`` in memory.
+
+Modelled: ``create|delete topic NAME``, ``addprop|setprop|removeprop topic NAME props`` (setprop
+replaces every property), ``create route NAME url=.. [zone_name=..] [zone_type=..] [props]``,
+``delete route NAME``, ``setprop|addprop|removeprop route NAME props`` (selectors as
+``outgoing_topic=T selector="..."``), ``show topics``, ``show routes``. ``#`` comments and blank lines are
+skipped; any other command is counted as not modelled. Command words are case-insensitive, names
+are not. Same all-or-nothing rule as MQSC: without ``continue_on_error`` a script with any error
+leaves ``state`` untouched.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from mqctl.domain.errors import InputError
+from mqctl.domain.model import NodeState, Route, RouteSelector, TopicObject, ZoneType
+from mqctl.formats.ems.model_edit import check_pattern, check_server, selectors_from, zone_type
+from mqctl.formats.ems.props import Prop, check_topic_props, format_props, split_props
+
+_WORD = re.compile(r"\S+")
+_VERBS = frozenset({"create", "delete", "addprop", "setprop", "removeprop"})
+
+
+@dataclass
+class AdminRun:
+    lines: list[str] = field(default_factory=list)
+    read: int = 0
+    processed: int = 0
+    not_modelled: int = 0
+    failed: int = 0
+    errors: list[InputError] = field(default_factory=list)
+    peers_referenced: set[str] = field(default_factory=set)
+    applied: bool = False
+
+    @property
+    def first_error(self) -> InputError | None:
+        return self.errors[0] if self.errors else None
+
+
+@dataclass
+class _Line:
+    number: int
+    raw: str
+    words: list[tuple[str, int]]
+    """The first words with their 1-based columns."""
+
+    def rest_after(self, count: int) -> tuple[str, int]:
+        """The text after the first ``count`` words, and its starting column."""
+        if len(self.words) < count:
+            return "", len(self.raw) + 1
+        word, col = self.words[count - 1]
+        start = col - 1 + len(word)
+        return self.raw[start:], start + 1
+
+
+def apply_tibemsadmin(
+    state: NodeState,
+    text: str,
+    *,
+    file: str | None,
+    next_seq: Callable[[], int],
+    continue_on_error: bool = False,
+) -> AdminRun:
+    work = copy.deepcopy(state)
+    run = AdminRun()
+    for number, raw in enumerate(text.splitlines(), start=1):
+        stripped = raw.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        run.read += 1
+        run.lines.append(f"Command: {stripped}")
+        line = _Line(number, raw, [(m.group(), m.start() + 1) for m in _WORD.finditer(raw)][:3])
+        try:
+            result = _Interpreter(work, file, next_seq, run).run(line)
+        except InputError as err:
+            run.failed += 1
+            run.errors.append(err)
+            run.lines.append(f"Error: {err.one_line()}")
+            continue
+        if result is None:
+            run.not_modelled += 1
+            run.lines.append("mqctl: not modelled; skipped.")
+        else:
+            run.processed += 1
+            run.lines.extend(result)
+    run.lines.append(
+        f"{run.read} commands read, {run.processed} processed, {run.not_modelled} not modelled, "
+        f"{run.failed} failed."
+    )
+    if continue_on_error or not run.errors:
+        for f in dataclasses.fields(state):
+            setattr(state, f.name, getattr(work, f.name))
+        run.applied = True
+    return run
+
+
+class _Interpreter:
+    def __init__(
+        self, state: NodeState, file: str | None, next_seq: Callable[[], int], run: AdminRun
+    ) -> None:
+        self.state = state
+        self.file = file
+        self.next_seq = next_seq
+        self.run_info = run
+
+    def fail(self, message: str, line: _Line, column: int) -> InputError:
+        return InputError(message, file=self.file, line=line.number, column=column)
+
+    def run(self, line: _Line) -> list[str] | None:
+        verb = line.words[0][0].lower()
+        kind = line.words[1][0].lower() if len(line.words) > 1 else ""
+        if verb == "show" and kind in ("topics", "routes"):
+            return self.show_topics() if kind == "topics" else self.show_routes()
+        if verb not in _VERBS or kind not in ("topic", "route"):
+            return None
+        if len(line.words) < 3:
+            raise self.fail(f"{verb} {kind} needs a {kind} name", line, len(line.raw.rstrip()) + 1)
+        name, column = line.words[2]
+        rest, rest_col = line.rest_after(3)
+        props = split_props(rest, column=rest_col, line=line.number, file=self.file)
+        if kind == "topic":
+            return [self.topic(verb, name, column, props, line)]
+        return [self.route(verb, name, column, props, line)]
+
+    def topic(self, verb: str, name: str, column: int, props: list[Prop], line: _Line) -> str:
+        topics = self.state.topics
+        check_pattern(name, line=line.number, column=column, file=self.file)
+        current = topics.get(name)
+        if verb == "create":
+            if current is not None:
+                raise self.fail(f"Topic '{name}' already exists", line, column)
+            topics[name] = dataclasses.replace(
+                _new_topic(self.state, name), properties=self.topic_props(props, line), seq=self.next_seq()
+            )
+            return f"Topic '{name}' has been created"
+        if current is None:
+            raise self.fail(f"Topic '{name}' does not exist", line, column)
+        if verb == "delete":
+            self._no_props(props, line)
+            del topics[name]
+            return f"Topic '{name}' has been deleted"
+        if verb == "setprop":
+            new = self.topic_props(props, line)
+        elif verb == "addprop":
+            new = dict(current.properties)
+            new.update(self.topic_props(props, line))
+        else:
+            new = dict(current.properties)
+            for prop in props:
+                if prop.key not in new:
+                    raise self.fail(f"property {prop.key} is not set on topic '{name}'", line, prop.column)
+                del new[prop.key]
+        topics[name] = dataclasses.replace(current, properties=new, seq=self.next_seq())
+        return f"Topic '{name}' has been modified"
+
+    def topic_props(self, props: list[Prop], line: _Line) -> dict[str, str | None]:
+        return check_topic_props(props, line=line.number, file=self.file)
+
+    def _no_props(self, props: list[Prop], line: _Line) -> None:
+        if props:
+            raise self.fail(f"unexpected {props[0].key!r}; delete takes only a name", line, props[0].column)
+
+    def route(self, verb: str, name: str, column: int, props: list[Prop], line: _Line) -> str:
+        state = self.state
+        peer = check_server(name, line=line.number, column=column, file=self.file)
+        if peer == state.node.name:
+            raise self.fail(f"a route cannot lead to its own server {peer}", line, column)
+        current = state.routes.get(peer)
+        if verb == "create":
+            if current is not None:
+                raise self.fail(f"Route '{peer}' already exists", line, column)
+            route = Route(node=state.node.name, peer=peer, seq=self.next_seq())
+            selectors = self.route_props(route, props, line, creating=True)
+            if not route.url:
+                raise self.fail(f"create route {peer} needs url=tcp://host:port", line, column + len(name))
+            state.routes[peer] = route
+            state.route_selectors.extend(selectors)
+            self.run_info.peers_referenced.add(peer)
+            return f"Route '{peer}' has been created"
+        if current is None:
+            raise self.fail(f"Route '{peer}' does not exist", line, column)
+        others = [s for s in state.route_selectors if s.peer != peer]
+        mine = [s for s in state.route_selectors if s.peer == peer]
+        if verb == "delete":
+            self._no_props(props, line)
+            del state.routes[peer]
+            state.route_selectors = others
+            return f"Route '{peer}' has been deleted"
+        route = dataclasses.replace(current, properties=dict(current.properties), seq=self.next_seq())
+        if verb == "removeprop":
+            for prop in props:
+                if prop.key in ("incoming_topic", "outgoing_topic"):
+                    mine = [
+                        s
+                        for s in mine
+                        if not (f"{s.direction.value}_topic" == prop.key and s.topic == prop.value)
+                    ]
+                elif prop.key in route.properties:
+                    del route.properties[prop.key]
+                else:
+                    raise self.fail(f"property {prop.key} is not set on route '{peer}'", line, prop.column)
+        else:
+            if verb == "setprop":
+                route.properties = {}
+                mine = []
+            added = self.route_props(route, props, line, creating=False)
+            keys = {(s.direction, s.topic) for s in added}
+            mine = [s for s in mine if (s.direction, s.topic) not in keys] + added
+        for sel in mine:
+            sel.seq = route.seq
+        state.routes[peer] = route
+        state.route_selectors = others + mine
+        return f"Route '{peer}' has been modified"
+
+    def route_props(
+        self, route: Route, props: list[Prop], line: _Line, *, creating: bool
+    ) -> list[RouteSelector]:
+        selectors, rest = selectors_from(
+            props, node=route.node, peer=route.peer, line=line.number, file=self.file
+        )
+        seen: set[str] = set()
+        for prop in rest:
+            if prop.key in seen:
+                raise self.fail(f"property {prop.key} is repeated", line, prop.column)
+            seen.add(prop.key)
+            if prop.value is None:
+                raise self.fail(f"route property {prop.key} needs a value: {prop.key}=...", line, prop.column)
+            if prop.key == "url":
+                route.url = prop.value
+            elif prop.key in ("zone_name", "zone_type"):
+                self.zone(route, prop, line, creating=creating)
+            else:
+                route.properties[prop.key] = prop.value
+        return selectors
+
+    def zone(self, route: Route, prop: Prop, line: _Line, *, creating: bool) -> None:
+        assert prop.value is not None
+        if prop.key == "zone_name":
+            if not creating and prop.value != route.zone_name:
+                raise self.fail("zone_name cannot be changed after the route is created", line, prop.column)
+            route.zone_name = prop.value
+        else:
+            value = zone_type(prop.value, line=line.number, column=prop.value_column, file=self.file)
+            if not creating and value is not route.zone_type:
+                raise self.fail("zone_type cannot be changed after the route is created", line, prop.column)
+            route.zone_type = value
+
+    def show_topics(self) -> list[str]:
+        rows = [(t.name, format_props(t.properties)) for t in self.state.topics.values()]
+        width = max([len("Topic Name"), *(len(r[0]) for r in rows)]) + 2
+        return [f"  {'Topic Name'.ljust(width)}Properties"] + [
+            f"  {n.ljust(width)}{p}".rstrip() for n, p in rows
+        ]
+
+    def show_routes(self) -> list[str]:
+        routes = list(self.state.routes.values())
+        w_name = max([len("Route"), *(len(r.peer) for r in routes)]) + 2
+        w_url = max([len("URL"), *(len(r.url) for r in routes)]) + 2
+        w_zone = max([len("Zone"), *(len(r.zone_name) for r in routes)]) + 2
+        out = [f"  {'Route'.ljust(w_name)}T  ConnID  {'URL'.ljust(w_url)}{'Zone'.ljust(w_zone)}T"]
+        for r in routes:
+            zt = "m" if r.zone_type is ZoneType.MHOP else "1"
+            out.append(
+                f"  {r.peer.ljust(w_name)}A  -       {r.url.ljust(w_url)}{r.zone_name.ljust(w_zone)}{zt}"
+            )
+        return out
+
+
+def _new_topic(state: NodeState, name: str) -> TopicObject:
+    return TopicObject(node=state.node.name, name=name, topicstr=name)

@@ -1,0 +1,335 @@
+"""Read an EMS server's configuration files (``tibemsd.conf`` and the files it points at) into a model.
+
+- ``tibemsd.conf``: ``key = value`` lines, ``#`` comments. Read: ``server`` (the node name) and the
+  pointers ``topics``, ``routes``, ``durables`` (relative to the tibemsd.conf folder). Pointers to other
+  configuration files (queues, users, acl_list, bridges, ...) are listed as not modelled.
+- ``topics.conf``: ``name  prop,prop=value,...``; the name is checked as an EMS pattern; properties are
+  kept in their order, unknown ones too.
+- ``routes.conf``: ``[PEER]`` sections of ``key = value`` lines; ``url``, ``zone_name``, ``zone_type``
+  are modelled, any other property is kept as given; ``incoming_topic=T selector="..."`` and
+  ``outgoing_topic=T selector="..."`` lines become route selectors (the selector is checked; an error
+  column is a column of the file).
+- ``durables.conf``: ``topic  durable-name  [route] [clientid=..] [nolocal] [selector="..."]`` becomes
+  a durable subscription keyed by its durable name. A ``route`` durable is the durable EMS creates for
+  the route to the server named ``durable-name``: it is kept as a subscription with properties
+  ``{'route': None}``, and ``explain`` should treat it as that peer's registered interest held at this
+  server (messages for it are stored here while the route is down), not as a client subscriber.
+
+Inheritance between wildcard definitions is the engine's job: definitions are stored as given.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mqctl.domain.errors import InputError
+from mqctl.domain.model import Dialect, Node, NodeState, Route, Subscription, TopicObject
+from mqctl.formats._checks import check_selector_at, on_line
+from mqctl.formats.ems.model_edit import check_pattern, check_server, selectors_from, zone_type
+from mqctl.formats.ems.props import check_topic_props, split_props
+
+OTHER_FILES = (
+    "queues",
+    "users",
+    "groups",
+    "acl_list",
+    "factories",
+    "bridges",
+    "channels",
+    "stores",
+    "transports",
+    "tibrvcm",
+    "durablequeues",
+)
+
+
+@dataclass
+class EmsServerConfig:
+    """One EMS server as read from its files."""
+
+    name: str
+    state: NodeState
+    peers: set[str] = field(default_factory=set)
+    """Servers named by routes and route durables (the caller creates unknown ones as EMS nodes)."""
+    not_modelled: list[str] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+
+
+def _counter() -> Callable[[], int]:
+    counter = itertools.count(1)
+    return lambda: next(counter)
+
+
+def read_key_values(text: str, *, file: str | None) -> dict[str, tuple[str, int]]:
+    """``key = value`` lines (``#`` comments, blank lines skipped): key -> (value, line)."""
+    out: dict[str, tuple[str, int]] = {}
+    for number, raw in enumerate(text.splitlines(), start=1):
+        stripped = raw.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        key, sep, value = stripped.partition("=")
+        if not sep or not key.strip():
+            raise InputError(
+                "expected 'key = value'", file=file, line=number, column=len(raw) - len(raw.lstrip()) + 1
+            )
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+            value = value[1:-1]
+        out[key.strip()] = (value, number)
+    return out
+
+
+def read_topics_conf(state: NodeState, text: str, *, file: str | None, next_seq: Callable[[], int]) -> None:
+    """Add the definitions of a ``topics.conf`` to ``state.topics``."""
+    first_line: dict[str, int] = {}
+    for number, raw in enumerate(text.splitlines(), start=1):
+        stripped = raw.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        indent = len(raw) - len(raw.lstrip())
+        name = stripped.split()[0]
+        check_pattern(name, line=number, column=indent + 1, file=file)
+        if name in first_line:
+            raise InputError(
+                f"topic {name} is defined twice (first on line {first_line[name]})",
+                file=file,
+                line=number,
+                column=indent + 1,
+            )
+        first_line[name] = number
+        rest_start = indent + len(name)
+        rest = raw[rest_start:]
+        props = check_topic_props(
+            split_props(rest, column=rest_start + 1, line=number, file=file), line=number, file=file
+        )
+        state.topics[name] = TopicObject(
+            node=state.node.name, name=name, topicstr=name, properties=props, seq=next_seq()
+        )
+
+
+def read_routes_conf(
+    state: NodeState, text: str, *, file: str | None, next_seq: Callable[[], int]
+) -> set[str]:
+    """Add the routes and route selectors of a ``routes.conf``; returns the peers named."""
+    route: Route | None = None
+    seen: dict[str, int] = {}
+    lines_of: dict[str, int] = {}
+    keys_seen: set[tuple[str, str]] = set()
+    for number, raw in enumerate(text.splitlines(), start=1):
+        stripped = raw.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        indent = len(raw) - len(raw.lstrip()) + 1
+        if stripped.startswith("["):
+            route = _section(state, stripped, number, indent, file, seen, next_seq)
+            lines_of[route.peer] = number
+            continue
+        if route is None:
+            raise InputError(
+                "property outside any [route] section; expected a [PEER] line first",
+                file=file,
+                line=number,
+                column=indent,
+            )
+        if stripped.startswith(("incoming_topic", "outgoing_topic")):
+            props = split_props(raw[indent - 1 :], column=indent, line=number, file=file)
+            selectors, rest = selectors_from(
+                props, node=state.node.name, peer=route.peer, line=number, file=file
+            )
+            if rest:
+                raise InputError(
+                    f"unexpected {rest[0].key!r} on a selector line",
+                    file=file,
+                    line=number,
+                    column=rest[0].column,
+                )
+            for sel in selectors:
+                sel.seq = route.seq
+            state.route_selectors.extend(selectors)
+            continue
+        key, sep, value = stripped.partition("=")
+        key, value = key.strip(), value.strip()
+        if not sep or not key:
+            raise InputError(
+                "expected 'key = value' in a route section", file=file, line=number, column=indent
+            )
+        after = raw.index("=") + 1
+        value_column = after + 1 + len(raw[after:]) - len(raw[after:].lstrip())
+        if (route.peer, key) in keys_seen:
+            raise InputError(f"route property {key} is repeated", file=file, line=number, column=indent)
+        keys_seen.add((route.peer, key))
+        _set_route_key(route, key, value, line=number, value_column=value_column, file=file)
+    for peer, number in lines_of.items():
+        if not state.routes[peer].url:
+            raise InputError(
+                f"route [{peer}] has no url; expected 'url = tcp://host:port'",
+                file=file,
+                line=number,
+                column=1,
+            )
+    return set(lines_of)
+
+
+def _section(
+    state: NodeState,
+    stripped: str,
+    number: int,
+    indent: int,
+    file: str | None,
+    seen: dict[str, int],
+    next_seq: Callable[[], int],
+) -> Route:
+    if not stripped.endswith("]"):
+        raise InputError(
+            "expected ']' at the end of the route section name",
+            file=file,
+            line=number,
+            column=indent + len(stripped),
+        )
+    peer = stripped[1:-1].strip()
+    check_server(peer, line=number, column=indent + 1, file=file)
+    if peer in seen:
+        raise InputError(
+            f"route [{peer}] is defined twice (first on line {seen[peer]})",
+            file=file,
+            line=number,
+            column=indent,
+        )
+    seen[peer] = number
+    route = Route(node=state.node.name, peer=peer, seq=next_seq())
+    state.routes[peer] = route
+    return route
+
+
+def _set_route_key(
+    route: Route, key: str, value: str, *, line: int, value_column: int, file: str | None
+) -> None:
+    if key == "url":
+        route.url = value
+    elif key == "zone_name":
+        route.zone_name = value
+    elif key == "zone_type":
+        route.zone_type = zone_type(value, line=line, column=value_column, file=file)
+    else:
+        route.properties[key] = value
+
+
+def read_durables_conf(
+    state: NodeState, text: str, *, file: str | None, next_seq: Callable[[], int]
+) -> set[str]:
+    """Add the durables of a ``durables.conf``; returns the servers named by ``route`` durables."""
+    peers: set[str] = set()
+    for number, raw in enumerate(text.splitlines(), start=1):
+        stripped = raw.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        fields = stripped.split()
+        indent = len(raw) - len(raw.lstrip())
+        if len(fields) < 2:
+            raise InputError(
+                "expected 'topic durable-name [route] [clientid=..] [nolocal] [selector=\"..\"]'",
+                file=file,
+                line=number,
+                column=len(raw.rstrip()) + 1,
+            )
+        topic = fields[0]
+        check_pattern(topic, line=number, column=indent + 1, file=file)
+        name_col = raw.index(fields[1], indent + len(topic))
+        name = fields[1]
+        rest_start = name_col + len(name)
+        props = split_props(raw[rest_start:], column=rest_start + 1, line=number, file=file)
+        sub = Subscription(node=state.node.name, name=name, topicstr=topic, durable=True)
+        for prop in props:
+            if prop.key in sub.properties or (prop.key == "selector" and sub.selector is not None):
+                raise InputError(f"{prop.key} is repeated", file=file, line=number, column=prop.column)
+            if prop.key == "selector":
+                if prop.value is None:
+                    raise InputError(
+                        'selector needs a value: selector="..."', file=file, line=number, column=prop.column
+                    )
+                check_selector_at(prop.value, on_line(number, prop.value_column), file=file)
+                sub.selector = prop.value
+            else:
+                sub.properties[prop.key] = prop.value
+        if name in state.subscriptions:
+            raise InputError(f"durable {name} is defined twice", file=file, line=number, column=name_col + 1)
+        if "route" in sub.properties:
+            peers.add(check_server(name, line=number, column=name_col + 1, file=file))
+        sub.seq = next_seq()
+        state.subscriptions[name] = sub
+    return peers
+
+
+def read_server(
+    tibemsd: Path | None,
+    *,
+    server: str | None = None,
+    topics: Path | None = None,
+    routes: Path | None = None,
+    durables: Path | None = None,
+    next_seq: Callable[[], int] | None = None,
+) -> EmsServerConfig:
+    """Read one server. Explicit paths override the tibemsd pointers; ``server`` overrides its name.
+
+    ``tibemsd`` may be a ``tibemsd.conf`` or a ``tibemsd.json`` (see ``json_conf``).
+    """
+    seq = next_seq or _counter()
+    if tibemsd is not None and tibemsd.suffix.lower() == ".json":
+        from mqctl.formats.ems.json_conf import read_json_server
+
+        return read_json_server(
+            tibemsd, server=server, topics=topics, routes=routes, durables=durables, next_seq=seq
+        )
+    pointers: dict[str, tuple[str, int]] = {}
+    not_modelled: list[str] = []
+    files: list[str] = []
+    if tibemsd is not None:
+        pointers = read_key_values(tibemsd.read_text(encoding="utf-8"), file=str(tibemsd))
+        files.append(str(tibemsd))
+        for key in OTHER_FILES:
+            if key in pointers and pointers[key][0]:
+                not_modelled.append(f"{key} = {pointers[key][0]} (not modelled)")
+    name = server or (pointers["server"][0] if "server" in pointers else None)
+    if not name:
+        raise InputError(
+            "no server name: give --server or a 'server = NAME' line in tibemsd.conf",
+            file=str(tibemsd) if tibemsd else None,
+        )
+    where = pointers["server"][1] if "server" in pointers and not server else None
+    check_server(name, line=where, column=1 if where else None, file=str(tibemsd) if where else None)
+    state = NodeState(node=Node(name=name, dialect=Dialect.EMS))
+    config = EmsServerConfig(name=name, state=state, not_modelled=not_modelled, files=files)
+    base = tibemsd.parent if tibemsd is not None else Path(".")
+
+    def resolve(explicit: Path | None, key: str) -> Path | None:
+        if explicit is not None:
+            return explicit
+        if key in pointers and pointers[key][0]:
+            return base / pointers[key][0]
+        return None
+
+    topics_path, routes_path, durables_path = (
+        resolve(topics, "topics"),
+        resolve(routes, "routes"),
+        resolve(durables, "durables"),
+    )
+    if topics_path is not None:
+        read_topics_conf(state, _read(topics_path), file=str(topics_path), next_seq=seq)
+        files.append(str(topics_path))
+    if routes_path is not None:
+        config.peers |= read_routes_conf(state, _read(routes_path), file=str(routes_path), next_seq=seq)
+        files.append(str(routes_path))
+    if durables_path is not None:
+        config.peers |= read_durables_conf(state, _read(durables_path), file=str(durables_path), next_seq=seq)
+        files.append(str(durables_path))
+    return config
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as err:
+        raise InputError(f"cannot read the file: {err.strerror or err}", file=str(path)) from None

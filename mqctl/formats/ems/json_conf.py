@@ -1,0 +1,244 @@
+"""Read an EMS server from its JSON configuration (``tibemsd.json``, EMS 8.3+), tolerantly.
+
+What is read (other members are ignored; a missing array means none):
+
+- the server name: ``tibemsd.server`` or ``tibemsd.name``, else a top-level ``server`` or ``name``;
+- ``topics``: objects with ``name`` and properties; ``true`` is a flag (``"global": true`` ->
+  ``global``), ``false``/``null`` is left out, numbers and strings are kept as text;
+- ``routes``: objects with ``name`` (the peer), ``url``, ``zone_name``, ``zone_type``, selectors
+  either as ``selectors`` / ``topic_selectors`` arrays of ``{"incoming": bool | "direction":
+  "incoming"|"outgoing", "topic"|"name": T, "selector": S}`` or as ``incoming_topic``/``outgoing_topic``
+  arrays of ``{"topic"|"name": T, "selector": S}``; every other scalar member is kept as a property;
+- ``durables``: objects with ``topic_name``/``topic``, ``durable_name``/``name``, ``clientid``,
+  ``route``, ``nolocal``, ``selector``.
+
+JSON syntax errors carry line and column; a wrong value names its JSON path (no line: the JSON
+decoder does not keep positions of values).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from mqctl.domain.errors import InputError
+from mqctl.domain.model import (
+    Dialect,
+    Direction,
+    Node,
+    NodeState,
+    Route,
+    RouteSelector,
+    Subscription,
+    TopicObject,
+)
+from mqctl.formats._checks import check_selector_at
+from mqctl.formats.ems.conf import EmsServerConfig, read_durables_conf, read_routes_conf, read_topics_conf
+from mqctl.formats.ems.model_edit import check_pattern, check_server, zone_type
+
+_ROUTE_KEYS = frozenset(
+    {
+        "name",
+        "url",
+        "zone_name",
+        "zone_type",
+        "selectors",
+        "topic_selectors",
+        "incoming_topic",
+        "outgoing_topic",
+    }
+)
+
+
+def _text(value: Any) -> str | None:
+    if value is None or value is False:
+        return None
+    if value is True:
+        return ""
+    return str(value)
+
+
+def _fail(message: str, path: str, file: str) -> InputError:
+    return InputError(message, obj=path, file=file)
+
+
+def read_json_server(
+    path: Path,
+    *,
+    server: str | None,
+    topics: Path | None,
+    routes: Path | None,
+    durables: Path | None,
+    next_seq: Callable[[], int],
+) -> EmsServerConfig:
+    file = str(path)
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as err:
+        raise InputError(f"not valid JSON: {err.msg}", file=file, line=err.lineno, column=err.colno) from None
+    if not isinstance(doc, dict):
+        raise InputError("expected a JSON object at the top", file=file, line=1, column=1)
+    head: dict[str, Any] = doc["tibemsd"] if isinstance(doc.get("tibemsd"), dict) else {}
+    name = server or head.get("server") or head.get("name") or doc.get("server") or doc.get("name")
+    if not isinstance(name, str) or not name:
+        raise InputError("no server name: give --server or tibemsd.server in the JSON", file=file)
+    check_server(name, line=None, column=None, file=file)
+    state = NodeState(node=Node(name=name, dialect=Dialect.EMS))
+    config = EmsServerConfig(name=name, state=state, files=[file])
+    for key in ("queues", "users", "groups", "acls", "factories", "bridges", "channels", "stores"):
+        if doc.get(key):
+            config.not_modelled.append(f"{key} ({len(doc[key])} entries, not modelled)")
+    if topics is not None:
+        read_topics_conf(state, topics.read_text(encoding="utf-8"), file=str(topics), next_seq=next_seq)
+    else:
+        _topics(state, doc.get("topics") or [], file, next_seq)
+    if routes is not None:
+        config.peers |= read_routes_conf(
+            state, routes.read_text(encoding="utf-8"), file=str(routes), next_seq=next_seq
+        )
+    else:
+        config.peers |= _routes(state, doc.get("routes") or [], file, next_seq)
+    if durables is not None:
+        config.peers |= read_durables_conf(
+            state, durables.read_text(encoding="utf-8"), file=str(durables), next_seq=next_seq
+        )
+    else:
+        config.peers |= _durables(state, doc.get("durables") or [], file, next_seq)
+    return config
+
+
+def _topics(state: NodeState, items: list[Any], file: str, next_seq: Callable[[], int]) -> None:
+    for i, item in enumerate(items):
+        where = f"topics[{i}]"
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+            raise _fail("expected an object with a string 'name'", where, file)
+        name = item["name"]
+        _pattern(name, where, file)
+        if name in state.topics:
+            raise _fail(f"topic {name} is defined twice", where, file)
+        props: dict[str, str | None] = {}
+        for key, value in item.items():
+            text = _text(value)
+            if key != "name" and text is not None:
+                props[key] = None if text == "" and value is True else text
+        state.topics[name] = TopicObject(
+            node=state.node.name, name=name, topicstr=name, properties=props, seq=next_seq()
+        )
+
+
+def _pattern(topic: Any, where: str, file: str) -> None:
+    if not isinstance(topic, str):
+        raise _fail("expected a topic name (a string)", where, file)
+    try:
+        check_pattern(topic, line=0, column=1, file=file)
+    except InputError as err:
+        err.line = err.column = None
+        err.obj = where
+        raise
+
+
+def _routes(state: NodeState, items: list[Any], file: str, next_seq: Callable[[], int]) -> set[str]:
+    peers: set[str] = set()
+    for i, item in enumerate(items):
+        where = f"routes[{i}]"
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+            raise _fail("expected an object with a string 'name'", where, file)
+        peer = check_server(item["name"], line=None, column=None, file=file)
+        if peer in state.routes:
+            raise _fail(f"route {peer} is defined twice", where, file)
+        route = Route(node=state.node.name, peer=peer, url=str(item.get("url") or ""), seq=next_seq())
+        if not route.url:
+            raise _fail(f"route {peer} has no url", where, file)
+        if item.get("zone_name"):
+            route.zone_name = str(item["zone_name"])
+        if item.get("zone_type"):
+            try:
+                route.zone_type = zone_type(str(item["zone_type"]), line=0, column=0, file=file)
+            except InputError as err:
+                raise _fail(err.message, f"{where}.zone_type", file) from None
+        for key, value in item.items():
+            if key not in _ROUTE_KEYS and not isinstance(value, dict | list) and _text(value) is not None:
+                route.properties[key] = str(_text(value))
+        state.routes[peer] = route
+        state.route_selectors.extend(_selectors(item, route, where, file))
+        peers.add(peer)
+    return peers
+
+
+def _selectors(item: dict[str, Any], route: Route, where: str, file: str) -> list[RouteSelector]:
+    found: list[tuple[Direction, Any, str]] = []
+    for key in ("selectors", "topic_selectors"):
+        for j, sel in enumerate(item.get(key) or []):
+            if not isinstance(sel, dict):
+                raise _fail("expected an object", f"{where}.{key}[{j}]", file)
+            raw = sel.get("direction", "incoming" if sel.get("incoming") else "outgoing")
+            try:
+                direction = Direction(str(raw).lower())
+            except ValueError:
+                raise _fail(
+                    f"bad direction {raw!r}; expected incoming or outgoing", f"{where}.{key}[{j}]", file
+                ) from None
+            found.append((direction, sel, f"{where}.{key}[{j}]"))
+    for key, direction in (("incoming_topic", Direction.INCOMING), ("outgoing_topic", Direction.OUTGOING)):
+        for j, sel in enumerate(item.get(key) or []):
+            found.append((direction, sel, f"{where}.{key}[{j}]"))
+    out: list[RouteSelector] = []
+    for direction, sel, path in found:
+        if not isinstance(sel, dict):
+            raise _fail("expected an object with 'topic' and 'selector'", path, file)
+        topic, text = sel.get("topic", sel.get("name")), sel.get("selector")
+        _pattern(topic, path, file)
+        if not isinstance(text, str):
+            raise _fail("expected a string 'selector'", path, file)
+        try:
+            check_selector_at(text, lambda k: (0, k + 1), file=file)
+        except InputError as err:
+            err.line = None
+            err.obj = f"{path}.selector (column {err.column})"
+            err.column = None
+            raise
+        out.append(
+            RouteSelector(
+                node=route.node,
+                peer=route.peer,
+                direction=direction,
+                topic=str(topic),
+                selector=text,
+                seq=route.seq,
+            )
+        )
+    return out
+
+
+def _durables(state: NodeState, items: list[Any], file: str, next_seq: Callable[[], int]) -> set[str]:
+    peers: set[str] = set()
+    for i, item in enumerate(items):
+        where = f"durables[{i}]"
+        if not isinstance(item, dict):
+            raise _fail("expected an object", where, file)
+        topic = item.get("topic_name", item.get("topic"))
+        name = item.get("durable_name", item.get("name"))
+        _pattern(topic, where, file)
+        if not isinstance(name, str) or not name:
+            raise _fail("expected a string 'durable_name'", where, file)
+        sub = Subscription(node=state.node.name, name=name, topicstr=str(topic), durable=True)
+        if isinstance(item.get("selector"), str) and item["selector"]:
+            try:
+                check_selector_at(item["selector"], lambda k: (0, k + 1), file=file)
+            except InputError as err:
+                err.line, err.obj, err.column = None, f"{where}.selector (column {err.column})", None
+                raise
+            sub.selector = item["selector"]
+        for key in ("route", "clientid", "nolocal"):
+            text = _text(item.get(key))
+            if text is not None:
+                sub.properties[key] = None if item.get(key) is True else text
+        if name in state.subscriptions:
+            raise _fail(f"durable {name} is defined twice", where, file)
+        if "route" in sub.properties:
+            peers.add(check_server(name, line=None, column=None, file=file))
+        sub.seq = next_seq()
+        state.subscriptions[name] = sub
+    return peers

@@ -1,0 +1,142 @@
+"""The slice of the store one publication needs, read with indexed Core queries (no ORM, no full scan).
+
+For MQ: topic objects whose TOPICSTR is a level-prefix of T (and clustered objects sharing their names,
+for conflicts), subscriptions whose indexed fixed-prefix key is one of T's prefix keys, the memberships
+of the clusters and nodes involved, and the hierarchy links. For EMS: every EMS server, route and route
+selector (a route network is small), definitions and subscriptions by prefix key. The routing engine
+gives the same answer on this slice as on the whole model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.engine import Connection
+
+from mqctl.domain import topics as topic_strings
+from mqctl.domain.errors import InputError
+from mqctl.domain.explanation import Failures
+from mqctl.domain.model import Dialect, Membership, Topology
+from mqctl.store import convert, tables
+
+CHUNK = 500
+
+
+def _chunks(items: Sequence[Any]) -> Iterable[Sequence[Any]]:
+    for i in range(0, len(items), CHUNK):
+        yield items[i : i + CHUNK]
+
+
+class _Reader:
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+        self.node_names: dict[int, str] = {}
+        self.topology = Topology()
+
+    def load_nodes(self, names: Iterable[str]) -> None:
+        wanted = sorted(set(names) - set(self.topology.nodes))
+        for chunk in _chunks(wanted):
+            for row in self.conn.execute(select(tables.nodes).where(tables.nodes.c.name.in_(chunk))).mappings():
+                self._add_node(row)
+
+    def _add_node(self, row: Any) -> None:
+        self.node_names[row["id"]] = row["name"]
+        self.topology.nodes[row["name"]] = convert.node_from_row(row)
+
+    def node_rows(self, where: Any) -> None:
+        for row in self.conn.execute(select(tables.nodes).where(where)).mappings():
+            if row["name"] not in self.topology.nodes:
+                self._add_node(row)
+
+    def per_node(self, table: Any, *where: Any, dialect: Dialect) -> list[tuple[str, Any]]:
+        stmt = (
+            select(table, tables.nodes.c.name.label("node_name"))
+            .join(tables.nodes, tables.nodes.c.id == table.c.node_id)
+            .where(tables.nodes.c.dialect == str(dialect), *where)
+        )
+        return [(row["node_name"], row) for row in self.conn.execute(stmt).mappings()]
+
+
+def load_slice(conn: Connection, publisher: str, topic: str, failures: Failures) -> Topology:
+    """The topology slice for one publication from ``publisher`` on ``topic``."""
+    reader = _Reader(conn)
+    reader.load_nodes([publisher, *failures.down, *(n for pair in failures.links_down for n in pair)])
+    reader.load_nodes(node for node, _ in failures.offline)
+    node = reader.topology.nodes.get(publisher)
+    if node is None:
+        raise InputError("no such node", obj=publisher, attribute="--from")
+    if node.dialect is Dialect.EMS:
+        topic_strings.validate_topic(topic, Dialect.EMS)
+        _load_ems(reader, topic)
+    else:
+        _load_mq(reader, topic)
+    return reader.topology
+
+
+def _load_mq(reader: _Reader, topic: str) -> None:
+    topo = reader.topology
+    prefixes = topic_strings.topic_level_prefixes(topic, Dialect.MQ)
+    rows = reader.per_node(tables.topics, tables.topics.c.topicstr.in_(prefixes), dialect=Dialect.MQ)
+    clustered_names = sorted({row["name"] for _, row in rows if row["cluster"]})
+    seen = {(node, row["name"]) for node, row in rows}
+    for chunk in _chunks(clustered_names):
+        for node, row in reader.per_node(
+            tables.topics, tables.topics.c.name.in_(chunk), tables.topics.c.cluster != "", dialect=Dialect.MQ
+        ):
+            if (node, row["name"]) not in seen:
+                rows.append((node, row))
+                seen.add((node, row["name"]))
+    topo.topics = [convert.topic_from_row(row, node) for node, row in rows]
+    keys = topic_strings.topic_prefix_keys(topic, Dialect.MQ)
+    subs = reader.per_node(tables.subscriptions, tables.subscriptions.c.prefix_key.in_(keys), dialect=Dialect.MQ)
+    topo.subscriptions = [convert.subscription_from_row(row, node) for node, row in subs]
+    # hierarchy links: few in practice, found through the index on parent
+    reader.node_rows(tables.nodes.c.parent.is_not(None))
+    parents = [n.parent for n in list(topo.nodes.values()) if n.parent]
+    involved = set(topo.nodes) | set(parents) | {t.node for t in topo.topics} | {s.node for s in topo.subscriptions}
+    reader.load_nodes(involved)
+    clusters = {t.cluster for t in topo.topics if t.cluster}
+    _load_memberships(reader, clusters, set(topo.nodes))
+
+
+def _load_memberships(reader: _Reader, clusters: set[str], nodes: set[str]) -> None:
+    m, c, n = tables.memberships, tables.clusters, tables.nodes
+    stmt = select(n.c.name.label("node"), c.c.name.label("cluster"), m.c.full_repository, m.c.seq).join(
+        m, m.c.node_id == n.c.id
+    ).join(c, c.c.id == m.c.cluster_id)
+    found: dict[tuple[str, str], Membership] = {}
+    for where in _membership_filters(clusters, nodes):
+        for row in reader.conn.execute(stmt.where(where)):
+            found[(row.node, row.cluster)] = Membership(row.node, row.cluster, bool(row.full_repository), row.seq)
+    reader.topology.memberships = [found[k] for k in sorted(found)]
+    reader.load_nodes(node for node, _ in found)
+
+
+def _membership_filters(clusters: set[str], nodes: set[str]) -> list[Any]:
+    out: list[Any] = []
+    for chunk in _chunks(sorted(clusters)):
+        out.append(tables.clusters.c.name.in_(chunk))
+    for chunk in _chunks(sorted(nodes)):
+        out.append(tables.nodes.c.name.in_(chunk))
+    return out
+
+
+def _load_ems(reader: _Reader, topic: str) -> None:
+    topo = reader.topology
+    reader.node_rows(tables.nodes.c.dialect == str(Dialect.EMS))
+    keys = topic_strings.topic_prefix_keys(topic, Dialect.EMS)
+    defs = reader.per_node(tables.topics, tables.topics.c.prefix_key.in_(keys), dialect=Dialect.EMS)
+    topo.topics = [convert.topic_from_row(row, node) for node, row in defs]
+    subs = reader.per_node(tables.subscriptions, tables.subscriptions.c.prefix_key.in_(keys), dialect=Dialect.EMS)
+    topo.subscriptions = [convert.subscription_from_row(row, node) for node, row in subs]
+    routes = reader.per_node(tables.routes, dialect=Dialect.EMS)
+    topo.routes = [convert.route_from_row(row, node) for node, row in routes]
+    route_key = {row["id"]: (node, row["peer"]) for node, row in routes}
+    if route_key:
+        for row in reader.conn.execute(select(tables.route_selectors)).mappings():
+            node, peer = route_key.get(row["route_id"], ("", ""))
+            if node:
+                topo.route_selectors.append(convert.route_selector_from_row(row, node, peer))
+    reader.load_nodes(r.peer for r in topo.routes)

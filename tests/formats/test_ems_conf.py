@@ -1,0 +1,175 @@
+"""EMS configuration files: the corpus servers, errors with positions, tibemsd.json, round trips."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from mqctl.domain.errors import InputError
+from mqctl.domain.model import Dialect, Direction, ZoneType
+from mqctl.formats.ems import read_server, write_durables_conf, write_routes_conf, write_topics_conf
+
+CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "ems"
+SERVERS = sorted(CORPUS.glob("*/*/tibemsd.conf")) if CORPUS.is_dir() else []
+needs_corpus = pytest.mark.skipif(not SERVERS, reason="shared/corpus/ems is not beside the checkout")
+
+
+@needs_corpus
+@pytest.mark.parametrize("tibemsd", SERVERS, ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}")
+def test_every_corpus_server_reads_through_its_tibemsd(tibemsd: Path) -> None:
+    config = read_server(tibemsd)
+    assert config.name == tibemsd.parent.name
+    assert config.state.node.dialect is Dialect.EMS
+    assert config.state.topics and config.state.routes
+    assert config.peers >= set(config.state.routes)
+
+
+@needs_corpus
+def test_orders_central_details() -> None:
+    ord_ = read_server(CORPUS / "orders-central" / "ORD" / "tibemsd.conf")
+    assert ord_.state.topics["orders"].properties == {"global": None, "maxbytes": "64MB", "maxmsgs": "100000"}
+    sels = [(s.peer, s.direction, s.topic, s.selector) for s in ord_.state.route_selectors]
+    assert sels[0] == ("CANADA", Direction.OUTGOING, "orders", "country='Canada'")
+    assert sels[-1] == ("USA", Direction.OUTGOING, "orders.audit", "amount >= 10000")
+    usa = read_server(CORPUS / "orders-central" / "USA" / "tibemsd.conf")
+    route_durable = usa.state.subscriptions["ORD"]
+    assert route_durable.properties == {"route": None} and route_durable.topicstr == "orders.audit"
+    assert usa.state.route_selectors[0].direction is Direction.INCOMING
+    pa1 = read_server(CORPUS / "regions" / "PA1" / "tibemsd.conf")
+    route = pa1.state.routes["NY1"]
+    assert (route.zone_name, route.zone_type) == ("WO", ZoneType.MHOP)
+    assert list(route.properties) == ["ssl_identity", "ssl_private_key"]
+    chain_b = read_server(CORPUS / "chain" / "B" / "tibemsd.conf")
+    assert chain_b.state.subscriptions["reports"].properties == {"clientid": "reporting"}
+
+
+@needs_corpus
+@pytest.mark.parametrize("tibemsd", SERVERS, ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}")
+def test_round_trip_read_write_read(tibemsd: Path, tmp_path: Path) -> None:
+    first = read_server(tibemsd)
+    (tmp_path / "topics.conf").write_text(write_topics_conf(first.state))
+    (tmp_path / "routes.conf").write_text(write_routes_conf(first.state))
+    (tmp_path / "durables.conf").write_text(write_durables_conf(first.state))
+    again = read_server(
+        None,
+        server=first.name,
+        topics=tmp_path / "topics.conf",
+        routes=tmp_path / "routes.conf",
+        durables=tmp_path / "durables.conf",
+    )
+    assert again.state == first.state
+
+
+def server_dir(tmp_path: Path, *, topics: str = "", routes: str = "", durables: str = "") -> Path:
+    (tmp_path / "tibemsd.conf").write_text(
+        "# test\nserver = S1\npassword =\ntopics = topics.conf\nroutes = routes.conf\ndurables = durables.conf\n"
+        "queues = queues.conf\n"
+    )
+    (tmp_path / "topics.conf").write_text(topics)
+    (tmp_path / "routes.conf").write_text(routes)
+    (tmp_path / "durables.conf").write_text(durables)
+    return tmp_path / "tibemsd.conf"
+
+
+def test_explicit_paths_and_server_override(tmp_path: Path) -> None:
+    conf = server_dir(tmp_path, topics="a.b  global\n")
+    other = tmp_path / "other.conf"
+    other.write_text("x.*  secure,prefetch=5,overflowPolicy=discardOld\n")
+    config = read_server(conf, server="S2", topics=other)
+    assert config.name == "S2" and list(config.state.topics) == ["x.*"]
+    assert list(config.state.topics["x.*"].properties) == ["secure", "prefetch", "overflowPolicy"]
+    assert config.not_modelled == ["queues = queues.conf (not modelled)"]
+
+
+BROKEN = [
+    ("topics", "a..b  global\n", 1, 3),
+    ("topics", "ok  global\nfoo.>.bar  global\n", 2, 5),
+    ("topics", "a  maxbytes=lots\n", 1, 13),
+    ("topics", "a  global,global\n", 1, 11),
+    ("topics", "a  global\na  secure\n", 2, 1),
+    ("routes", "url = tcp://x:7222\n", 1, 1),
+    ("routes", "[P]\n  url = tcp://p:1\n  zone_type = 2hop\n", 3, 15),
+    ("routes", '[P]\n  url = tcp://p:1\n  outgoing_topic=orders selector="a >"\n', 3, 38),
+    ("routes", '[P]\n  url = tcp://p:1\n  outgoing_topic=or..ders selector="a = 1"\n', 3, 21),
+    ("routes", "[P]\n  url = tcp://p:1\n  incoming_topic=orders\n", 3, 24),
+    ("routes", "[P]\n  zone_name = Z\n", 1, 1),
+    ("routes", "[P]\n  url = tcp://p:1\n[P]\n  url = tcp://p:2\n", 3, 1),
+    ("routes", "[P.Q]\n  url = tcp://p:1\n", 1, 2),
+    ("routes", "[P\n  url = tcp://p:1\n", 1, 3),
+    ("routes", "[P]\n  url = tcp://p:1\n  just words\n", 3, 3),
+    ("durables", "orders\n", 1, 7),
+    ("durables", 'orders  D1  selector="x LIKE 7"\n', 1, 30),
+    ("durables", "orders.*.>.x  D1\n", 1, 10),
+    ("durables", "orders  D1\norders  D1\n", 2, 9),
+]
+
+
+@pytest.mark.parametrize(("which", "text", "line", "column"), BROKEN)
+def test_broken_files_give_line_and_column(
+    tmp_path: Path, which: str, text: str, line: int, column: int
+) -> None:
+    conf = server_dir(tmp_path, **{which: text})
+    with pytest.raises(InputError) as info:
+        read_server(conf)
+    err = info.value
+    assert err.file == str(tmp_path / f"{which}.conf")
+    assert (err.line, err.column) == (line, column), err.one_line()
+
+
+def test_tibemsd_json(tmp_path: Path) -> None:
+    doc = {
+        "tibemsd": {"server": "J1", "listens": [{"url": "tcp://7222"}]},
+        "topics": [
+            {"name": "orders", "global": True, "maxbytes": "64MB", "secure": False},
+            {"name": "orders.>", "maxmsgs": 10},
+        ],
+        "routes": [
+            {
+                "name": "J2",
+                "url": "tcp://j2:7222",
+                "zone_name": "Z",
+                "zone_type": "1hop",
+                "ssl_identity": "id.pem",
+                "selectors": [{"incoming": False, "topic": "orders", "selector": "a = 1"}],
+                "incoming_topic": [{"topic": "orders.>", "selector": "b = 2"}],
+            }
+        ],
+        "durables": [
+            {"topic_name": "orders", "durable_name": "D1", "clientid": "c1", "nolocal": True},
+            {"topic_name": "orders", "durable_name": "J2", "route": True},
+        ],
+        "queues": [{"name": "q"}],
+    }
+    path = tmp_path / "tibemsd.json"
+    path.write_text(json.dumps(doc, indent=2))
+    config = read_server(path)
+    st = config.state
+    assert config.name == "J1" and config.peers == {"J2"}
+    assert st.topics["orders"].properties == {"global": None, "maxbytes": "64MB"}
+    assert st.topics["orders.>"].properties == {"maxmsgs": "10"}
+    route = st.routes["J2"]
+    assert (route.zone_name, route.zone_type, route.properties) == (
+        "Z",
+        ZoneType.ONE_HOP,
+        {"ssl_identity": "id.pem"},
+    )
+    assert [(s.direction, s.topic) for s in st.route_selectors] == [
+        (Direction.OUTGOING, "orders"),
+        (Direction.INCOMING, "orders.>"),
+    ]
+    assert st.subscriptions["D1"].properties == {"clientid": "c1", "nolocal": None}
+    assert config.not_modelled and "queues" in config.not_modelled[0]
+
+
+def test_tibemsd_json_errors(tmp_path: Path) -> None:
+    path = tmp_path / "tibemsd.json"
+    path.write_text('{\n  "tibemsd": {"server": "J1"},\n  "topics": [,]\n}\n')
+    with pytest.raises(InputError) as info:
+        read_server(path)
+    assert (info.value.line, info.value.column) == (3, 14)
+    path.write_text(json.dumps({"tibemsd": {"server": "J1"}, "topics": [{"name": "a..b"}]}))
+    with pytest.raises(InputError) as info2:
+        read_server(path)
+    assert info2.value.obj == "topics[0]"
