@@ -28,13 +28,17 @@ def cluster_name(cluster: int) -> str:
     return f"CL{cluster:02d}"
 
 
-def write_qmgr(folder: Path, cluster: int, q: int, qmgrs: int, topics: int, subs: int, rng: random.Random) -> int:
+def write_qmgr(
+    folder: Path, cluster: int, q: int, qmgrs: int, topics: int, subs: int, rng: random.Random
+) -> int:
     """One queue manager's script; returns the number of MQSC statements written."""
     name, cl = qmgr_name(cluster, q), cluster_name(cluster)
     lines = [f"* generated queue manager {name} of cluster {cl}"]
     if q < 2:
         lines.append(f"ALTER QMGR REPOS({cl})")
-    lines.append(f"DEFINE CHANNEL('{cl}.{name}') CHLTYPE(CLUSRCVR) CLUSTER({cl}) CONNAME('{name.lower()}(1414)') REPLACE")
+    lines.append(
+        f"DEFINE CHANNEL('{cl}.{name}') CHLTYPE(CLUSRCVR) CLUSTER({cl}) CONNAME('{name.lower()}(1414)') REPLACE"
+    )
     for t in range(topics):
         app = APPS[t % len(APPS)]
         if t < 2:
@@ -45,7 +49,9 @@ def write_qmgr(folder: Path, cluster: int, q: int, qmgrs: int, topics: int, subs
                 f"DEFINE TOPIC('{cl}.{app.upper()}.{q:03d}') TOPICSTR('{topicstr}') CLUSTER({cl}) CLROUTE({route}) REPLACE"
             )
         else:
-            lines.append(f"DEFINE TOPIC('LOCAL.{app.upper()}.{t:02d}') TOPICSTR('/local/{name}/{app}/{t}') REPLACE")
+            lines.append(
+                f"DEFINE TOPIC('LOCAL.{app.upper()}.{t:02d}') TOPICSTR('/local/{name}/{app}/{t}') REPLACE"
+            )
     for s in range(subs):
         host = rng.randrange(qmgrs)
         app = APPS[rng.randrange(2)]
@@ -102,7 +108,9 @@ def generate(out: Path, clusters: int, qmgrs: int, topics: int, subs: int, ems: 
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("out", type=Path)
     parser.add_argument("--clusters", type=int, default=50)
     parser.add_argument("--qmgrs-per-cluster", type=int, default=100)
@@ -112,8 +120,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
     n = generate(
-        args.out, args.clusters, args.qmgrs_per_cluster, args.topics_per_qmgr, args.subs_per_qmgr,
-        args.ems_servers, args.seed,
+        args.out,
+        args.clusters,
+        args.qmgrs_per_cluster,
+        args.topics_per_qmgr,
+        args.subs_per_qmgr,
+        args.ems_servers,
+        args.seed,
     )
     print(f"wrote {n} MQSC statements under {args.out}")
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The demo topology: IBM MQ topic host routing, reference 000 Figure 5 — a cluster of six queue managers,
-# two full repositories, topic hosts for /USA/Alabama (QM3) and /USA/Alaska (QM4), a few subscriptions.
+# two full repositories, topic hosts for /USA/Alabama (QM3, and QM4 for resilience) and /USA/Alaska (QM4),
+# a few subscriptions — one of them a wildcard above the clustered points, which misses remote publications.
 # It lives in its own store ($DEMO_DB), never in your default one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,11 +16,14 @@ mq define qmgr QM1 --cluster USA --full-repository USA --descr "full repository"
 mq define qmgr QM2 --cluster USA --full-repository USA --descr "full repository" >/dev/null
 for qm in QM3 QM4 QM5 QM6; do mq define qmgr "$qm" --cluster USA >/dev/null; done
 mq define topic ALABAMA --qmgr QM3 --topicstr /USA/Alabama --cluster USA --clroute topichost >/dev/null
+mq define topic ALABAMA --qmgr QM4 --topicstr /USA/Alabama --cluster USA --clroute topichost \
+  --descr "second host, for resilience" >/dev/null
 mq define topic ALASKA --qmgr QM4 --topicstr /USA/Alaska --cluster USA --clroute topichost >/dev/null
 mq define sub MOBILE.ORDERS --qmgr QM5 --topicstr '/USA/Alabama/#' --selector "amount > 100" >/dev/null
 mq define sub JUNEAU --qmgr QM6 --topicstr /USA/Alaska/Juneau >/dev/null
 mq define sub ALL.USA --qmgr QM6 --topicstr '/USA/#' >/dev/null
 mq define sub LOCAL.MOBILE --qmgr QM5 --topicstr /USA/Alabama/Mobile --non-durable >/dev/null
+mq define sub EVERYTHING --qmgr QM1 --topicstr '/USA/#' >/dev/null
 
 say display qmgr; mq display qmgr
 say display topic; mq display topic
@@ -32,5 +36,7 @@ if mq explain --help >/dev/null 2>&1; then
   mq explain --from QM5 --topic /USA/Alaska/Juneau
   say explain --from QM6 --topic /USA/Alabama/Mobile --prop amount=250 --down QM3
   mq explain --from QM6 --topic /USA/Alabama/Mobile --prop amount=250 --down QM3
+  say explain --from QM6 --topic /USA/Alabama/Mobile --prop amount=250 --down QM3 --down QM4
+  mq explain --from QM6 --topic /USA/Alabama/Mobile --prop amount=250 --down QM3 --down QM4
 fi
 printf '\nDone. Explore it yourself: .venv/bin/mqctl --db %s display sub -o json\n' "$DEMO_DB"

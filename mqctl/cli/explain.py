@@ -78,10 +78,17 @@ def render(result: Explanation) -> None:
     pub = result.publication
     props = ", ".join(f"{k}={getattr(v, 'value', v)!r}" for k, v in sorted(pub.properties.items()))
     res = result.resolved
-    where = f"resolves to {res.object} ({res.topicstr})" if res.object else "resolves to the root (no topic object)"
+    where = (
+        f"resolves to {res.object} ({res.topicstr})"
+        if res.object
+        else "resolves to the root (no topic object)"
+    )
     if res.cluster:
         where += f", cluster {res.cluster}, CLROUTE {res.clroute}"
-    tree = Tree(f"[bold]{pub.topic}[/bold] published on [bold]{pub.from_node}[/bold]" + (f" ({props})" if props else ""))
+    tree = Tree(
+        f"[bold]{pub.topic}[/bold] published on [bold]{pub.from_node}[/bold]"
+        + (f" ({props})" if props else "")
+    )
     origin = tree.add(f"{pub.from_node} {where}")
     branches: dict[tuple[str, ...], Tree] = {(pub.from_node,): origin}
     for d in result.deliveries:
@@ -95,7 +102,11 @@ def render(result: Explanation) -> None:
                     label += f"  [dim]route selector: {hop.selector}[/dim]"
                 branches[node_key] = parent.add(label)
             parent = branches[node_key]
-        status = "[green]delivered[/green]" if d.status == "delivered" else f"[yellow]stored at {d.stored_at}[/yellow]"
+        status = (
+            "[green]delivered[/green]"
+            if d.status == "delivered"
+            else f"[yellow]stored at {d.stored_at}[/yellow]"
+        )
         leaf = parent.add(f"{status} to sub [bold]{d.subscription}[/bold] on {d.node}")
         for alt in d.alternatives:
             leaf.add(f"[dim]alternative path: {' -> '.join(alt)}[/dim]")

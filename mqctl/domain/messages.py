@@ -114,6 +114,10 @@ _FLOAT_RE = re.compile(r"[+-]?(?:NaN|Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE
 _INFER_FLOAT_RE = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
+def _a(kind: str) -> str:
+    return f"an {kind}" if kind[0] in "aeiou" else f"a {kind}"
+
+
 def _parse_typed(kind: str, text: str) -> JmsValue:
     """The value of TEXT as a JMS `kind`, or ValueError with a reason."""
     if kind == "string":
@@ -125,7 +129,7 @@ def _parse_typed(kind: str, text: str) -> JmsValue:
         return JmsValue("boolean", low == "true")
     if kind in INTEGRAL_RANGES:
         if not _INT_RE.fullmatch(text):
-            raise ValueError(f"expected a decimal integer for {kind}")
+            raise ValueError("expected a decimal integer")
         n = int(text)
         lo, hi = INTEGRAL_RANGES[kind]
         if not lo <= n <= hi:
@@ -133,7 +137,7 @@ def _parse_typed(kind: str, text: str) -> JmsValue:
         return JmsValue(kind, n)
     # float or double
     if not _FLOAT_RE.fullmatch(text):
-        raise ValueError(f"expected a decimal number for {kind}")
+        raise ValueError("expected a decimal number")
     body = text.rstrip("fFdD") if not text.endswith("NaN") and not text.endswith("Infinity") else text
     f = float(body.replace("Infinity", "inf"))
     if kind == "float":
@@ -196,7 +200,9 @@ def parse_property(spec: str) -> tuple[str, JmsValue]:
     try:
         return name, _parse_typed(kind, text)
     except ValueError as exc:
-        raise InputError(f"property {name!r}: {text!r} is not a {kind}: {exc}", attribute="--prop") from None
+        raise InputError(
+            f"property {name!r}: {text!r} is not {_a(kind)}: {exc}", attribute="--prop"
+        ) from None
 
 
 HEADER_TYPES: dict[str, str] = {
@@ -231,7 +237,7 @@ def parse_header(spec: str) -> tuple[str, JmsValue]:
         value = _parse_typed(HEADER_TYPES[name], text)
     except ValueError as exc:
         raise InputError(
-            f"header {name!r}: {text!r} is not a {HEADER_TYPES[name]}: {exc}", attribute="--header"
+            f"header {name!r}: {text!r} is not {_a(HEADER_TYPES[name])}: {exc}", attribute="--header"
         ) from None
     if name == "JMSPriority" and not 0 <= int(value.value) <= 9:
         raise InputError(f"header {name!r}: priority must be from 0 to 9, not {text}", attribute="--header")

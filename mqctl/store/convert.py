@@ -6,9 +6,6 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-Row = Mapping[Any, Any]
-"""A table row as read (RowMapping or a plain dict)."""
-
 from mqctl.domain import topics as topic_strings
 from mqctl.domain.model import (
     Channel,
@@ -30,6 +27,9 @@ from mqctl.domain.model import (
     WSchema,
     ZoneType,
 )
+
+Row = Mapping[Any, Any]
+"""A table row as read (RowMapping or a plain dict)."""
 
 
 def _props(text: str | None) -> dict[str, Any]:

@@ -75,20 +75,24 @@ class Repository:
 
     # -- definition sequence -------------------------------------------------------------------
     def next_seq(self) -> int:
-        """Monotonic definition sequence (SEMANTICS §1): read once per command, written back on flush."""
+        """Monotonic definition sequence (SEMANTICS §1): read once per command, kept in memory, written back
+        by ``flush_seq`` when the command commits (one statement, however many objects it defines)."""
         if self._seq is None:
             value = self.session.execute(
-                select(tables.counters.c.value).where(tables.counters.c.name == "seq")
+                select(tables.counters.c.value).where(tables.counters.c.name == "seq").with_for_update()
             ).scalar_one_or_none()
             if value is None:
                 self.session.execute(insert(tables.counters).values(name="seq", value=0))
                 value = 0
             self._seq = int(value)
         self._seq += 1
-        self.session.execute(
-            update(tables.counters).where(tables.counters.c.name == "seq").values(value=self._seq)
-        )
         return self._seq
+
+    def flush_seq(self) -> None:
+        if self._seq is not None:
+            self.session.execute(
+                update(tables.counters).where(tables.counters.c.name == "seq").values(value=self._seq)
+            )
 
     # -- nodes -----------------------------------------------------------------------------------
     def node_row(self, name: str) -> NodeRow | None:

@@ -20,7 +20,9 @@ def unit_of_work(url: str) -> Iterator[Repository]:
     try:
         with Session(engine) as session:
             try:
-                yield Repository(session)
+                repo = Repository(session)
+                yield repo
+                repo.flush_seq()
                 session.commit()
             except IntegrityError as exc:
                 session.rollback()

@@ -1,7 +1,7 @@
 """The slice of the store one publication needs, read with indexed Core queries (no ORM, no full scan).
 
-For MQ: topic objects whose TOPICSTR is a level-prefix of T (and clustered objects sharing their names,
-for conflicts), subscriptions whose indexed fixed-prefix key is one of T's prefix keys, the memberships
+For MQ: topic objects whose TOPICSTR is a level-prefix of T (and every object sharing a name with a
+clustered one among them: a local object of the same name hides it, and same-name clustered objects conflict), subscriptions whose indexed fixed-prefix key is one of T's prefix keys, the memberships
 of the clusters and nodes involved, and the hierarchy links. For EMS: every EMS server, route and route
 selector (a route network is small), definitions and subscriptions by prefix key. The routing engine
 gives the same answer on this slice as on the whole model.
@@ -38,7 +38,9 @@ class _Reader:
     def load_nodes(self, names: Iterable[str]) -> None:
         wanted = sorted(set(names) - set(self.topology.nodes))
         for chunk in _chunks(wanted):
-            for row in self.conn.execute(select(tables.nodes).where(tables.nodes.c.name.in_(chunk))).mappings():
+            for row in self.conn.execute(
+                select(tables.nodes).where(tables.nodes.c.name.in_(chunk))
+            ).mappings():
                 self._add_node(row)
 
     def _add_node(self, row: Any) -> None:
@@ -82,20 +84,22 @@ def _load_mq(reader: _Reader, topic: str) -> None:
     clustered_names = sorted({row["name"] for _, row in rows if row["cluster"]})
     seen = {(node, row["name"]) for node, row in rows}
     for chunk in _chunks(clustered_names):
-        for node, row in reader.per_node(
-            tables.topics, tables.topics.c.name.in_(chunk), tables.topics.c.cluster != "", dialect=Dialect.MQ
-        ):
+        for node, row in reader.per_node(tables.topics, tables.topics.c.name.in_(chunk), dialect=Dialect.MQ):
             if (node, row["name"]) not in seen:
                 rows.append((node, row))
                 seen.add((node, row["name"]))
     topo.topics = [convert.topic_from_row(row, node) for node, row in rows]
     keys = topic_strings.topic_prefix_keys(topic, Dialect.MQ)
-    subs = reader.per_node(tables.subscriptions, tables.subscriptions.c.prefix_key.in_(keys), dialect=Dialect.MQ)
+    subs = reader.per_node(
+        tables.subscriptions, tables.subscriptions.c.prefix_key.in_(keys), dialect=Dialect.MQ
+    )
     topo.subscriptions = [convert.subscription_from_row(row, node) for node, row in subs]
     # hierarchy links: few in practice, found through the index on parent
     reader.node_rows(tables.nodes.c.parent.is_not(None))
     parents = [n.parent for n in list(topo.nodes.values()) if n.parent]
-    involved = set(topo.nodes) | set(parents) | {t.node for t in topo.topics} | {s.node for s in topo.subscriptions}
+    involved = (
+        set(topo.nodes) | set(parents) | {t.node for t in topo.topics} | {s.node for s in topo.subscriptions}
+    )
     reader.load_nodes(involved)
     clusters = {t.cluster for t in topo.topics if t.cluster}
     _load_memberships(reader, clusters, set(topo.nodes))
@@ -103,13 +107,17 @@ def _load_mq(reader: _Reader, topic: str) -> None:
 
 def _load_memberships(reader: _Reader, clusters: set[str], nodes: set[str]) -> None:
     m, c, n = tables.memberships, tables.clusters, tables.nodes
-    stmt = select(n.c.name.label("node"), c.c.name.label("cluster"), m.c.full_repository, m.c.seq).join(
-        m, m.c.node_id == n.c.id
-    ).join(c, c.c.id == m.c.cluster_id)
+    stmt = (
+        select(n.c.name.label("node"), c.c.name.label("cluster"), m.c.full_repository, m.c.seq)
+        .join(m, m.c.node_id == n.c.id)
+        .join(c, c.c.id == m.c.cluster_id)
+    )
     found: dict[tuple[str, str], Membership] = {}
     for where in _membership_filters(clusters, nodes):
         for row in reader.conn.execute(stmt.where(where)):
-            found[(row.node, row.cluster)] = Membership(row.node, row.cluster, bool(row.full_repository), row.seq)
+            found[(row.node, row.cluster)] = Membership(
+                row.node, row.cluster, bool(row.full_repository), row.seq
+            )
     reader.topology.memberships = [found[k] for k in sorted(found)]
     reader.load_nodes(node for node, _ in found)
 
@@ -129,7 +137,9 @@ def _load_ems(reader: _Reader, topic: str) -> None:
     keys = topic_strings.topic_prefix_keys(topic, Dialect.EMS)
     defs = reader.per_node(tables.topics, tables.topics.c.prefix_key.in_(keys), dialect=Dialect.EMS)
     topo.topics = [convert.topic_from_row(row, node) for node, row in defs]
-    subs = reader.per_node(tables.subscriptions, tables.subscriptions.c.prefix_key.in_(keys), dialect=Dialect.EMS)
+    subs = reader.per_node(
+        tables.subscriptions, tables.subscriptions.c.prefix_key.in_(keys), dialect=Dialect.EMS
+    )
     topo.subscriptions = [convert.subscription_from_row(row, node) for node, row in subs]
     routes = reader.per_node(tables.routes, dialect=Dialect.EMS)
     topo.routes = [convert.route_from_row(row, node) for node, row in routes]

@@ -44,7 +44,12 @@ def _protocol(shell: str, line: str) -> list[str]:
 @pytest.mark.parametrize("shell", sorted(SHELLS))
 @pytest.mark.parametrize(
     ("line", "expected"),
-    [("mqctl def", "define"), ("mqctl define t", "topic"), ("mqctl display q", "qmgr"), ("mqctl db u", "upgrade")],
+    [
+        ("mqctl def", "define"),
+        ("mqctl define t", "topic"),
+        ("mqctl display q", "qmgr"),
+        ("mqctl db u", "upgrade"),
+    ],
 )
 def test_partial_commands_complete(shell: str, line: str, expected: str) -> None:
     words = _protocol(shell, line)
@@ -57,7 +62,7 @@ def test_bash_script_drives_completion_end_to_end() -> None:
     """Source the shipped bash script and call its function as bash would on <TAB>."""
     program = f"""
     export PATH="{BIN}:$PATH"
-    source "{REPO / 'completions' / SHELLS['bash']}"
+    source "{REPO / "completions" / SHELLS["bash"]}"
     COMP_WORDS=(mqctl define t); COMP_CWORD=2
     _mqctl_completion mqctl
     printf '%s\\n' "${{COMPREPLY[@]}}"

@@ -173,3 +173,18 @@ def test_tibemsd_json_errors(tmp_path: Path) -> None:
     with pytest.raises(InputError) as info2:
         read_server(path)
     assert info2.value.obj == "topics[0]"
+
+
+def test_route_to_itself_is_an_error(tmp_path: Path) -> None:
+    conf = server_dir(tmp_path, routes="[S1]\n  url = tcp://me:7222\n")
+    with pytest.raises(InputError) as info:
+        read_server(conf)
+    assert (info.value.line, info.value.column) == (1, 2)
+
+
+def test_selector_lines_allow_blanks_around_equals(tmp_path: Path) -> None:
+    conf = server_dir(
+        tmp_path, routes='[P]\n  url = tcp://p:1\n  incoming_topic = orders selector = "a = 1"\n'
+    )
+    sel = read_server(conf).state.route_selectors[0]
+    assert (sel.topic, sel.selector, sel.direction) == ("orders", "a = 1", Direction.INCOMING)

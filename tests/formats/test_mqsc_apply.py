@@ -270,7 +270,7 @@ def test_broken_scripts_fail_with_position_and_leave_state_unchanged(
     err = result.first_error
     assert err is not None
     assert (err.file, err.line, err.column) == ("t.mqsc", line, column), err.one_line()
-    assert words in err.message, err.message
+    assert words in err.one_line(), err.one_line()
     assert st == before
 
 
@@ -317,3 +317,25 @@ def test_dump_header_qmgr() -> None:
     )
     assert dump_header_qmgr(header) == "QM.EAST"
     assert dump_header_qmgr("DEFINE TOPIC(T) TOPICSTR('a')") is None
+
+
+def test_display_of_every_modelled_object_type() -> None:
+    _, result = run(
+        "DEFINE NAMELIST(NL) NAMES(A,B)\nDEFINE CHANNEL(C) CHLTYPE(CLUSRCVR) CLUSNL(NL)\n"
+        "DEFINE SUB(S) TOPICSTR('a/#') DEST(Q)\nDIS NL(NL)\nDIS CHL(C)\nDIS SUB(S)\nDIS SUB(*)\nDIS CHL(OTHER)"
+    )
+    assert result.error_count == 0 and result.not_modelled == 1
+    assert any("NAMES(A,B)" in line for line in result.lines)
+    assert any("CHLTYPE(CLUSRCVR)" in line for line in result.lines)
+    assert sum("AMQ8096I" in line for line in result.lines) == 2
+    assert result.clusters_referenced == {"A", "B"}
+
+
+def test_insert_skipped_with_a_warning_and_counted() -> None:
+    st, result = run("DEFINE CHANNEL(TO.+QMNAME+) CHLTYPE(CLUSRCVR) CLUSTER(+AUTOCL+)")
+    assert (result.skipped_inserts, result.error_count, st.channels) == (1, 0, {})
+    assert "+AUTOCL+" in result.warnings[0]
+    st, result = run(
+        "DEFINE CHANNEL(TO.+QMNAME+) CHLTYPE(CLUSRCVR) CLUSTER(+AUTOCL+)", inserts={"AUTOCL": "UC"}
+    )
+    assert set(st.channels) == {"TO.QM1"} and set(st.memberships) == {"UC"}

@@ -413,11 +413,7 @@ class _Engine:
         chain = set(chain_topicstrs(levels(self.topic, MQ)))
         out: set[_Source] = set()
         for obj in self.net.topology.topics:
-            if (
-                obj.proxysub != ProxySub.FORCE
-                or obj.topicstr not in chain
-                or not self.net.is_mq(obj.node)
-            ):
+            if obj.proxysub != ProxySub.FORCE or obj.topicstr not in chain or not self.net.is_mq(obj.node):
                 continue
             origins = {obj.node, *(self.net.index.members(obj.cluster) if obj.cluster else ())}
             for origin in origins:
@@ -454,8 +450,8 @@ class _Engine:
         return self._cf_exact[node]
 
     @cached_property
-    def host_choice(self) -> tuple[list[str], list[str]]:
-        """(available hosts, all hosts) when the publisher is a non-host of a TOPICHOST topic it sends out."""
+    def available_hosts(self) -> list[str]:
+        """Hosts the publisher may pick, when it is a non-host sending a TOPICHOST topic out (§5.3)."""
         node = self.pub.from_node
         res = self.res_t(node)
         if (
@@ -465,15 +461,13 @@ class _Engine:
             or res.pubscope == Scope.QMGR
             or not self.net.index.is_member(node, res.cluster)
         ):
-            return [], []
-        hosts = [h for h in res.hosts if h != node]
-        return [h for h in hosts if not self.failures.hop_fails(node, h)], hosts
+            return []
+        return [h for h in res.hosts if h != node and not self.failures.hop_fails(node, h)]
 
     @cached_property
     def alternative_flows(self) -> list[_Flow]:
         """One flow per other available host the publisher may choose (§9 topic host shown by explain)."""
-        available, _ = self.host_choice
-        return [_Flower(self, self.base_holders, True, h).run() for h in available[1:]]
+        return [_Flower(self, self.base_holders, True, h).run() for h in self.available_hosts[1:]]
 
     # -- the answer
 
@@ -647,9 +641,9 @@ class _Engine:
         if not res.clustered:
             why = f"'{self.topic}' resolves on {pub} to {res.describe()}, which is not clustered"
         elif not self.net.index.is_member(node, res.cluster):
-            why = f"'{self.topic}' is clustered in {res.cluster} on {pub}, and {node} is not a member of it"
+            why = f"{node} is not a member of {res.cluster}, the cluster of '{self.topic}' on {pub}"
         else:
-            why = f"{node} holds no proxy subscription route for '{self.topic}' that reaches {pub}"
+            why = f"no proxy subscription from {node} for '{self.topic}' reaches {pub} in {res.cluster}"
         return (
             f"No cluster or hierarchy path carries the publication from {pub} to {s.label}: {why}, "
             "and no hierarchy link leads there either."
@@ -673,7 +667,7 @@ class _Engine:
             )
 
     def _order_not_preserved(self) -> None:
-        available, _ = self.host_choice
+        available = self.available_hosts
         if len(available) >= 2:
             res = self.res_t(self.pub.from_node)
             self.explanation.warn(

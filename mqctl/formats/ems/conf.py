@@ -191,6 +191,10 @@ def _section(
         )
     peer = stripped[1:-1].strip()
     check_server(peer, line=number, column=indent + 1, file=file)
+    if peer == state.node.name:
+        raise InputError(
+            f"a route cannot lead to its own server {peer}", file=file, line=number, column=indent + 1
+        )
     if peer in seen:
         raise InputError(
             f"route [{peer}] is defined twice (first on line {seen[peer]})",

@@ -1,8 +1,9 @@
 """EMS property lists (``global,maxbytes=64MB``; ``url=... selector="..."``) split into items with columns.
 
-Items are separated by commas or blanks outside double quotes; a value in double quotes keeps its
-blanks, commas and single quotes (selectors). ``selector "..."`` (a blank instead of ``=``, as one
-TIBCO example writes it) is read as ``selector="..."``. Columns are 1-based positions in the line.
+Items are separated by commas or blanks outside double quotes (blanks around ``=`` are allowed); a
+value in double quotes keeps its blanks, commas and single quotes (selectors). ``selector "..."`` (a
+blank instead of ``=``, as one TIBCO example writes it) is read as ``selector="..."``. Columns are
+1-based positions in the line.
 """
 
 from __future__ import annotations
@@ -48,14 +49,16 @@ def split_props(text: str, *, column: int, line: int, file: str | None) -> list[
             raise InputError(
                 "expected a property name before '='", file=file, line=line, column=column + start
             )
-        if i < n and text[i] == "=":
-            i += 1
-            value, vcol, i = _value(text, i, column=column, line=line, file=file, key=key)
-            props.append(Prop(key, value, column + start, vcol))
-            continue
         j = i
         while j < n and text[j] in " \t":
             j += 1
+        if j < n and text[j] == "=":
+            i = j + 1
+            while i < n and text[i] in " \t":
+                i += 1
+            value, vcol, i = _value(text, i, column=column, line=line, file=file, key=key)
+            props.append(Prop(key, value, column + start, vcol))
+            continue
         if key == "selector" and j < n and text[j] == '"':
             value, vcol, i = _value(text, j, column=column, line=line, file=file, key=key)
             props.append(Prop(key, value, column + start, vcol))

@@ -165,7 +165,7 @@ def _channel_attributes(ctx: Context, cmd: Command, channel: Channel) -> Channel
                 ctx.clusters.update(nl.names)
     if "CONNAME" in p:
         values = p["CONNAME"].values or ()
-        channel.conname = ",".join(v.text for v in values)
+        channel.conname = ",".join(v.text for v in values).rstrip(" ")
     if "DESCR" in p:
         channel.descr = ctx.text(p["DESCR"])
     channel.seq = ctx.next_seq()

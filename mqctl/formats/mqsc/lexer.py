@@ -125,6 +125,8 @@ def apply_inserts(logical: Logical, inserts: Mapping[str, str]) -> tuple[Logical
 
     Lookup is exact first, then upper case (``+qmname+`` finds ``QMNAME``). Inserted characters take
     the position of the insert's first ``+``, so errors in an inserted value point at the insert.
+    Inserts are recognised inside quoted strings too (``CHANNEL('+AUTOCL+_+QMNAME+')``), so a literal
+    ``+WORD+`` in a string counts as an insert.
     """
     missing: list[str] = []
     chars: list[str] = []

@@ -77,7 +77,8 @@ class Context:
         return param.values[0]
 
     def text(self, param: Param) -> str:
-        return self.one(param).text
+        """A fixed-length MQ string (DESCR, DEST, ...): trailing blanks are padding, as in MQ."""
+        return self.one(param).text.rstrip(" ")
 
     def enum(self, param: Param, kind: type[E]) -> E:
         value = self.one(param)
@@ -86,7 +87,7 @@ class Context:
         except ValueError:
             expected = ", ".join(e.value for e in kind)
             raise self.fail(
-                f"bad value {value.text!r} for {param.keyword}; expected one of {expected}",
+                f"bad value {value.text!r}; expected one of {expected}",
                 value.pos,
                 attribute=param.keyword,
             ) from None
@@ -96,7 +97,7 @@ class Context:
         upper = value.text.upper()
         if upper not in choices:
             raise self.fail(
-                f"bad value {value.text!r} for {param.keyword}; expected one of {', '.join(choices)}",
+                f"bad value {value.text!r}; expected one of {', '.join(choices)}",
                 value.pos,
                 attribute=param.keyword,
             )

@@ -27,8 +27,8 @@ def dump_header_qmgr(text: str) -> str | None:
 
 
 def quote(value: str) -> str:
-    """An MQSC quoted string: quotes doubled."""
-    return "'" + value.replace("'", "''") + "'"
+    """An MQSC quoted string: quotes doubled; a blank string as ``' '``, as dmpmqcfg writes it."""
+    return "'" + (value or " ").replace("'", "''") + "'"
 
 
 def _block(head: str, attrs: list[str], last: str = "REPLACE") -> list[str]:

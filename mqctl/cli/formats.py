@@ -1,0 +1,265 @@
+"""runmqsc, tibemsadmin, import and export: the users' own files in and out."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from mqctl.cli.common import OUTPUT_OPTION, Output, emit_json, transaction
+
+if TYPE_CHECKING:
+    from mqctl.services.formats import FileResult
+
+import_app = typer.Typer(
+    help="Import MQSC scripts and dumps, or EMS configuration files.", no_args_is_help=True
+)
+export_app = typer.Typer(help="Export the model as MQSC or EMS configuration files.", no_args_is_help=True)
+
+
+def _inserts(values: list[str]) -> dict[str, str]:
+    from mqctl.domain.errors import InputError
+
+    out = {}
+    for value in values:
+        name, sep, text = value.partition("=")
+        if not sep or not name:
+            raise InputError(f"{value!r} is not NAME=VALUE", attribute="--set")
+        out[name] = text
+    return out
+
+
+def _script(file: Path | None) -> tuple[str, str | None]:
+    from mqctl.domain.errors import InputError
+
+    if file is None or str(file) == "-":
+        return sys.stdin.read(), None
+    try:
+        return file.read_text(encoding="utf-8-sig"), str(file)
+    except OSError as exc:
+        raise InputError(exc.strerror or "cannot be read", file=str(file)) from None
+
+
+def _finish(result: FileResult, continue_on_error: bool) -> None:
+    """runmqsc's exit codes: 0 all processed, 2 rejected (nothing changed), 1 some skipped (--continue)."""
+    for line in result.lines:
+        typer.echo(line)
+    for warning in result.warnings:
+        sys.stderr.write(f"mqctl: warning: {warning}\n")
+    if result.errors:
+        first = result.errors[0]
+        if continue_on_error:
+            sys.stderr.write(
+                f"mqctl: {len(result.errors)} command(s) failed and were skipped; first: {first.one_line()}\n"
+            )
+            raise typer.Exit(1)
+        sys.stderr.write(f"mqctl: error: {first.one_line()} (script rejected, nothing changed)\n")
+        raise typer.Exit(2)
+
+
+def runmqsc_command(
+    qmgr: str = typer.Argument(..., help="The queue manager whose model the commands change."),
+    file: Path | None = typer.Argument(None, help="MQSC script (standard input without it)."),
+    create: bool = typer.Option(False, "--create", help="Define the queue manager if it does not exist."),
+    continue_on_error: bool = typer.Option(
+        False, "--continue", help="Apply the valid commands, skip the others."
+    ),
+    set_: list[str] = typer.Option(
+        [], "--set", help="Value of an insert +NAME+ (NAME=VALUE; QMNAME is set)."
+    ),
+) -> None:
+    """Apply MQSC commands (runmqsc syntax, dmpmqcfg dumps) to the model of QMGR; answers like runmqsc."""
+    from mqctl.services.formats import runmqsc
+
+    text, name = _script(file)
+    result = None
+    try:
+        with transaction() as repo:
+            result = runmqsc(
+                repo,
+                qmgr,
+                text,
+                file=name,
+                inserts=_inserts(set_),
+                create=create,
+                continue_on_error=continue_on_error,
+            )
+            if result.errors and not continue_on_error:
+                raise _Rollback()
+    except _Rollback:
+        pass
+    assert result is not None
+    _finish(result, continue_on_error)
+
+
+class _Rollback(Exception):
+    """Leave the transaction without committing (the script was rejected)."""
+
+
+def tibemsadmin_command(
+    server: str = typer.Argument(..., help="The EMS server the script administers."),
+    file: Path | None = typer.Argument(None, help="tibemsadmin script (standard input without it)."),
+    create: bool = typer.Option(False, "--create", help="Define the server if it does not exist."),
+    continue_on_error: bool = typer.Option(
+        False, "--continue", help="Apply the valid commands, skip the others."
+    ),
+) -> None:
+    """Apply a tibemsadmin script (topics, routes, route selectors) to the model of SERVER."""
+    from mqctl.services.formats import tibemsadmin
+
+    text, name = _script(file)
+    result = None
+    try:
+        with transaction() as repo:
+            result = tibemsadmin(
+                repo, server, text, file=name, create=create, continue_on_error=continue_on_error
+            )
+            if result.errors and not continue_on_error:
+                raise _Rollback()
+    except _Rollback:
+        pass
+    assert result is not None
+    _finish(result, continue_on_error)
+
+
+@import_app.command("mqsc")
+def import_mqsc_command(
+    paths: list[Path] = typer.Argument(
+        ..., help="MQSC files or folders of them, one queue manager per file."
+    ),
+    set_: list[str] = typer.Option([], "--set", help="Value of an insert +NAME+ (NAME=VALUE)."),
+    output: Output = OUTPUT_OPTION,
+) -> None:
+    """Load a whole estate: each file (dmpmqcfg dump or script) applies to its queue manager, in one transaction."""
+    from rich.progress import Progress
+
+    from mqctl.services.formats import import_mqsc, mqsc_files
+
+    total = len(mqsc_files(paths))
+    with Progress(transient=True, disable=not sys.stderr.isatty() or total < 2) as bar:
+        task = bar.add_task("importing", total=total)
+        with transaction() as repo:
+            results = import_mqsc(repo, paths, inserts=_inserts(set_), progress=lambda _f: bar.advance(task))
+    summary: list[dict[str, Any]] = [
+        {
+            "file": r.file,
+            "qmgr": r.node,
+            "read": r.read,
+            "processed": r.processed,
+            "not_modelled": r.not_modelled,
+            "skipped": r.skipped,
+        }
+        for r in results
+    ]
+    if output is Output.json:
+        emit_json(summary)
+        return
+    for r in summary:
+        typer.echo(
+            f"{r['qmgr']}: {r['read']} commands read from {r['file']}, {r['processed']} processed, "
+            f"{r['not_modelled']} not modelled, {r['skipped']} skipped"
+        )
+    typer.echo(f"{len(summary)} queue managers imported, {sum(r['read'] for r in summary)} commands read.")
+
+
+@import_app.command("ems")
+def import_ems_command(
+    server: str | None = typer.Option(
+        None, "--server", help="Server name (default: tibemsd.conf's `server`)."
+    ),
+    tibemsd: Path | None = typer.Option(
+        None, "--tibemsd", help="tibemsd.conf or tibemsd.json; its file pointers are followed."
+    ),
+    topics: Path | None = typer.Option(None, "--topics", help="topics.conf (overrides tibemsd's pointer)."),
+    routes: Path | None = typer.Option(None, "--routes", help="routes.conf (overrides tibemsd's pointer)."),
+    durables: Path | None = typer.Option(
+        None, "--durables", help="durables.conf (overrides tibemsd's pointer)."
+    ),
+    output: Output = OUTPUT_OPTION,
+) -> None:
+    """Import one EMS server's configuration: its files replace its definitions in the model."""
+    from mqctl.domain.errors import InputError
+    from mqctl.services.formats import import_ems
+
+    if tibemsd is None and server is None:
+        raise InputError(
+            "give --tibemsd, or --server with --topics/--routes/--durables", attribute="--server"
+        )
+    with transaction() as repo:
+        result = import_ems(
+            repo, tibemsd=tibemsd, server=server, topics=topics, routes=routes, durables=durables
+        )
+    data = {
+        "server": result.server,
+        "topics": result.topics,
+        "routes": result.routes,
+        "route_selectors": result.route_selectors,
+        "durables": result.durables,
+        "peers_created": result.peers_created,
+        "not_modelled": len(result.not_modelled),
+        "files": result.files,
+    }
+    if output is Output.json:
+        emit_json(data)
+    else:
+        typer.echo(
+            f"server {result.server}: {result.topics} topic definitions, {result.routes} routes "
+            f"({result.route_selectors} selectors), {result.durables} durables; "
+            f"{len(result.not_modelled)} settings not modelled"
+            + (f"; peers created: {', '.join(result.peers_created)}" if result.peers_created else "")
+        )
+
+
+@export_app.command("mqsc")
+def export_mqsc_command(
+    qmgr: str | None = typer.Argument(None, help="The queue manager (or --all)."),
+    all_: bool = typer.Option(False, "--all", help="Every queue manager, one file each in --out."),
+    out: Path | None = typer.Option(
+        None, "--out", help="Folder to write QMGR.mqsc files into (stdout without)."
+    ),
+) -> None:
+    """Write dmpmqcfg-style MQSC; `mqctl runmqsc` or `import mqsc` gives the same model back."""
+    from mqctl.domain.errors import InputError
+    from mqctl.services.formats import export_mqsc, mq_node_names
+
+    if (qmgr is None) == (not all_):
+        raise InputError("give a queue manager or --all", attribute="QMGR")
+    if all_ and out is None:
+        raise InputError("--all writes one file per queue manager: give --out DIR", attribute="--out")
+    with transaction() as repo:
+        names = mq_node_names(repo) if all_ else [qmgr or ""]
+        texts = {name: export_mqsc(repo, name) for name in names}
+    if out is None:
+        sys.stdout.write(texts[names[0]])
+        return
+    out.mkdir(parents=True, exist_ok=True)
+    for name, text in texts.items():
+        (out / f"{name}.mqsc").write_text(text)
+    typer.echo(f"{len(texts)} queue managers written to {out}")
+
+
+@export_app.command("ems")
+def export_ems_command(
+    server: str = typer.Option(..., "--server", help="The EMS server."),
+    out: Path = typer.Option(
+        ..., "--out", help="Folder for tibemsd.conf, topics.conf, routes.conf, durables.conf."
+    ),
+) -> None:
+    """Write an EMS server's configuration files; `import ems --tibemsd` gives the same model back."""
+    from mqctl.services.formats import export_ems
+
+    with transaction() as repo:
+        files = export_ems(repo, server)
+    out.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (out / name).write_text(text)
+    typer.echo(f"server {server} written to {out}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("runmqsc")(runmqsc_command)
+    app.command("tibemsadmin")(tibemsadmin_command)
+    app.add_typer(import_app, name="import")
+    app.add_typer(export_app, name="export")

@@ -1,0 +1,278 @@
+"""Apply the users' files to the store: MQSC scripts and dumps, EMS configuration, tibemsadmin scripts.
+
+A format edits a ``NodeState`` in memory (``mqctl.formats``); these functions load it, let the format
+work, create what the files reference (clusters, hierarchy parents, route peers) and write the difference
+back, all inside the caller's one transaction.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mqctl.domain.errors import InputError
+from mqctl.domain.model import Dialect, Node, NodeState
+from mqctl.domain.names import check_mq_name
+from mqctl.services.peers import ensure_ems_peers
+from mqctl.store.repository import Repository
+
+MQSC_SUFFIXES = {".mqsc", ".mqs", ".txt", ".dmp", ".in"}
+
+
+@dataclass
+class FileResult:
+    file: str
+    node: str
+    read: int = 0
+    processed: int = 0
+    not_modelled: int = 0
+    skipped: int = 0
+    errors: list[InputError] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def _ensure_node(repo: Repository, name: str, dialect: Dialect, create: bool) -> None:
+    row = repo.node_row(name)
+    if row is None:
+        if not create:
+            what = "qmgr" if dialect is Dialect.MQ else "server"
+            raise InputError(
+                f"is not defined (define it with `mqctl define qmgr {name}`"
+                f"{' --dialect ems' if dialect is Dialect.EMS else ''} or use --create)",
+                obj=f"{what} {name}",
+            )
+        repo.add_node(Node(name, dialect, seq=repo.next_seq()))
+    elif row.dialect != str(dialect):
+        raise InputError(f"is an {row.dialect.upper()} node, not {dialect.value.upper()}", obj=f"node {name}")
+
+
+def _ensure_parents(repo: Repository, state: NodeState) -> None:
+    """A hierarchy parent named by ALTER QMGR PARENT is created as a queue manager on first reference."""
+    parent = state.node.parent
+    if parent and repo.node_row(parent) is None:
+        check_mq_name(parent, "qmgr")
+        repo.add_node(Node(parent, Dialect.MQ, seq=repo.next_seq()))
+
+
+def _edit(repo: Repository, name: str, change: Callable[[NodeState], NodeState | None]) -> None:
+    before = repo.load_node_state(name)
+    after = change(copy.deepcopy(before))
+    if after is not None:
+        _ensure_parents(repo, after)
+        repo.save_node_state(before, after)
+
+
+def runmqsc(
+    repo: Repository,
+    qmgr: str,
+    text: str,
+    *,
+    file: str | None,
+    inserts: Mapping[str, str],
+    create: bool,
+    continue_on_error: bool,
+) -> FileResult:
+    """runmqsc on the model of ``qmgr``: all or nothing unless ``continue_on_error``."""
+    from mqctl.formats.mqsc import apply_mqsc
+
+    check_mq_name(qmgr, "qmgr")
+    _ensure_node(repo, qmgr, Dialect.MQ, create)
+    result = FileResult(file or "<stdin>", qmgr)
+
+    def change(state: NodeState) -> NodeState | None:
+        run = apply_mqsc(
+            state,
+            text,
+            file=file,
+            inserts={"QMNAME": qmgr, **inserts},
+            next_seq=repo.next_seq,
+            continue_on_error=continue_on_error,
+        )
+        result.read, result.processed, result.not_modelled = run.read, run.processed, run.not_modelled
+        result.skipped, result.errors, result.lines = run.skipped_inserts, run.errors, run.lines
+        result.warnings = run.warnings
+        return state if run.applied else None
+
+    _edit(repo, qmgr, change)
+    return result
+
+
+def mqsc_files(paths: Iterable[Path]) -> list[Path]:
+    """Files named, and the MQSC files of folders named, in name order (templates are skipped)."""
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found += [p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in MQSC_SUFFIXES]
+        elif path.is_file():
+            found.append(path)
+        else:
+            raise InputError("no such file or folder", file=str(path))
+    return sorted(found, key=lambda p: (p.name, str(p)))
+
+
+def qmgr_for_file(path: Path, text: str) -> str:
+    """The dump header's queue manager name, else the file name without its extension."""
+    from mqctl.formats.mqsc import dump_header_qmgr
+
+    name = dump_header_qmgr(text) or path.stem
+    try:
+        check_mq_name(name, "qmgr")
+    except InputError as exc:
+        raise InputError(
+            f"{exc.message}: name the file after its queue manager, or give a dmpmqcfg header", file=str(path)
+        ) from None
+    return name
+
+
+def import_mqsc(
+    repo: Repository,
+    paths: list[Path],
+    *,
+    inserts: Mapping[str, str],
+    progress: Callable[[str], None] | None = None,
+) -> list[FileResult]:
+    """Many queue managers at once, one file each, in one transaction; any error changes nothing."""
+    results = []
+    for path in mqsc_files(paths):
+        text = _read(path)
+        qmgr = qmgr_for_file(path, text)
+        result = runmqsc(
+            repo, qmgr, text, file=str(path), inserts=inserts, create=True, continue_on_error=False
+        )
+        results.append(result)
+        if result.errors:
+            raise result.errors[0]
+        if progress is not None:
+            progress(str(path))
+    return results
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8-sig", errors="strict")
+    except UnicodeDecodeError:
+        return path.read_text(encoding="latin-1")
+    except OSError as exc:
+        raise InputError(exc.strerror or "cannot be read", file=str(path)) from None
+
+
+@dataclass
+class EmsImport:
+    server: str
+    topics: int
+    routes: int
+    route_selectors: int
+    durables: int
+    peers_created: list[str]
+    not_modelled: list[str]
+    files: list[str]
+
+
+def import_ems(
+    repo: Repository,
+    *,
+    tibemsd: Path | None,
+    server: str | None,
+    topics: Path | None,
+    routes: Path | None,
+    durables: Path | None,
+) -> EmsImport:
+    """One EMS server from its files: they replace its topic definitions, routes and durables in the model."""
+    from mqctl.formats.ems import read_server
+
+    config = read_server(
+        tibemsd, server=server, topics=topics, routes=routes, durables=durables, next_seq=repo.next_seq
+    )
+    _ensure_node(repo, config.name, Dialect.EMS, create=True)
+    created = ensure_ems_peers(repo, config.peers)
+    read = config.state
+
+    def change(state: NodeState) -> NodeState:
+        if topics is not None or tibemsd is not None:
+            state.topics = read.topics
+        if routes is not None or tibemsd is not None:
+            state.routes = read.routes
+            state.route_selectors = read.route_selectors
+        if durables is not None or tibemsd is not None:
+            state.subscriptions = {
+                **{k: v for k, v in state.subscriptions.items() if not v.durable},
+                **read.subscriptions,
+            }
+        for topic in state.topics.values():
+            topic.node = config.name
+        for route in state.routes.values():
+            route.node = config.name
+        for sub in state.subscriptions.values():
+            sub.node = config.name
+        for rs in state.route_selectors:
+            rs.node = config.name
+        return state
+
+    _edit(repo, config.name, change)
+    return EmsImport(
+        config.name,
+        len(read.topics),
+        len(read.routes),
+        len(read.route_selectors),
+        len(read.subscriptions),
+        created,
+        config.not_modelled,
+        config.files,
+    )
+
+
+def tibemsadmin(
+    repo: Repository, server: str, text: str, *, file: str | None, create: bool, continue_on_error: bool
+) -> FileResult:
+    from mqctl.formats.ems import apply_tibemsadmin
+
+    _ensure_node(repo, server, Dialect.EMS, create)
+    result = FileResult(file or "<stdin>", server)
+
+    def change(state: NodeState) -> NodeState | None:
+        run = apply_tibemsadmin(
+            state, text, file=file, next_seq=repo.next_seq, continue_on_error=continue_on_error
+        )
+        result.read, result.processed, result.not_modelled = run.read, run.processed, run.not_modelled
+        result.errors, result.lines = run.errors, run.lines
+        if run.applied:
+            ensure_ems_peers(repo, run.peers_referenced)
+            return state
+        return None
+
+    _edit(repo, server, change)
+    return result
+
+
+def export_mqsc(repo: Repository, qmgr: str) -> str:
+    from mqctl.formats.mqsc import write_mqsc
+
+    state = repo.load_node_state(qmgr)
+    if state.node.dialect is not Dialect.MQ:
+        raise InputError("is an EMS server: use `mqctl export ems`", obj=f"server {qmgr}")
+    return write_mqsc(state)
+
+
+def mq_node_names(repo: Repository) -> list[str]:
+    return sorted(n for n, d in repo.node_names().items() if d == str(Dialect.MQ))
+
+
+def export_ems(repo: Repository, server: str) -> dict[str, str]:
+    """File name -> text: tibemsd.conf pointing at topics.conf, routes.conf and durables.conf."""
+    from mqctl.formats.ems import write_durables_conf, write_routes_conf, write_topics_conf
+
+    state = repo.load_node_state(server)
+    if state.node.dialect is not Dialect.EMS:
+        raise InputError("is an MQ queue manager: use `mqctl export mqsc`", obj=f"qmgr {server}")
+    return {
+        "tibemsd.conf": (
+            f"# EMS server {server}, exported by mqctl\nserver = {server}\nrouting = enabled\n"
+            "topics = topics.conf\nroutes = routes.conf\ndurables = durables.conf\n"
+        ),
+        "topics.conf": write_topics_conf(state),
+        "routes.conf": write_routes_conf(state),
+        "durables.conf": write_durables_conf(state),
+    }
