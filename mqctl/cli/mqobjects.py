@@ -153,7 +153,7 @@ def display_channel(
 
 @delete_app.command("channel")
 def delete_channel(name: str = typer.Argument(...), qmgr: str = QMGR_OPT) -> None:
-    """Delete a cluster channel (memberships stay: leave a cluster with `alter qmgr --remove-cluster`)."""
+    """Delete a cluster channel; the memberships only it gave end with it."""
     from mqctl.services.objects import delete_object
 
     with transaction() as repo:

@@ -15,9 +15,8 @@ from sqlalchemy import delete, select, update
 
 from mqctl.domain import checks
 from mqctl.domain.errors import ConflictError, InputError, NotFoundError
+from mqctl.domain.memberships import channel_gives, rederive
 from mqctl.domain.model import (
-    Channel,
-    ChannelType,
     Dialect,
     Membership,
     Node,
@@ -303,8 +302,9 @@ def define_object(repo: Repository, node: str, attr: str, key: str, obj: Any, *,
             raise ConflictError(
                 "is already defined (use --replace to redefine it)", obj=f"{KIND_LABEL[attr]} {key}"
             )
+        old = objects.get(key)
         objects[key] = _with_seq(obj, repo)
-        _after_change(state, attr, objects[key], repo)
+        _after_change(state, attr, old, repo)
 
     edit_node(repo, node, change)
 
@@ -320,28 +320,24 @@ def alter_object(repo: Repository, node: str, attr: str, key: str, changes: Mapp
         new = dataclasses.replace(old, **changes, seq=repo.next_seq())
         _checker(attr)(new, state.node.dialect)
         objects[key] = new
-        _after_change(state, attr, new, repo)
+        _after_change(state, attr, old, repo)
 
     edit_node(repo, node, change)
 
 
-def _after_change(state: NodeState, attr: str, obj: Any, repo: Repository) -> None:
-    """A CLUSRCVR channel makes its queue manager a member of its cluster(s), as in MQ."""
-    if attr == "channels" and obj.chltype is ChannelType.CLUSRCVR:
-        for cluster in channel_clusters(state, obj):
-            if cluster not in state.memberships:
-                state.memberships[cluster] = Membership(state.node.name, cluster, False, repo.next_seq())
-
-
-def channel_clusters(state: NodeState, ch: Channel) -> list[str]:
-    if ch.cluster:
-        return [ch.cluster]
-    nl = state.namelists.get(ch.clusnl)
-    if nl is None:
-        raise NotFoundError(
-            f"namelist {ch.clusnl} is not defined on {state.node.name}", obj=f"channel {ch.name}"
-        )
-    return list(nl.names)
+def _after_change(state: NodeState, attr: str, old: Any, repo: Repository) -> None:
+    """Memberships follow the CLUSRCVR channels and their namelists, as in MQ (``domain.memberships``)."""
+    if attr == "channels":
+        for ch in state.channels.values():
+            if ch.clusnl and ch.clusnl not in state.namelists:
+                raise NotFoundError(
+                    f"namelist {ch.clusnl} is not defined on {state.node.name}",
+                    obj=f"channel {ch.name}",
+                    attribute="CLUSNL",
+                )
+        rederive(state, seq=repo.next_seq(), released=channel_gives(state, old))
+    elif attr == "namelists":
+        rederive(state, seq=repo.next_seq(), released=set(old.names) if old is not None else set())
 
 
 def object_dependents(state: NodeState, attr: str, key: str) -> list[str]:
@@ -365,7 +361,7 @@ def delete_object(repo: Repository, node: str, attr: str, key: str, *, cascade: 
                 f"is used by {', '.join(sorted(deps))} (use --cascade to delete them too)",
                 obj=f"{KIND_LABEL[attr]} {key}",
             )
-        del objects[key]
+        _after_change(state, attr, objects.pop(key), repo)
         if attr == "topics":
             for sub in [s for s in state.subscriptions.values() if s.topicobj == key]:
                 del state.subscriptions[sub.name]

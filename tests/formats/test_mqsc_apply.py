@@ -339,3 +339,15 @@ def test_insert_skipped_with_a_warning_and_counted() -> None:
         "DEFINE CHANNEL(TO.+QMNAME+) CHLTYPE(CLUSRCVR) CLUSTER(+AUTOCL+)", inserts={"AUTOCL": "UC"}
     )
     assert set(st.channels) == {"TO.QM1"} and set(st.memberships) == {"UC"}
+
+
+def test_a_script_never_drops_a_membership_no_channel_gave() -> None:
+    """Memberships defined outside MQSC (`define membership`) survive channel changes in a script."""
+    from mqctl.domain.model import Membership
+
+    state = empty()
+    state.memberships["MANUAL"] = Membership("QM1", "MANUAL", False, 1)
+    state = ok("DEFINE CHANNEL(TO.QM1) CHLTYPE(CLUSRCVR) CLUSTER(CL1)", state)
+    assert set(state.memberships) == {"MANUAL", "CL1"}
+    state = ok("DELETE CHANNEL(TO.QM1)", state)
+    assert set(state.memberships) == {"MANUAL"}

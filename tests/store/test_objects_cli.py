@@ -175,13 +175,19 @@ def test_namelist_channel_membership_round_trip(cli: Cli) -> None:
     assert one(cli, "display", "namelist", "NL1")["names"] == ["CLA"]
     assert cli("delete", "namelist", "NL1", "--qmgr", "QM1").exit_code == 2
     ok(cli("delete", "channel", "TO.QM1", "--qmgr", "QM1"))
+    # the memberships the channel gave end with it (as runmqsc's DELETE CHANNEL does)
+    assert one(cli, "display", "qmgr", "QM1")["clusters"] == []
     ok(cli("delete", "namelist", "NL1", "--qmgr", "QM1"))
-    # memberships as objects
+    # memberships as objects; a script's channel changes never drop them
+    ok(cli("define", "membership", "--qmgr", "QM1", "--cluster", "CLA"))
     ok(cli("alter", "membership", "--qmgr", "QM1", "--cluster", "CLA", "--full-repository"))
     assert one(cli, "display", "membership", "--qmgr", "QM1", "--cluster", "CLA")["full_repository"] is True
+    ok(cli("define", "channel", "TO.QM1.B", "--qmgr", "QM1", "--chltype", "clusrcvr", "--cluster", "CLB"))
+    ok(cli("delete", "channel", "TO.QM1.B", "--qmgr", "QM1"))
+    assert one(cli, "display", "qmgr", "QM1")["clusters"] == ["CLA"]
     ok(cli("delete", "membership", "--qmgr", "QM1", "--cluster", "CLA"))
     ok(cli("define", "membership", "--qmgr", "QM1", "--cluster", "CLC"))
-    assert [m["cluster"] for m in ok(cli("display", "membership", "-o", "json")).json()] == ["CLB", "CLC"]
+    assert [m["cluster"] for m in ok(cli("display", "membership", "-o", "json")).json()] == ["CLC"]
 
 
 def test_cluster_round_trip_and_dependents(cli: Cli) -> None:

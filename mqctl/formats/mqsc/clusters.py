@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 
+from mqctl.domain.memberships import channel_gives, full_repositories, rederive
 from mqctl.domain.model import Channel, ChannelType, Namelist
-from mqctl.formats.mqsc.memberships import full_repositories, rederive
 from mqctl.formats.mqsc.parser import Command
 from mqctl.formats.mqsc.topics import Unmodelled, is_system
 from mqctl.formats.mqsc.values import Context
@@ -42,8 +42,9 @@ def define_namelist(ctx: Context, cmd: Command) -> str:
         if source is not None:
             base = dataclasses.replace(source, name=name)
     replaced = name in lists
+    released = set(lists[name].names) if replaced else set()
     lists[name] = _namelist_attributes(ctx, cmd, base)
-    rederive(ctx.state, seq=lists[name].seq)
+    rederive(ctx.state, seq=lists[name].seq, released=released)
     return "AMQ8551I: IBM MQ namelist changed." if replaced else "AMQ8552I: IBM MQ namelist created."
 
 
@@ -56,7 +57,7 @@ def alter_namelist(ctx: Context, cmd: Command) -> str:
             raise Unmodelled(f"NAMELIST({name}) is a predefined system object")
         raise ctx.fail(f"NAMELIST({name}) not found (AMQ8147E); DEFINE it first", cmd.name_pos)
     ctx.state.namelists[name] = _namelist_attributes(ctx, cmd, dataclasses.replace(current))
-    rederive(ctx.state, seq=ctx.state.namelists[name].seq)
+    rederive(ctx.state, seq=ctx.state.namelists[name].seq, released=set(current.names))
     return "AMQ8551I: IBM MQ namelist changed."
 
 
@@ -67,8 +68,8 @@ def delete_namelist(ctx: Context, cmd: Command) -> str:
         if is_system(name):
             raise Unmodelled(f"NAMELIST({name}) is a predefined system object")
         raise ctx.fail(f"NAMELIST({name}) not found (AMQ8147E)", cmd.name_pos)
-    del ctx.state.namelists[name]
-    rederive(ctx.state, seq=0)
+    released = set(ctx.state.namelists.pop(name).names)
+    rederive(ctx.state, seq=0, released=released)
     return "AMQ8553I: IBM MQ namelist deleted."
 
 
@@ -109,8 +110,9 @@ def define_channel(ctx: Context, cmd: Command) -> str:
         if source is not None:
             base = dataclasses.replace(source, name=name, chltype=ChannelType(chltype))
     replaced = name in channels
+    released = channel_gives(ctx.state, channels.get(name))
     channels[name] = _channel_attributes(ctx, cmd, base)
-    rederive(ctx.state, seq=channels[name].seq)
+    rederive(ctx.state, seq=channels[name].seq, released=released)
     return "AMQ8016I: IBM MQ channel changed." if replaced else "AMQ8014I: IBM MQ channel created."
 
 
@@ -127,8 +129,9 @@ def alter_channel(ctx: Context, cmd: Command) -> str:
         raise ctx.fail(
             f"CHANNEL({name}) is a {current.chltype.value} channel, not {chltype}", cmd.params["CHLTYPE"].pos
         )
+    released = channel_gives(ctx.state, current)
     ctx.state.channels[name] = _channel_attributes(ctx, cmd, dataclasses.replace(current))
-    rederive(ctx.state, seq=ctx.state.channels[name].seq)
+    rederive(ctx.state, seq=ctx.state.channels[name].seq, released=released)
     return "AMQ8016I: IBM MQ channel changed."
 
 
@@ -136,8 +139,8 @@ def delete_channel(ctx: Context, cmd: Command) -> str:
     name = ctx.name(cmd, "channel", check=False).text
     if name not in ctx.state.channels:
         raise Unmodelled("not a cluster channel known to mqctl")
-    del ctx.state.channels[name]
-    rederive(ctx.state, seq=0)
+    released = channel_gives(ctx.state, ctx.state.channels.pop(name))
+    rederive(ctx.state, seq=0, released=released)
     return "AMQ8015I: IBM MQ channel deleted."
 
 
@@ -204,7 +207,7 @@ def alter_qmgr(ctx: Context, cmd: Command) -> str:
                     )
                 repos |= set(nl.names)
                 ctx.clusters.update(nl.names)
-        rederive(ctx.state, seq=seq, full_repos=repos)
+        rederive(ctx.state, seq=seq, full_repos=repos, released=full_repositories(ctx.state))
     else:
         rederive(ctx.state, seq=seq, full_repos=full_repositories(ctx.state))
     return "AMQ8005I: IBM MQ queue manager changed."

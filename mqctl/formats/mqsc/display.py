@@ -6,8 +6,8 @@ asked for: mqctl knows no others). Generic names (``TOPIC(SPORT*)``, ``TOPIC(*)`
 
 from __future__ import annotations
 
+from mqctl.domain.memberships import full_repositories
 from mqctl.domain.model import Channel, Namelist, NodeState, Subscription, TopicObject
-from mqctl.formats.mqsc.memberships import full_repositories
 from mqctl.formats.mqsc.parser import Command
 from mqctl.formats.mqsc.topics import Unmodelled, is_system
 from mqctl.formats.mqsc.values import Context

@@ -22,6 +22,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
+from itertools import repeat
 
 from mqctl.domain.errors import InputError
 
@@ -88,12 +89,13 @@ def split_commands(text: str, *, file: str | None = None) -> list[Logical]:
             cont = last
             segment = stripped[:-1]
             pending_pos = (number, offset + len(stripped))
-        elif last == ";" and _quotes_balanced(chars, stripped[:-1]):
+        elif last == ";" and _quotes_balanced("".join(chars), stripped[:-1]):
             segment = stripped[:-1]
         else:
             segment = stripped
-        chars.extend(segment)
-        poss.extend((number, offset + k + 1) for k in range(len(segment)))
+        chars.append(segment)
+        # zip/range build the per-character positions at C speed (this is the import hot path)
+        poss.extend(zip(repeat(number), range(offset + 1, offset + 1 + len(segment))))
         phys.append(raw)
         pending = cont
         if cont is None:
@@ -111,8 +113,8 @@ def split_commands(text: str, *, file: str | None = None) -> list[Logical]:
     return out
 
 
-def _quotes_balanced(chars: list[str], segment: str) -> bool:
-    return (sum(1 for c in chars if c == "'") + segment.count("'")) % 2 == 0
+def _quotes_balanced(before: str, segment: str) -> bool:
+    return (before.count("'") + segment.count("'")) % 2 == 0
 
 
 def insert_names(logical: Logical) -> list[str]:
@@ -128,6 +130,8 @@ def apply_inserts(logical: Logical, inserts: Mapping[str, str]) -> tuple[Logical
     Inserts are recognised inside quoted strings too (``CHANNEL('+AUTOCL+_+QMNAME+')``), so a literal
     ``+WORD+`` in a string counts as an insert.
     """
+    if "+" not in logical.text:
+        return logical, []
     missing: list[str] = []
     chars: list[str] = []
     poss: list[Pos] = []
@@ -168,11 +172,18 @@ class Token:
 
 _SEPARATORS = " \t,"
 _STOP = " \t,()'"
+_WORD_END = re.compile(r"[ \t,()']")
 
 
 def tokenize(logical: Logical, *, file: str | None = None) -> list[Token]:
-    """Tokens of one command: blanks and commas separate; quoted strings keep blanks and case."""
+    """Tokens of one command: blanks and commas separate; quoted strings keep blanks and case.
+
+    Words and strings are found with ``str.find``/regex and their positions sliced from
+    ``logical.positions`` (one entry per character of ``text``), not walked character by character:
+    this runs once per statement of an import.
+    """
     text = logical.text
+    positions = logical.positions
     tokens: list[Token] = []
     i = 0
     n = len(text)
@@ -181,9 +192,8 @@ def tokenize(logical: Logical, *, file: str | None = None) -> list[Token]:
         if c in _SEPARATORS:
             i += 1
         elif c in "()":
-            tokens.append(
-                Token(Kind.LPAREN if c == "(" else Kind.RPAREN, c, logical.pos(i), (logical.pos(i),))
-            )
+            pos = positions[i]
+            tokens.append(Token(Kind.LPAREN if c == "(" else Kind.RPAREN, c, pos, (pos,)))
             i += 1
         elif c == "'":
             start = i
@@ -191,7 +201,8 @@ def tokenize(logical: Logical, *, file: str | None = None) -> list[Token]:
             chars: list[str] = []
             poss: list[Pos] = []
             while True:
-                if i >= n:
+                j = text.find("'", i)
+                if j < 0:
                     line, col = logical.pos(start)
                     raise InputError(
                         "unbalanced quotes: the string that starts here has no closing quote; "
@@ -200,28 +211,20 @@ def tokenize(logical: Logical, *, file: str | None = None) -> list[Token]:
                         line=line,
                         column=col,
                     )
-                if text[i] == "'":
-                    if i + 1 < n and text[i + 1] == "'":
-                        chars.append("'")
-                        poss.append(logical.pos(i))
-                        i += 2
-                        continue
-                    i += 1
-                    break
-                chars.append(text[i])
-                poss.append(logical.pos(i))
-                i += 1
-            tokens.append(Token(Kind.STRING, "".join(chars), logical.pos(start), tuple(poss)))
+                if j + 1 < n and text[j + 1] == "'":
+                    # '' is one quote, placed at the first of the two
+                    chars.append(text[i : j + 1])
+                    poss.extend(positions[i : j + 1])
+                    i = j + 2
+                    continue
+                chars.append(text[i:j])
+                poss.extend(positions[i:j])
+                i = j + 1
+                break
+            tokens.append(Token(Kind.STRING, "".join(chars), positions[start], tuple(poss)))
         else:
-            start = i
-            while i < n and text[i] not in _STOP:
-                i += 1
-            tokens.append(
-                Token(
-                    Kind.WORD,
-                    text[start:i],
-                    logical.pos(start),
-                    tuple(logical.pos(k) for k in range(start, i)),
-                )
-            )
+            m = _WORD_END.search(text, i)
+            end = m.start() if m else n
+            tokens.append(Token(Kind.WORD, text[i:end], positions[i], positions[i:end]))
+            i = end
     return tokens

@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
+from mqctl.domain.memberships import full_repositories
 from mqctl.domain.model import Namelist, NodeState, Subscription
-from mqctl.formats.mqsc.memberships import full_repositories
 
 _HEADER_QMGR = re.compile(r"^\*\s*Queue manager name:\s*(\S+)\s*$", re.MULTILINE)
 REPOS_NAMELIST = "MQCTL.REPOS"
