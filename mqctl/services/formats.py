@@ -14,7 +14,7 @@ from pathlib import Path
 
 from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect, Node, NodeState
-from mqctl.domain.names import check_mq_name
+from mqctl.domain.names import check_mq_name, check_node_name
 from mqctl.services.peers import ensure_ems_peers
 from mqctl.store.repository import Repository
 
@@ -40,10 +40,11 @@ def _ensure_node(repo: Repository, name: str, dialect: Dialect, create: bool) ->
         if not create:
             what = "qmgr" if dialect is Dialect.MQ else "server"
             raise InputError(
-                f"is not defined (define it with `mqctl define qmgr {name}`"
-                f"{' --dialect ems' if dialect is Dialect.EMS else ''} or use --create)",
+                f"is not defined (define it with `mqctl define qmgr {name}"
+                f"{' --dialect ems' if dialect is Dialect.EMS else ''}` or use --create)",
                 obj=f"{what} {name}",
             )
+        check_node_name(name, dialect)
         repo.add_node(Node(name, dialect, seq=repo.next_seq()))
     elif row.dialect != str(dialect):
         raise InputError(f"is an {row.dialect.upper()} node, not {dialect.value.upper()}", obj=f"node {name}")
