@@ -11,7 +11,10 @@ import typer
 from mqctl.cli.common import OUTPUT_OPTION, Output, emit_json, transaction
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from mqctl.services.formats import FileResult
+    from mqctl.store.repository import Repository
 
 import_app = typer.Typer(
     help="Import MQSC scripts and dumps, or EMS configuration files.", no_args_is_help=True
@@ -74,28 +77,36 @@ def runmqsc_command(
     from mqctl.services.formats import runmqsc
 
     text, name = _script(file)
-    result = None
+    _run_script(
+        lambda repo: runmqsc(
+            repo,
+            qmgr,
+            text,
+            file=name,
+            inserts=_inserts(set_),
+            create=create,
+            continue_on_error=continue_on_error,
+        ),
+        continue_on_error,
+    )
+
+
+class _Rollback(Exception):
+    """Leave the transaction without committing (the script was rejected)."""
+
+
+def _run_script(apply: Callable[[Repository], FileResult], continue_on_error: bool) -> None:
+    """One transaction: commit what the script did, or roll it all back when it was rejected."""
+    result: FileResult | None = None
     try:
         with transaction() as repo:
-            result = runmqsc(
-                repo,
-                qmgr,
-                text,
-                file=name,
-                inserts=_inserts(set_),
-                create=create,
-                continue_on_error=continue_on_error,
-            )
+            result = apply(repo)
             if result.errors and not continue_on_error:
                 raise _Rollback()
     except _Rollback:
         pass
     assert result is not None
     _finish(result, continue_on_error)
-
-
-class _Rollback(Exception):
-    """Leave the transaction without committing (the script was rejected)."""
 
 
 def tibemsadmin_command(
@@ -110,18 +121,12 @@ def tibemsadmin_command(
     from mqctl.services.formats import tibemsadmin
 
     text, name = _script(file)
-    result = None
-    try:
-        with transaction() as repo:
-            result = tibemsadmin(
-                repo, server, text, file=name, create=create, continue_on_error=continue_on_error
-            )
-            if result.errors and not continue_on_error:
-                raise _Rollback()
-    except _Rollback:
-        pass
-    assert result is not None
-    _finish(result, continue_on_error)
+    _run_script(
+        lambda repo: tibemsadmin(
+            repo, server, text, file=name, create=create, continue_on_error=continue_on_error
+        ),
+        continue_on_error,
+    )
 
 
 @import_app.command("mqsc")
