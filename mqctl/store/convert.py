@@ -37,6 +37,8 @@ def _props(text: str | None) -> dict[str, Any]:
 
 
 def _dump(props: Row) -> str:
+    if not props:  # the usual case; json.dumps costs ~4 µs a row in a bulk import
+        return "{}"
     return json.dumps(dict(props), separators=(",", ":"))
 
 

@@ -291,7 +291,7 @@ def read_server(
     not_modelled: list[str] = []
     files: list[str] = []
     if tibemsd is not None:
-        pointers = read_key_values(tibemsd.read_text(encoding="utf-8"), file=str(tibemsd))
+        pointers = read_key_values(_read(tibemsd), file=str(tibemsd))
         files.append(str(tibemsd))
         for key in OTHER_FILES:
             if key in pointers and pointers[key][0]:

@@ -35,7 +35,13 @@ from mqctl.domain.model import (
     TopicObject,
 )
 from mqctl.formats._checks import check_selector_at
-from mqctl.formats.ems.conf import EmsServerConfig, read_durables_conf, read_routes_conf, read_topics_conf
+from mqctl.formats.ems.conf import (
+    EmsServerConfig,
+    _read,
+    read_durables_conf,
+    read_routes_conf,
+    read_topics_conf,
+)
 from mqctl.formats.ems.model_edit import check_pattern, check_server, zone_type
 
 _ROUTE_KEYS = frozenset(
@@ -75,7 +81,7 @@ def read_json_server(
 ) -> EmsServerConfig:
     file = str(path)
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc = json.loads(_read(path))
     except json.JSONDecodeError as err:
         raise InputError(f"not valid JSON: {err.msg}", file=file, line=err.lineno, column=err.colno) from None
     if not isinstance(doc, dict):
@@ -91,19 +97,15 @@ def read_json_server(
         if doc.get(key):
             config.not_modelled.append(f"{key} ({len(doc[key])} entries, not modelled)")
     if topics is not None:
-        read_topics_conf(state, topics.read_text(encoding="utf-8"), file=str(topics), next_seq=next_seq)
+        read_topics_conf(state, _read(topics), file=str(topics), next_seq=next_seq)
     else:
         _topics(state, doc.get("topics") or [], file, next_seq)
     if routes is not None:
-        config.peers |= read_routes_conf(
-            state, routes.read_text(encoding="utf-8"), file=str(routes), next_seq=next_seq
-        )
+        config.peers |= read_routes_conf(state, _read(routes), file=str(routes), next_seq=next_seq)
     else:
         config.peers |= _routes(state, doc.get("routes") or [], file, next_seq)
     if durables is not None:
-        config.peers |= read_durables_conf(
-            state, durables.read_text(encoding="utf-8"), file=str(durables), next_seq=next_seq
-        )
+        config.peers |= read_durables_conf(state, _read(durables), file=str(durables), next_seq=next_seq)
     else:
         config.peers |= _durables(state, doc.get("durables") or [], file, next_seq)
     return config

@@ -19,10 +19,11 @@ later (by the parser or a domain check) point into the file.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from bisect import bisect_right
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from enum import Enum
-from itertools import repeat
+from typing import NamedTuple
 
 from mqctl.domain.errors import InputError
 
@@ -32,13 +33,19 @@ Pos = tuple[int, int]
 _INSERT = re.compile(r"\+([A-Za-z][A-Za-z0-9_]*)\+")
 
 
+Span = tuple[int, int, int, int]
+"""(first index in the text, line, column, step): the characters from that index up to the next span's
+stand at (line, column + step * k); step 0 for an inserted value, whose characters all point at the insert."""
+
+
 @dataclass(frozen=True, slots=True)
 class Logical:
     """One command reassembled from its physical lines."""
 
     text: str
-    positions: tuple[Pos, ...]
-    """One position per character of ``text``."""
+    spans: tuple[Span, ...]
+    """Where the characters of ``text`` come from, a run per physical line or insert (see ``Span``).
+    Runs, not one tuple per character: a large import would otherwise allocate ~100 bytes per character."""
     lines: tuple[str, ...]
     """The physical lines it came from (comments excluded), for the runmqsc-style echo."""
     line: int
@@ -47,19 +54,85 @@ class Logical:
 
     def pos(self, index: int) -> Pos:
         """Position of character ``index``; past the end, just after the last character."""
-        if not self.positions:
+        n = len(self.text)
+        if n == 0 or not self.spans:
             return (self.line, 1)
-        if index < len(self.positions):
-            return self.positions[index]
-        line, col = self.positions[-1]
-        return (line, col + 1)
+        if index >= n:
+            line, col = self.pos(n - 1)
+            return (line, col + 1)
+        spans = self.spans
+        if len(spans) == 1:
+            start, line, col, step = spans[0]
+        else:
+            k = bisect_right(spans, index, key=_span_start) - 1
+            start, line, col, step = spans[max(k, 0)]
+        return (line, col + step * (index - start))
+
+    @property
+    def positions(self) -> tuple[Pos, ...]:
+        """One position per character of ``text`` (materialised: for errors and tests, not hot paths)."""
+        return tuple(self.pos(i) for i in range(len(self.text)))
+
+    def spans_between(self, begin: int, end: int, at: int) -> list[Span]:
+        """The spans of characters ``begin..end-1``, re-based to start at index ``at`` of a new text."""
+        if begin >= end:
+            return []
+        out: list[Span] = []
+        for k, (start, line, col, step) in enumerate(self.spans):
+            stop = self.spans[k + 1][0] if k + 1 < len(self.spans) else len(self.text)
+            lo, hi = max(start, begin), min(stop, end)
+            if lo < hi:
+                out.append((at + lo - begin, line, col + step * (lo - start), step))
+        return out
+
+
+def _span_start(span: Span) -> int:
+    return span[0]
+
+
+class Content:
+    """Positions of the characters of a token or value, computed on demand from its command's spans.
+
+    Behaves as a read-only sequence of ``Pos`` (``len``, indexing, iteration, equality); only error
+    messages ever read it, so nothing per character is built while parsing.
+    """
+
+    __slots__ = ("indices", "logical")
+
+    def __init__(self, logical: Logical, indices: range | tuple[int, ...]) -> None:
+        self.logical = logical
+        self.indices = indices
+        """Indices into ``logical.text``."""
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+    def __getitem__(self, k: int) -> Pos:
+        return self.logical.pos(self.indices[k])
+
+    def __iter__(self) -> Iterator[Pos]:
+        return (self.logical.pos(i) for i in self.indices)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Content):
+            return tuple(self) == tuple(other)
+        if isinstance(other, tuple):
+            return tuple(self) == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
 
 
 def split_commands(text: str, *, file: str | None = None) -> list[Logical]:
     """Split a script into logical commands; stops after ``END``. Never raises: see ``Logical.error``."""
     out: list[Logical] = []
     chars: list[str] = []
-    poss: list[Pos] = []
+    spans: list[Span] = []
+    length = 0
     phys: list[str] = []
     start = 0
     pending: str | None = None
@@ -68,14 +141,7 @@ def split_commands(text: str, *, file: str | None = None) -> list[Logical]:
         if raw.startswith("*") or not raw.strip():
             continue
         if pending is None and raw.strip().upper() == "END":
-            out.append(
-                Logical(
-                    "END",
-                    tuple((number, raw.index(raw.strip()[0]) + 1 + k) for k in range(3)),
-                    (raw,),
-                    number,
-                )
-            )
+            out.append(Logical("END", ((0, number, raw.index(raw.strip()[0]) + 1, 1),), (raw,), number))
             return out
         if pending is None:
             start = number
@@ -93,14 +159,15 @@ def split_commands(text: str, *, file: str | None = None) -> list[Logical]:
             segment = stripped[:-1]
         else:
             segment = stripped
-        chars.append(segment)
-        # zip/range build the per-character positions at C speed (this is the import hot path)
-        poss.extend(zip(repeat(number), range(offset + 1, offset + 1 + len(segment))))
+        if segment:
+            chars.append(segment)
+            spans.append((length, number, offset + 1, 1))
+            length += len(segment)
         phys.append(raw)
         pending = cont
         if cont is None:
-            out.append(Logical("".join(chars), tuple(poss), tuple(phys), start))
-            chars, poss, phys = [], [], []
+            out.append(Logical("".join(chars), tuple(spans), tuple(phys), start))
+            chars, spans, phys, length = [], [], [], 0
     if pending is not None:
         err = InputError(
             f"the last command ends with the continuation character {pending!r} but the file ends; "
@@ -109,7 +176,7 @@ def split_commands(text: str, *, file: str | None = None) -> list[Logical]:
             line=pending_pos[0],
             column=pending_pos[1],
         )
-        out.append(Logical("".join(chars), tuple(poss), tuple(phys), start, error=err))
+        out.append(Logical("".join(chars), tuple(spans), tuple(phys), start, error=err))
     return out
 
 
@@ -134,7 +201,8 @@ def apply_inserts(logical: Logical, inserts: Mapping[str, str]) -> tuple[Logical
         return logical, []
     missing: list[str] = []
     chars: list[str] = []
-    poss: list[Pos] = []
+    spans: list[Span] = []
+    length = 0
     last = 0
     for m in _INSERT.finditer(logical.text):
         name = m.group(1)
@@ -142,14 +210,18 @@ def apply_inserts(logical: Logical, inserts: Mapping[str, str]) -> tuple[Logical
         if value is None:
             missing.append(name)
             continue
-        chars.extend(logical.text[last : m.start()])
-        poss.extend(logical.positions[last : m.start()])
-        chars.extend(value)
-        poss.extend([logical.pos(m.start())] * len(value))
+        chars.append(logical.text[last : m.start()])
+        spans.extend(logical.spans_between(last, m.start(), length))
+        length += m.start() - last
+        if value:
+            line, col = logical.pos(m.start())
+            chars.append(value)
+            spans.append((length, line, col, 0))
+            length += len(value)
         last = m.end()
-    chars.extend(logical.text[last:])
-    poss.extend(logical.positions[last:])
-    new = Logical("".join(chars), tuple(poss), logical.lines, logical.line, logical.error)
+    chars.append(logical.text[last:])
+    spans.extend(logical.spans_between(last, len(logical.text), length))
+    new = Logical("".join(chars), tuple(spans), logical.lines, logical.line, logical.error)
     return new, missing
 
 
@@ -160,71 +232,63 @@ class Kind(Enum):
     RPAREN = ")"
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
+class Token(NamedTuple):
+    """A named tuple rather than a frozen dataclass: an import builds a dozen per statement."""
+
     kind: Kind
     text: str
     """Words as typed (not yet folded); strings with the quotes removed and '' undoubled."""
     pos: Pos
-    content: tuple[Pos, ...]
+    content: Content
     """Position of each character of ``text`` in the file."""
 
 
-_SEPARATORS = " \t,"
-_STOP = " \t,()'"
-_WORD_END = re.compile(r"[ \t,()']")
+
+
+_TOKEN = re.compile(r"[ \t,]+|(\()|(\))|'((?:[^']|'')*)'|([^ \t,()']+)|(')")
+"""Blanks/commas | ( | ) | a quoted string ('' inside) | a word | a quote that is never closed."""
 
 
 def tokenize(logical: Logical, *, file: str | None = None) -> list[Token]:
     """Tokens of one command: blanks and commas separate; quoted strings keep blanks and case.
 
-    Words and strings are found with ``str.find``/regex and their positions sliced from
-    ``logical.positions`` (one entry per character of ``text``), not walked character by character:
-    this runs once per statement of an import.
+    One regex scan, positions kept as indices (``Content``): this runs once per statement of an import.
     """
     text = logical.text
-    positions = logical.positions
+    pos = logical.pos
     tokens: list[Token] = []
-    i = 0
-    n = len(text)
-    while i < n:
-        c = text[i]
-        if c in _SEPARATORS:
-            i += 1
-        elif c in "()":
-            pos = positions[i]
-            tokens.append(Token(Kind.LPAREN if c == "(" else Kind.RPAREN, c, pos, (pos,)))
-            i += 1
-        elif c == "'":
-            start = i
-            i += 1
-            chars: list[str] = []
-            poss: list[Pos] = []
-            while True:
-                j = text.find("'", i)
-                if j < 0:
-                    line, col = logical.pos(start)
-                    raise InputError(
-                        "unbalanced quotes: the string that starts here has no closing quote; "
-                        "expected a closing ' (write '' for a quote inside a string)",
-                        file=file,
-                        line=line,
-                        column=col,
-                    )
-                if j + 1 < n and text[j + 1] == "'":
-                    # '' is one quote, placed at the first of the two
-                    chars.append(text[i : j + 1])
-                    poss.extend(positions[i : j + 1])
-                    i = j + 2
-                    continue
-                chars.append(text[i:j])
-                poss.extend(positions[i:j])
-                i = j + 1
-                break
-            tokens.append(Token(Kind.STRING, "".join(chars), positions[start], tuple(poss)))
+    for m in _TOKEN.finditer(text):
+        group = m.lastindex
+        if group is None:
+            continue
+        i = m.start()
+        if group == 4:
+            tokens.append(Token(Kind.WORD, m.group(4), pos(i), Content(logical, range(i, m.end()))))
+        elif group == 3:
+            inner = m.group(3)
+            start, end = m.start(3), m.end(3)
+            if "''" not in inner:
+                tokens.append(Token(Kind.STRING, inner, pos(i), Content(logical, range(start, end))))
+                continue
+            # '' is one quote, placed at the first of the two
+            indices: list[int] = []
+            k = start
+            while k < end:
+                indices.append(k)
+                k += 2 if text[k] == "'" else 1
+            tokens.append(
+                Token(Kind.STRING, inner.replace("''", "'"), pos(i), Content(logical, tuple(indices)))
+            )
+        elif group == 5:
+            line, col = pos(i)
+            raise InputError(
+                "unbalanced quotes: the string that starts here has no closing quote; "
+                "expected a closing ' (write '' for a quote inside a string)",
+                file=file,
+                line=line,
+                column=col,
+            )
         else:
-            m = _WORD_END.search(text, i)
-            end = m.start() if m else n
-            tokens.append(Token(Kind.WORD, text[i:end], positions[i], positions[i:end]))
-            i = end
+            kind = Kind.LPAREN if group == 1 else Kind.RPAREN
+            tokens.append(Token(kind, m.group(group), pos(i), Content(logical, (i,))))
     return tokens

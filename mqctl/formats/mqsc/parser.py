@@ -11,7 +11,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from mqctl.domain.errors import InputError
-from mqctl.formats.mqsc.lexer import Kind, Logical, Pos, Token, apply_inserts, split_commands, tokenize
+from mqctl.formats.mqsc.lexer import (
+    Content,
+    Kind,
+    Logical,
+    Pos,
+    Token,
+    apply_inserts,
+    split_commands,
+    tokenize,
+)
 from mqctl.formats.mqsc.vocabulary import NOUNS, STRICT_VERBS, VERBS
 
 
@@ -22,7 +31,7 @@ class Value:
     text: str
     quoted: bool
     pos: Pos
-    content: tuple[Pos, ...]
+    content: Content
     """Position of each character of ``text`` (for errors inside the value, such as a topic string)."""
 
     def at(self, index: int) -> Pos:
@@ -211,7 +220,7 @@ class _Parser:
 
     def nested(self, value: Value, lparen: Token, keyword: str) -> Value:
         text = [value.text, "("]
-        content = list(value.content) + [lparen.pos]
+        indices = [*value.content.indices, *lparen.content.indices]
         depth = 1
         while depth:
             tok = self.peek()
@@ -221,8 +230,8 @@ class _Parser:
             depth += {Kind.LPAREN: 1, Kind.RPAREN: -1}.get(tok.kind, 0)
             piece = tok.text if tok.kind is not Kind.WORD else tok.text.upper()
             text.append(piece)
-            content.extend(tok.content if tok.kind in (Kind.WORD, Kind.STRING) else (tok.pos,))
-        return Value("".join(text), value.quoted, value.pos, tuple(content))
+            indices.extend(tok.content.indices)
+        return Value("".join(text), value.quoted, value.pos, Content(self.logical, tuple(indices)))
 
 
 def echo(number: int, lines: tuple[str, ...]) -> list[str]:

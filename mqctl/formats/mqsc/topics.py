@@ -57,13 +57,20 @@ def define_topic(ctx: Context, cmd: Command) -> str:
     if "TOPICSTR" not in cmd.params and base.topicstr == "":
         raise ctx.fail("DEFINE TOPIC needs TOPICSTR('...')", cmd.pos, obj=f"TOPIC({name})")
     topic = _topic_attributes(ctx, cmd, base)
-    for other in topics.values():
-        if other.name != name and other.topicstr == topic.topicstr:
-            pos = cmd.params["TOPICSTR"].pos if "TOPICSTR" in cmd.params else cmd.pos
-            raise ctx.fail(f"topic string {topic.topicstr!r} is already used by TOPIC({other.name})", pos)
-    replaced = name in topics
+    counts = ctx.topicstr_index()
+    old = topics.get(name)
+    if counts[topic.topicstr] > (1 if old is not None and old.topicstr == topic.topicstr else 0):
+        # another object has this string: find the first one, as the error names it
+        for other in topics.values():
+            if other.name != name and other.topicstr == topic.topicstr:
+                pos = cmd.params["TOPICSTR"].pos if "TOPICSTR" in cmd.params else cmd.pos
+                raise ctx.fail(f"topic string {topic.topicstr!r} is already used by TOPIC({other.name})", pos)
+    replaced = old is not None
     topic.seq = ctx.next_seq()
     topics[name] = topic
+    if old is not None:
+        counts[old.topicstr] -= 1
+    counts[topic.topicstr] += 1
     return "AMQ8691I: IBM MQ topic changed." if replaced else "AMQ8690I: IBM MQ topic created."
 
 
@@ -92,7 +99,9 @@ def delete_topic(ctx: Context, cmd: Command) -> str:
         if is_system(name):
             raise Unmodelled(f"TOPIC({name}) is a predefined system object")
         raise ctx.fail(f"TOPIC({name}) not found (AMQ8147E)", cmd.name_pos)
-    del ctx.state.topics[name]
+    gone = ctx.state.topics.pop(name)
+    if ctx.topicstr_counts is not None:
+        ctx.topicstr_counts[gone.topicstr] -= 1
     return "AMQ8692I: IBM MQ topic deleted."
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -26,6 +27,14 @@ class Context:
     next_seq: Callable[[], int]
     clusters: set[str] = field(default_factory=set)
     warnings: list[str] = field(default_factory=list)
+    topicstr_counts: Counter[str] | None = None
+    """How many topic objects of ``state`` use each TOPICSTR, built on first use and kept up to date by
+    the topic handlers: DEFINE TOPIC's uniqueness check would otherwise scan every topic (quadratic)."""
+
+    def topicstr_index(self) -> Counter[str]:
+        if self.topicstr_counts is None:
+            self.topicstr_counts = Counter(t.topicstr for t in self.state.topics.values())
+        return self.topicstr_counts
 
     def fail(
         self, message: str, pos: Pos, *, obj: str | None = None, attribute: str | None = None
