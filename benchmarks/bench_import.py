@@ -14,6 +14,7 @@ state) and the store write (``save_node_state`` + commit), so a regression can b
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import random
 import statistics
@@ -82,12 +83,14 @@ def in_process(text: str, script: Path, workdir: Path, run: int) -> dict[str, fl
 
     from mqctl.domain.model import Dialect, Node
     from mqctl.formats.mqsc import apply_mqsc, parse_mqsc
+    from mqctl.services.formats import gc_paused
     from mqctl.store.engine import open_store
     from mqctl.store.repository import Repository
 
-    t0 = time.perf_counter()
-    parse_mqsc(text, file=str(script), inserts={"QMNAME": QMGR})
-    parse_s = time.perf_counter() - t0
+    with gc_paused():  # as the service runs it
+        t0 = time.perf_counter()
+        parse_mqsc(text, file=str(script), inserts={"QMNAME": QMGR})
+        parse_s = time.perf_counter() - t0
 
     engine = open_store(f"sqlite:///{workdir / f'split{run}.db'}")
     try:
@@ -95,18 +98,19 @@ def in_process(text: str, script: Path, workdir: Path, run: int) -> dict[str, fl
             repo = Repository(session)
             repo.add_node(Node(QMGR, Dialect.MQ, seq=repo.next_seq()))
             before = repo.load_node_state(QMGR)
-            import copy
-
             after = copy.deepcopy(before)
-            t0 = time.perf_counter()
-            run_ = apply_mqsc(after, text, file=str(script), inserts={"QMNAME": QMGR}, next_seq=repo.next_seq)
-            apply_s = time.perf_counter() - t0
-            assert run_.applied and not run_.errors, run_.first_error
-            t0 = time.perf_counter()
-            repo.save_node_state(before, after)
-            repo.flush_seq()
-            session.commit()
-            write_s = time.perf_counter() - t0
+            with gc_paused():
+                t0 = time.perf_counter()
+                run_ = apply_mqsc(
+                    after, text, file=str(script), inserts={"QMNAME": QMGR}, next_seq=repo.next_seq
+                )
+                apply_s = time.perf_counter() - t0
+                assert run_.applied and not run_.errors, run_.first_error
+                t0 = time.perf_counter()
+                repo.save_node_state(before, after)
+                repo.flush_seq()
+                session.commit()
+                write_s = time.perf_counter() - t0
     finally:
         engine.dispose()
     return {"parse_s": parse_s, "parse_apply_s": apply_s, "store_write_s": write_s}

@@ -47,8 +47,8 @@ def _script(file: Path | None) -> tuple[str, str | None]:
 
 def _finish(result: FileResult, continue_on_error: bool) -> None:
     """runmqsc's exit codes: 0 all processed, 2 rejected (nothing changed), 1 some skipped (--continue)."""
-    for line in result.lines:
-        typer.echo(line)
+    if result.lines:  # one write: a 100,000-command script echoes some 200,000 lines
+        typer.echo("\n".join(result.lines))
     for warning in result.warnings:
         sys.stderr.write(f"mqctl: warning: {warning}\n")
     if result.errors:

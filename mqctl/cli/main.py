@@ -6,6 +6,8 @@ start-up stays close to `import typer, rich, sqlalchemy`.
 
 from __future__ import annotations
 
+import atexit
+import gc
 import os
 import sys
 
@@ -71,6 +73,12 @@ def _register_late_commands() -> None:
 
 
 _register_late_commands()
+
+
+# The interpreter's last garbage collection walks every object still alive at exit: after a large
+# import that took ~0.4 s of a 5 s command for nothing. Freezing them first makes it skip them; the
+# process ends right after, so nothing is kept longer than it would be.
+atexit.register(gc.freeze)
 
 
 def run() -> None:

@@ -11,6 +11,7 @@ MQ_NAME_MAX = 48
 EMS_SERVER_MAX = 64
 MQ_SUB_NAME_MAX = 10240
 _MQ_NAME = re.compile(r"[A-Za-z0-9._/%]+")
+_CONTROL = re.compile("[\n\r\t\0]")
 
 
 def check_mq_name(name: str, kind: str) -> None:
@@ -53,5 +54,5 @@ def check_subscription_name(name: str, dialect: Dialect) -> None:
         raise InputError("subscription name is empty", obj="sub")
     if len(name) > MQ_SUB_NAME_MAX:
         raise InputError(f"name is longer than {MQ_SUB_NAME_MAX} characters", obj=f"sub {name[:40]}...")
-    if any(c in "\n\r\t\0" for c in name):
+    if _CONTROL.search(name):
         raise InputError("control characters are not allowed in a subscription name", obj=f"sub {name!r}")

@@ -69,12 +69,25 @@ def load_slice(conn: Connection, publisher: str, topic: str, failures: Failures)
     node = reader.topology.nodes.get(publisher)
     if node is None:
         raise InputError("no such node", obj=publisher, attribute="--from")
+    _check_offline(conn, failures)
     if node.dialect is Dialect.EMS:
         topic_strings.validate_topic(topic, Dialect.EMS)
         _load_ems(reader, topic)
     else:
         _load_mq(reader, topic)
     return reader.topology
+
+
+def _check_offline(conn: Connection, failures: Failures) -> None:
+    """An --offline subscription must exist (it may not match the topic, so the slice alone cannot tell)."""
+    s, n = tables.subscriptions, tables.nodes
+    for node, sub in sorted(failures.offline):
+        found = conn.execute(
+            select(s.c.id).join(n, n.c.id == s.c.node_id).where(n.c.name == node, s.c.name == sub)
+        ).first()
+        if found is None and node:
+            if conn.execute(select(n.c.id).where(n.c.name == node)).first() is not None:
+                raise InputError(f"no subscription {sub} on {node}", obj=f"{node}:{sub}", attribute="--offline")
 
 
 def _load_mq(reader: _Reader, topic: str) -> None:

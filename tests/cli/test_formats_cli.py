@@ -94,6 +94,13 @@ def test_every_corpus_mqsc_file_applies(cli: Cli, path: Path) -> None:
     assert len(warnings) == skipped
     for line in warnings:  # an insert without a value: skipped with a warning naming file and line
         assert line.startswith(f"mqctl: warning: {path}:") and "without a value" in line
+    inserts = ["--set", "AUTOCL=UC", "--set", "CONNAME=host", "--set", "MQ_SERVER_PID=1"]
+    every = ok(cli("runmqsc", "QM2", str(path), "--create", *inserts))
+    again, again_not_modelled, again_skipped = summary_counts(every.stdout)
+    assert (again, again_skipped, every.stderr) == (read, 0, "")
+    assert (
+        not_modelled <= again_not_modelled <= not_modelled + skipped
+    )  # a skipped DEFINE SERVICE is counted now
 
 
 @needs_mqsc
@@ -164,6 +171,8 @@ def test_runmqsc_reads_standard_input(cli: Cli) -> None:
     """Without FILE the script comes from standard input; a rejected --create creates nothing."""
     result = ok(cli("runmqsc", "QM1", "--create", stdin="DEFINE TOPIC(T) TOPICSTR('t')\nDIS TOPIC(T)\n"))
     assert "2 MQSC commands read." in result.stdout and "TOPICSTR(t)" in result.stdout
+    ok(cli("runmqsc", "QM1", "-", stdin="DEFINE TOPIC(U) TOPICSTR('u')\n"))
+    assert cli("display", "topic", "U", "--qmgr", "QM1").exit_code == 0
     assert cli("runmqsc", "QM2", "--create", stdin="DEFINE TOPIC(T) TOPICSTR('t) \n").exit_code == 2
     assert cli("display", "qmgr", "QM2").exit_code == 1
 

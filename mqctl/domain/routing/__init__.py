@@ -15,9 +15,12 @@ def explain(topology: Topology, publication: Publication, failures: Failures | N
     if node is None:
         raise InputError("no such node", obj=publication.from_node)
     failures = failures or Failures()
-    for name in failures.down:
+    named = [(n, "--down") for n in failures.down]
+    named += [(n, "--link-down") for pair in failures.links_down for n in pair]
+    named += [(n, "--offline") for n, _ in failures.offline]
+    for name, option in sorted(named):
         if name not in topology.nodes:
-            raise InputError("no such node (in --down)", obj=name)
+            raise InputError("no such node", obj=name, attribute=option)
     if node.dialect is Dialect.EMS:
         from mqctl.domain.routing.ems import explain_ems
 

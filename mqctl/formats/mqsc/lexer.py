@@ -233,62 +233,77 @@ class Kind(Enum):
 
 
 class Token(NamedTuple):
-    """A named tuple rather than a frozen dataclass: an import builds a dozen per statement."""
+    """A named tuple rather than a frozen dataclass, positions computed on demand: an import builds a
+    dozen tokens per statement and reads the position of few of them."""
 
     kind: Kind
     text: str
     """Words as typed (not yet folded); strings with the quotes removed and '' undoubled."""
     pos: Pos
-    content: Content
-    """Position of each character of ``text`` in the file."""
+    indices: range | tuple[int, ...]
+    """Index in the command text of each character of ``text``."""
+    logical: Logical
+
+    @property
+    def content(self) -> Content:
+        """Position of each character of ``text`` in the file."""
+        return Content(self.logical, self.indices)
 
 
+_new_token = tuple.__new__
+"""Builds a ``Token`` from a tuple at C speed (the generated ``Token.__new__`` is Python code)."""
 
-
-_TOKEN = re.compile(r"[ \t,]+|(\()|(\))|'((?:[^']|'')*)'|([^ \t,()']+)|(')")
-"""Blanks/commas | ( | ) | a quoted string ('' inside) | a word | a quote that is never closed."""
+_TOKEN = re.compile(r"([ \t,]*)(?:(\()|(\))|('(?:[^']|'')*')|([^ \t,()']+)|('))")
+"""Blanks/commas before a token, then: ( | ) | a quoted string ('' inside) | a word | a quote that is
+never closed. Every token group is non-empty when it matches, so ``findall`` tells which one did, and
+the matches are contiguous (trailing blanks aside), so positions are running sums of their lengths."""
 
 
 def tokenize(logical: Logical, *, file: str | None = None) -> list[Token]:
     """Tokens of one command: blanks and commas separate; quoted strings keep blanks and case.
 
-    One regex scan, positions kept as indices (``Content``): this runs once per statement of an import.
+    One ``findall`` and no per-character work (positions are running sums of the match lengths,
+    characters are kept as index ranges): this runs once per statement of an import.
     """
     text = logical.text
-    pos = logical.pos
     tokens: list[Token] = []
-    for m in _TOKEN.finditer(text):
-        group = m.lastindex
-        if group is None:
-            continue
-        i = m.start()
-        if group == 4:
-            tokens.append(Token(Kind.WORD, m.group(4), pos(i), Content(logical, range(i, m.end()))))
-        elif group == 3:
-            inner = m.group(3)
-            start, end = m.start(3), m.end(3)
+    append = tokens.append
+    new = _new_token
+    spans = logical.spans
+    # one physical line (the usual case): a position is (line, base + index), computed inline
+    line, base = (spans[0][1], spans[0][2] - spans[0][0]) if len(spans) == 1 else (0, 0)
+    pos = logical.pos if len(spans) != 1 else None
+    i = 0
+    for sep, lparen, rparen, string, word, quote in _TOKEN.findall(text):
+        i += len(sep)
+        at = pos(i) if pos else (line, base + i)
+        if word:
+            end = i + len(word)
+            append(new(Token, (Kind.WORD, word, at, range(i, end), logical)))
+            i = end
+        elif string:
+            end = i + len(string)
+            inner = string[1:-1]
             if "''" not in inner:
-                tokens.append(Token(Kind.STRING, inner, pos(i), Content(logical, range(start, end))))
-                continue
-            # '' is one quote, placed at the first of the two
-            indices: list[int] = []
-            k = start
-            while k < end:
-                indices.append(k)
-                k += 2 if text[k] == "'" else 1
-            tokens.append(
-                Token(Kind.STRING, inner.replace("''", "'"), pos(i), Content(logical, tuple(indices)))
-            )
-        elif group == 5:
-            line, col = pos(i)
+                append(new(Token, (Kind.STRING, inner, at, range(i + 1, end - 1), logical)))
+            else:
+                # '' is one quote, placed at the first of the two
+                indices: list[int] = []
+                k = i + 1
+                while k < end - 1:
+                    indices.append(k)
+                    k += 2 if text[k] == "'" else 1
+                append(new(Token, (Kind.STRING, inner.replace("''", "'"), at, tuple(indices), logical)))
+            i = end
+        elif quote:
             raise InputError(
                 "unbalanced quotes: the string that starts here has no closing quote; "
                 "expected a closing ' (write '' for a quote inside a string)",
                 file=file,
-                line=line,
-                column=col,
+                line=at[0],
+                column=at[1],
             )
         else:
-            kind = Kind.LPAREN if group == 1 else Kind.RPAREN
-            tokens.append(Token(kind, m.group(group), pos(i), Content(logical, (i,))))
+            append(new(Token, (Kind.LPAREN if lparen else Kind.RPAREN, lparen or rparen, at, (i,), logical)))
+            i += 1
     return tokens
