@@ -85,9 +85,9 @@ def _check_offline(conn: Connection, failures: Failures) -> None:
         found = conn.execute(
             select(s.c.id).join(n, n.c.id == s.c.node_id).where(n.c.name == node, s.c.name == sub)
         ).first()
-        if found is None and node:
-            if conn.execute(select(n.c.id).where(n.c.name == node)).first() is not None:
-                raise InputError(f"no subscription {sub} on {node}", obj=f"{node}:{sub}", attribute="--offline")
+        node_known = conn.execute(select(n.c.id).where(n.c.name == node)).first() is not None
+        if found is None and node_known:
+            raise InputError(f"no subscription {sub} on {node}", obj=f"{node}:{sub}", attribute="--offline")
 
 
 def _load_mq(reader: _Reader, topic: str) -> None:
