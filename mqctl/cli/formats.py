@@ -222,7 +222,7 @@ def export_mqsc_command(
     qmgr: str | None = typer.Argument(None, help="The queue manager (or --all)."),
     all_: bool = typer.Option(False, "--all", help="Every queue manager, one file each in --out."),
     out: Path | None = typer.Option(
-        None, "--out", help="Folder to write QMGR.mqsc files into (stdout without)."
+        None, "--out", help="Folder to write one QMGR.mqsc file each into (without it: standard output)."
     ),
 ) -> None:
     """Write dmpmqcfg-style MQSC; `mqctl runmqsc` or `import mqsc` gives the same model back."""
@@ -231,13 +231,12 @@ def export_mqsc_command(
 
     if (qmgr is None) == (not all_):
         raise InputError("give a queue manager or --all", attribute="QMGR")
-    if all_ and out is None:
-        raise InputError("--all writes one file per queue manager: give --out DIR", attribute="--out")
     with transaction() as repo:
         names = mq_node_names(repo) if all_ else [qmgr or ""]
         texts = {name: export_mqsc(repo, name) for name in names}
     if out is None:
-        sys.stdout.write(texts[names[0]])
+        # one dump after another, each with its dmpmqcfg header naming its queue manager
+        sys.stdout.write("\n".join(texts[name] for name in names))
         return
     out.mkdir(parents=True, exist_ok=True)
     for name, text in texts.items():

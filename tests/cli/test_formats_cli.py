@@ -279,10 +279,12 @@ def test_export_all_then_import_folder(cli: Cli, store_url: str, tmp_path: Path)
 
 
 def test_export_bad_usage(cli: Cli) -> None:
-    """export mqsc needs a qmgr or --all (with --out); an EMS server is exported with export ems."""
+    """export mqsc needs a qmgr or --all; an EMS server is exported with export ems."""
     ok(cli("define", "qmgr", "EMS1", "--dialect", "ems"))
     only_error_line(cli("export", "mqsc"), "QMGR")
-    only_error_line(cli("export", "mqsc", "--all"), "--out")
+    assert cli("export", "mqsc", "--all").stdout == ""  # no queue manager yet: nothing to write
+    ok(cli("define", "qmgr", "QMZ"))
+    assert "* Queue manager name: QMZ" in ok(cli("export", "mqsc", "--all")).stdout
     only_error_line(cli("export", "mqsc", "EMS1"), "server EMS1")
     ok(cli("define", "qmgr", "QM1"))
     only_error_line(cli("export", "ems", "--server", "QM1", "--out", "x"), "qmgr QM1")
