@@ -129,6 +129,21 @@ def tibemsadmin_command(
     )
 
 
+PROGRESS_MIN_LINES = 3000
+"""A progress bar (on a terminal) from this many lines on: a few thousand statements."""
+
+
+def _count_lines(files: list[Path]) -> int:
+    total = 0
+    for path in files:
+        try:
+            data = path.read_bytes()
+        except OSError:
+            continue  # reported by the import itself
+        total += data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
+    return total
+
+
 @import_app.command("mqsc")
 def import_mqsc_command(
     paths: list[Path] = typer.Argument(
@@ -142,11 +157,16 @@ def import_mqsc_command(
 
     from mqctl.services.formats import import_mqsc, mqsc_files
 
-    total = len(mqsc_files(paths))
-    with Progress(transient=True, disable=not sys.stderr.isatty() or total < 2) as bar:
-        task = bar.add_task("importing", total=total)
+    files = mqsc_files(paths)
+    # The bar counts lines (statements, near enough), so that one big file moves it too; counting them
+    # costs a read of the files, done only when the bar can be shown.
+    lines = _count_lines(files) if sys.stderr.isatty() else 0
+    with Progress(transient=True, disable=lines < PROGRESS_MIN_LINES) as bar:
+        task = bar.add_task(f"importing {len(files)} file(s)", total=lines)
         with transaction() as repo:
-            results = import_mqsc(repo, paths, inserts=_inserts(set_), progress=lambda _f: bar.advance(task))
+            results = import_mqsc(
+                repo, paths, inserts=_inserts(set_), lines_done=lambda n: bar.advance(task, n)
+            )
     summary: list[dict[str, Any]] = [
         {
             "file": r.file,

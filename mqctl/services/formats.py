@@ -97,8 +97,11 @@ def runmqsc(
     inserts: Mapping[str, str],
     create: bool,
     continue_on_error: bool,
+    progress: Callable[[int], None] | None = None,
 ) -> FileResult:
-    """runmqsc on the model of ``qmgr``: all or nothing unless ``continue_on_error``."""
+    """runmqsc on the model of ``qmgr``: all or nothing unless ``continue_on_error``.
+
+    ``progress`` is called now and then with the line number of ``text`` reached."""
     from mqctl.formats.mqsc import apply_mqsc
 
     check_mq_name(qmgr, "qmgr")
@@ -113,6 +116,7 @@ def runmqsc(
             inserts={"QMNAME": qmgr, **inserts},
             next_seq=repo.next_seq,
             continue_on_error=continue_on_error,
+            progress=progress,
         )
         result.read, result.processed, result.not_modelled = run.read, run.processed, run.not_modelled
         result.skipped, result.errors, result.lines = run.skipped_inserts, run.errors, run.lines
@@ -156,18 +160,38 @@ def import_mqsc(
     *,
     inserts: Mapping[str, str],
     progress: Callable[[str], None] | None = None,
+    lines_done: Callable[[int], None] | None = None,
 ) -> list[FileResult]:
-    """Many queue managers at once, one file each, in one transaction; any error changes nothing."""
+    """Many queue managers at once, one file each, in one transaction; any error changes nothing.
+
+    ``progress`` is called with each file done; ``lines_done`` with the number of lines read since
+    its last call (also inside a big file), for a bar that moves with the work rather than the files."""
     results = []
     for path in mqsc_files(paths):
         text = _read(path)
         qmgr = qmgr_for_file(path, text)
+        reached = 0
+
+        def advance(line: int) -> None:
+            nonlocal reached
+            if lines_done is not None and line > reached:
+                lines_done(line - reached)
+                reached = line
+
         result = runmqsc(
-            repo, qmgr, text, file=str(path), inserts=inserts, create=True, continue_on_error=False
+            repo,
+            qmgr,
+            text,
+            file=str(path),
+            inserts=inserts,
+            create=True,
+            continue_on_error=False,
+            progress=advance,
         )
         results.append(result)
         if result.errors:
             raise result.errors[0]
+        advance(text.count("\n") + (0 if text.endswith("\n") or not text else 1))
         if progress is not None:
             progress(str(path))
     return results

@@ -17,12 +17,14 @@ from mqctl.domain.errors import InputError
 from mqctl.domain.model import NodeState
 from mqctl.formats.mqsc import clusters, topics
 from mqctl.formats.mqsc.display import display
-from mqctl.formats.mqsc.parser import BadCommand, Command, SkippedInsert, echo, parse_mqsc
+from mqctl.formats.mqsc.parser import BadCommand, Command, SkippedInsert, echo, iter_mqsc
 from mqctl.formats.mqsc.topics import Unmodelled
 from mqctl.formats.mqsc.values import Context
 from mqctl.formats.mqsc.vocabulary import MODELLED_NOUNS
 
 Handler = Callable[[Context, Command], str]
+PROGRESS_EVERY = 500
+"""Commands between two progress reports."""
 
 HANDLERS: dict[tuple[str, str], Handler] = {
     ("DEFINE", "TOPIC"): topics.define_topic,
@@ -75,13 +77,19 @@ def apply_mqsc(
     inserts: Mapping[str, str],
     next_seq: Callable[[], int],
     continue_on_error: bool = False,
+    progress: Callable[[int], None] | None = None,
 ) -> MqscRun:
-    """Apply ``text`` to ``state`` (see the module docstring for the all-or-nothing rule)."""
+    """Apply ``text`` to ``state`` (see the module docstring for the all-or-nothing rule).
+
+    ``progress``, if given, is called now and then with the line number reached (for a progress bar).
+    """
     work = copy.deepcopy(state)
     ctx = Context(state=work, file=file, next_seq=next_seq)
     run = MqscRun()
-    for item in parse_mqsc(text, file=file, inserts=inserts):
+    for item in iter_mqsc(text, file=file, inserts=inserts):
         run.read += 1
+        if progress is not None and run.read % PROGRESS_EVERY == 0:
+            progress(item.line)
         run.lines.extend(echo(item.number, item.lines))
         if isinstance(item, BadCommand):
             run.syntax_errors += 1

@@ -7,7 +7,7 @@ Unquoted names and values are folded to upper case, quoted ones kept as typed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -100,24 +100,29 @@ def parse_mqsc(
     text: str, *, file: str | None = None, inserts: Mapping[str, str] | None = None
 ) -> list[ParsedItem]:
     """Parse a whole script. ``END`` stops it (the END itself is not an item)."""
-    items: list[ParsedItem] = []
+    return list(iter_mqsc(text, file=file, inserts=inserts))
+
+
+def iter_mqsc(
+    text: str, *, file: str | None = None, inserts: Mapping[str, str] | None = None
+) -> Iterator[ParsedItem]:
+    """``parse_mqsc`` one command at a time, so that applying can follow parsing (and report progress)."""
     for number, logical in enumerate(split_commands(text, file=file), start=1):
         if logical.error is not None:
-            items.append(BadCommand(number, logical.lines, logical.line, logical.error))
+            yield BadCommand(number, logical.lines, logical.line, logical.error)
             continue
         resolved, missing = apply_inserts(logical, inserts or {})
         if missing:
-            items.append(SkippedInsert(number, logical.lines, logical.line, tuple(dict.fromkeys(missing))))
+            yield SkippedInsert(number, logical.lines, logical.line, tuple(dict.fromkeys(missing)))
             continue
         try:
             command = parse_command(resolved, number=number, file=file)
         except InputError as err:
-            items.append(BadCommand(number, logical.lines, logical.line, err))
+            yield BadCommand(number, logical.lines, logical.line, err)
             continue
         if command.verb == "END":
-            break
-        items.append(command)
-    return items
+            return
+        yield command
 
 
 def parse_command(logical: Logical, *, number: int, file: str | None = None) -> Command:
