@@ -194,8 +194,10 @@ def import_ems_command(
     server: str | None = typer.Option(
         None, "--server", help="Server name (default: tibemsd.conf's `server`)."
     ),
-    tibemsd: Path | None = typer.Option(
-        None, "--tibemsd", help="tibemsd.conf or tibemsd.json; its file pointers are followed."
+    tibemsd: list[Path] = typer.Option(
+        [],
+        "--tibemsd",
+        help="tibemsd.conf or tibemsd.json; its file pointers are followed. Repeat it to load several servers.",
     ),
     topics: Path | None = typer.Option(None, "--topics", help="topics.conf (overrides tibemsd's pointer)."),
     routes: Path | None = typer.Option(None, "--routes", help="routes.conf (overrides tibemsd's pointer)."),
@@ -204,36 +206,45 @@ def import_ems_command(
     ),
     output: Output = OUTPUT_OPTION,
 ) -> None:
-    """Import one EMS server's configuration: its files replace its definitions in the model."""
+    """Import EMS server configuration: each server's files replace its definitions in the model."""
     from mqctl.domain.errors import InputError
     from mqctl.services.formats import import_ems
 
-    if tibemsd is None and server is None:
+    if not tibemsd and server is None:
         raise InputError(
             "give --tibemsd, or --server with --topics/--routes/--durables", attribute="--server"
         )
-    with transaction() as repo:
-        result = import_ems(
-            repo, tibemsd=tibemsd, server=server, topics=topics, routes=routes, durables=durables
+    if len(tibemsd) > 1 and (server or topics or routes or durables):
+        raise InputError(
+            "--server, --topics, --routes and --durables go with a single --tibemsd", attribute="--tibemsd"
         )
-    data = {
-        "server": result.server,
-        "topics": result.topics,
-        "routes": result.routes,
-        "route_selectors": result.route_selectors,
-        "durables": result.durables,
-        "peers_created": result.peers_created,
-        "not_modelled": len(result.not_modelled),
-        "files": result.files,
-    }
+    with transaction() as repo:
+        results = [
+            import_ems(repo, tibemsd=conf, server=server, topics=topics, routes=routes, durables=durables)
+            for conf in (list[Path | None](tibemsd) or [None])
+        ]
+    data = [
+        {
+            "server": r.server,
+            "topics": r.topics,
+            "routes": r.routes,
+            "route_selectors": r.route_selectors,
+            "durables": r.durables,
+            "peers_created": r.peers_created,
+            "not_modelled": len(r.not_modelled),
+            "files": r.files,
+        }
+        for r in results
+    ]
     if output is Output.json:
-        emit_json(data)
-    else:
+        emit_json(data[0] if len(data) == 1 else data)
+        return
+    for r in results:
         typer.echo(
-            f"server {result.server}: {result.topics} topic definitions, {result.routes} routes "
-            f"({result.route_selectors} selectors), {result.durables} durables; "
-            f"{len(result.not_modelled)} settings not modelled"
-            + (f"; peers created: {', '.join(result.peers_created)}" if result.peers_created else "")
+            f"server {r.server}: {r.topics} topic definitions, {r.routes} routes "
+            f"({r.route_selectors} selectors), {r.durables} durables; "
+            f"{len(r.not_modelled)} settings not modelled"
+            + (f"; peers created: {', '.join(r.peers_created)}" if r.peers_created else "")
         )
 
 

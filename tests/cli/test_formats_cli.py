@@ -554,3 +554,16 @@ def test_broken_tibemsadmin(
     path.write_text(text + "\n")
     only_error_line(cli("tibemsadmin", "S1", str(path)), f"{path}:{line}:{column}: ")
     assert dump_store(store_url) == before
+
+
+def test_import_ems_several_servers_in_one_transaction(cli: Cli, shared_dir: Path, store_url: str) -> None:
+    """Repeated --tibemsd loads a whole EMS estate; one bad server file changes nothing."""
+    folders = sorted((shared_dir / "corpus" / "ems" / "regions").iterdir())
+    args = [a for f in folders for a in ("--tibemsd", str(f / "tibemsd.conf"))]
+    data = ok(cli("import", "ems", *args, "-o", "json")).json()
+    assert [d["server"] for d in data] == [f.name for f in folders]
+    assert len(ok(cli("display", "route", "-o", "json")).json()) == 12
+    before = dump_store(store_url)
+    failed = cli("import", "ems", "--tibemsd", str(folders[0] / "tibemsd.conf"), "--tibemsd", "/no/such/tibemsd.conf")
+    assert failed.exit_code == 2 and dump_store(store_url) == before
+    assert cli("import", "ems", *args[:4], "--server", "X").exit_code == 2
