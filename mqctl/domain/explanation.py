@@ -194,6 +194,10 @@ class Explanation:
                 "from": self.publication.from_node,
                 "topic": self.publication.topic,
                 "properties": {k: _json_value(v) for k, v in sorted(self.publication.properties.items())},
+                "property_types": {
+                    k: getattr(v, "type", type(v).__name__)
+                    for k, v in sorted(self.publication.properties.items())
+                },
                 "headers": {k: _json_value(v) for k, v in sorted(self.publication.headers.items())},
             },
             "resolved": self.resolved.to_json(),

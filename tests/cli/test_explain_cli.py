@@ -121,7 +121,7 @@ def check_contract(data: dict[str, Any]) -> None:
     """Every required key with its type, the path/hop consistency, and the sort orders."""
     assert set(data) == {"publication", "resolved", "deliveries", "not_delivered", "warnings"}
     pub = data["publication"]
-    assert set(pub) == {"from", "topic", "properties", "headers"}
+    assert set(pub) == {"from", "topic", "properties", "property_types", "headers"}
     assert isinstance(pub["from"], str) and isinstance(pub["topic"], str)
     assert isinstance(pub["properties"], dict) and isinstance(pub["headers"], dict)
     res = data["resolved"]
@@ -230,6 +230,14 @@ def test_properties_echo_typed_values(cli: Cli) -> None:
     assert echoed == {"n": 3, "d": 3.5, "flag": True, "s": "3", "l": 3, "word": "AL"}
     assert type(echoed["n"]) is int and type(echoed["l"]) is int and type(echoed["d"]) is float
     assert type(echoed["flag"]) is bool and type(echoed["s"]) is str
+    assert data["publication"]["property_types"] == {
+        "n": "int",
+        "d": "double",
+        "flag": "boolean",
+        "s": "string",
+        "l": "long",
+        "word": "string",
+    }
     headers = explain_json(cli, "--from", "QM1", "--topic", "/a", "--header", "JMSPriority=7")
     assert headers["publication"]["headers"]["JMSPriority"] == 7
 
