@@ -47,15 +47,16 @@ def _script(file: Path | None) -> tuple[str, str | None]:
 
 def _finish(result: FileResult, continue_on_error: bool) -> None:
     """runmqsc's exit codes: 0 all processed, 2 rejected (nothing changed), 1 some skipped (--continue)."""
-    if result.lines:  # one write: a 100,000-command script echoes some 200,000 lines
-        typer.echo("\n".join(result.lines))
-    for warning in result.warnings:
+    run = result.run
+    if run.lines:  # one write: a 100,000-command script echoes some 200,000 lines
+        typer.echo("\n".join(run.lines))
+    for warning in run.warnings:
         sys.stderr.write(f"mqctl: warning: {warning}\n")
-    if result.errors:
-        first = result.errors[0]
+    if run.errors:
+        first = run.errors[0]
         if continue_on_error:
             sys.stderr.write(
-                f"mqctl: {len(result.errors)} command(s) failed and were skipped; first: {first.one_line()}\n"
+                f"mqctl: {len(run.errors)} command(s) failed and were skipped; first: {first.one_line()}\n"
             )
             raise typer.Exit(1)
         sys.stderr.write(f"mqctl: error: {first.one_line()} (script rejected, nothing changed)\n")
@@ -101,7 +102,7 @@ def _run_script(apply: Callable[[Repository], FileResult], continue_on_error: bo
     try:
         with transaction() as repo:
             result = apply(repo)
-            if result.errors and not continue_on_error:
+            if result.run.errors and not continue_on_error:
                 raise _Rollback()
     except _Rollback:
         pass
@@ -171,10 +172,10 @@ def import_mqsc_command(
         {
             "file": r.file,
             "qmgr": r.node,
-            "read": r.read,
-            "processed": r.processed,
-            "not_modelled": r.not_modelled,
-            "skipped": r.skipped,
+            "read": r.run.read,
+            "processed": r.run.processed,
+            "not_modelled": r.run.not_modelled,
+            "skipped": r.run.skipped,
         }
         for r in results
     ]

@@ -17,6 +17,7 @@ from pathlib import Path
 from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect, Node, NodeState
 from mqctl.domain.names import check_mq_name, check_node_name
+from mqctl.formats.script_run import ScriptRun
 from mqctl.services.peers import ensure_ems_peers
 from mqctl.store.repository import Repository
 
@@ -25,15 +26,11 @@ MQSC_SUFFIXES = {".mqsc", ".mqs", ".txt", ".dmp", ".in"}
 
 @dataclass
 class FileResult:
+    """One script applied to one node: where it came from, and what the format's run reported."""
+
     file: str
     node: str
-    read: int = 0
-    processed: int = 0
-    not_modelled: int = 0
-    skipped: int = 0
-    errors: list[InputError] = field(default_factory=list)
-    lines: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
+    run: ScriptRun = field(default_factory=ScriptRun)
 
 
 def _ensure_node(repo: Repository, name: str, dialect: Dialect, create: bool) -> None:
@@ -118,9 +115,7 @@ def runmqsc(
             continue_on_error=continue_on_error,
             progress=progress,
         )
-        result.read, result.processed, result.not_modelled = run.read, run.processed, run.not_modelled
-        result.skipped, result.errors, result.lines = run.skipped_inserts, run.errors, run.lines
-        result.warnings = run.warnings
+        result.run = run
         return state if run.applied else None
 
     _edit(repo, qmgr, change)
@@ -189,8 +184,8 @@ def import_mqsc(
             progress=advance,
         )
         results.append(result)
-        if result.errors:
-            raise result.errors[0]
+        if result.run.errors:
+            raise result.run.errors[0]
         advance(text.count("\n") + (0 if text.endswith("\n") or not text else 1))
         if progress is not None:
             progress(str(path))
@@ -283,8 +278,7 @@ def tibemsadmin(
         run = apply_tibemsadmin(
             state, text, file=file, next_seq=repo.next_seq, continue_on_error=continue_on_error
         )
-        result.read, result.processed, result.not_modelled = run.read, run.processed, run.not_modelled
-        result.errors, result.lines = run.errors, run.lines
+        result.run = run
         if run.applied:
             ensure_ems_peers(repo, run.peers_referenced)
             return state

@@ -74,7 +74,7 @@ def test_every_real_corpus_file_applies_without_error(path: Path) -> None:
     st, result = run(path.read_text(encoding="utf-8"))
     assert result.error_count == 0, [e.one_line() for e in result.errors]
     assert result.applied
-    assert result.read == result.processed + result.not_modelled + result.skipped_inserts
+    assert result.read == result.processed + result.not_modelled + result.skipped
     assert result.not_modelled > 0
     assert result.lines[-4].endswith("MQSC commands read.")
 
@@ -333,7 +333,7 @@ def test_display_of_every_modelled_object_type() -> None:
 
 def test_insert_skipped_with_a_warning_and_counted() -> None:
     st, result = run("DEFINE CHANNEL(TO.+QMNAME+) CHLTYPE(CLUSRCVR) CLUSTER(+AUTOCL+)")
-    assert (result.skipped_inserts, result.error_count, st.channels) == (1, 0, {})
+    assert (result.skipped, result.error_count, st.channels) == (1, 0, {})
     assert "+AUTOCL+" in result.warnings[0]
     st, result = run(
         "DEFINE CHANNEL(TO.+QMNAME+) CHLTYPE(CLUSRCVR) CLUSTER(+AUTOCL+)", inserts={"AUTOCL": "UC"}

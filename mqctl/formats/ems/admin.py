@@ -21,25 +21,17 @@ from mqctl.domain.errors import InputError
 from mqctl.domain.model import NodeState, Route, RouteSelector, TopicObject, ZoneType
 from mqctl.formats.ems.model_edit import check_pattern, check_server, selectors_from, zone_type
 from mqctl.formats.ems.props import Prop, check_topic_props, format_props, split_props
+from mqctl.formats.script_run import ScriptRun
 
 _WORD = re.compile(r"\S+")
 _VERBS = frozenset({"create", "delete", "addprop", "setprop", "removeprop"})
 
 
 @dataclass
-class AdminRun:
-    lines: list[str] = field(default_factory=list)
-    read: int = 0
-    processed: int = 0
-    not_modelled: int = 0
-    failed: int = 0
-    errors: list[InputError] = field(default_factory=list)
-    peers_referenced: set[str] = field(default_factory=set)
-    applied: bool = False
+class AdminRun(ScriptRun):
+    """A tibemsadmin run: the shared counts, plus the peer servers its routes name."""
 
-    @property
-    def first_error(self) -> InputError | None:
-        return self.errors[0] if self.errors else None
+    peers_referenced: set[str] = field(default_factory=set)
 
 
 @dataclass

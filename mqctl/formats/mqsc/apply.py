@@ -21,6 +21,7 @@ from mqctl.formats.mqsc.parser import BadCommand, Command, SkippedInsert, echo, 
 from mqctl.formats.mqsc.topics import Unmodelled
 from mqctl.formats.mqsc.values import Context
 from mqctl.formats.mqsc.vocabulary import MODELLED_NOUNS
+from mqctl.formats.script_run import ScriptRun
 
 Handler = Callable[[Context, Command], str]
 PROGRESS_EVERY = 500
@@ -44,29 +45,15 @@ HANDLERS: dict[tuple[str, str], Handler] = {
 
 
 @dataclass
-class MqscRun:
-    """What a run did: runmqsc-style output, counts, errors, and the clusters the script names."""
+class MqscRun(ScriptRun):
+    """A runmqsc run: the shared counts, plus syntax errors and the clusters the script names."""
 
-    lines: list[str] = field(default_factory=list)
-    read: int = 0
-    processed: int = 0
-    not_modelled: int = 0
-    skipped_inserts: int = 0
     syntax_errors: int = 0
-    failed: int = 0
-    errors: list[InputError] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
     clusters_referenced: set[str] = field(default_factory=set)
-    applied: bool = False
-    """True when ``state`` was changed (no error, or ``continue_on_error``)."""
 
     @property
     def error_count(self) -> int:
         return self.syntax_errors + self.failed
-
-    @property
-    def first_error(self) -> InputError | None:
-        return self.errors[0] if self.errors else None
 
 
 def apply_mqsc(
@@ -96,7 +83,7 @@ def apply_mqsc(
             run.errors.append(item.error)
             run.lines.append(f"AMQ8405I: Syntax error detected: {item.error.one_line()}")
         elif isinstance(item, SkippedInsert):
-            run.skipped_inserts += 1
+            run.skipped += 1
             names = ", ".join(f"+{n}+" for n in item.missing)
             word = "insert" if len(item.missing) == 1 else "inserts"
             message = f"{word} {names} without a value (give it with --set NAME=VALUE); command skipped"
@@ -153,6 +140,6 @@ def summary(run: MqscRun) -> list[str]:
         out.append(f"{run.failed} valid MQSC commands could not be processed.")
     out.append(
         f"{run.not_modelled} commands not modelled by mqctl and skipped; "
-        f"{run.skipped_inserts} skipped for an insert with no value."
+        f"{run.skipped} skipped for an insert with no value."
     )
     return out

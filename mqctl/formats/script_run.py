@@ -1,0 +1,27 @@
+"""What applying an admin script did (runmqsc or tibemsadmin): its output, counts and errors."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from mqctl.domain.errors import InputError
+
+
+@dataclass
+class ScriptRun:
+    lines: list[str] = field(default_factory=list)
+    """The output, as the product's own tool prints it (each command echoed, then its result)."""
+    read: int = 0
+    processed: int = 0
+    not_modelled: int = 0
+    skipped: int = 0
+    """Commands skipped with a warning (an MQSC insert with no value)."""
+    failed: int = 0
+    errors: list[InputError] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    applied: bool = False
+    """True when the state was changed (no error, or ``continue_on_error``)."""
+
+    @property
+    def first_error(self) -> InputError | None:
+        return self.errors[0] if self.errors else None
