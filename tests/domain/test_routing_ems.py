@@ -546,3 +546,21 @@ def test_redundant_mhop_mesh_stays_deterministic_and_fast() -> None:
     keys = [(len(a), a) for a in first.alternatives]
     assert keys == sorted(keys)
     assert the(explain(topo, "M0", "t"), "s").to_json() == first.to_json()
+
+
+def test_a_route_durable_is_not_a_subscriber() -> None:
+    """A durables.conf `route` entry holds a peer's interest; explain neither delivers to it nor lists it."""
+    from mqctl.domain.explanation import Publication
+    from mqctl.domain.model import Dialect, Node, Route, Subscription, TopicObject, Topology
+    from mqctl.domain.routing import explain
+
+    topo = Topology().add(
+        Node("A", Dialect.EMS),
+        Node("B", Dialect.EMS),
+        TopicObject("A", "t", "t", properties={"global": None}),
+        TopicObject("B", "t", "t", properties={"global": None}),
+        Route("A", "B"),
+        Subscription("B", "A", "t", durable=True, properties={"route": None}),
+    )
+    result = explain(topo, Publication("A", "t")).to_json()
+    assert result["deliveries"] == [] and result["not_delivered"] == []

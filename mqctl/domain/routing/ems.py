@@ -356,8 +356,13 @@ def _context(topology: Topology, publication: Publication, failures: Failures) -
 
 
 def _matching_subscriptions(topology: Topology, network: _Network, topic: str) -> Iterable[Subscription]:
-    """EMS subscriptions on EMS servers whose pattern matches T; MQ subscriptions never match (§9)."""
+    """EMS subscriptions on EMS servers whose pattern matches T; MQ subscriptions never match (§9).
+
+    A route durable (``durables.conf`` line with ``route``) is not a subscriber: it is the server's durable
+    store for a peer's registered interest, so it is neither delivered to nor listed as missed."""
     for sub in topology.subscriptions:
+        if "route" in sub.properties:
+            continue
         if sub.node in network.servers and matches(sub.topicstr, topic, Dialect.EMS):
             yield sub
 
