@@ -44,12 +44,13 @@ def define_qmgr(
 ) -> None:
     """Define a queue manager or EMS server."""
     from mqctl.domain.model import Node
+    from mqctl.domain.names import node_label
     from mqctl.services.objects import define_node
 
     node = Node(name, dialect, psmode.upper(), psclus.upper(), descr, parent or None)
     with transaction() as repo:
         define_node(repo, node, clusters=cluster, full_repositories=full_repository, replace=replace)
-    done(f"{'qmgr' if dialect is Dialect.MQ else 'server'} {name} defined.")
+    done(f"{node_label(dialect)} {name} defined.")
 
 
 @alter_app.command("qmgr")

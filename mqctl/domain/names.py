@@ -41,6 +41,11 @@ def check_ems_server_name(name: str) -> None:
         raise InputError("an EMS server name cannot contain a dot or a blank", obj=f"server {name}")
 
 
+def node_label(dialect: Dialect) -> str:
+    """How users call a node in messages: a queue manager (`qmgr`) or an EMS `server`."""
+    return "qmgr" if dialect is Dialect.MQ else "server"
+
+
 def check_node_name(name: str, dialect: Dialect) -> None:
     if dialect is Dialect.EMS:
         check_ems_server_name(name)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect, Node, NodeState
-from mqctl.domain.names import check_mq_name, check_node_name
+from mqctl.domain.names import check_mq_name, check_node_name, node_label
 from mqctl.formats.script_run import ScriptRun
 from mqctl.services.peers import ensure_ems_peers
 from mqctl.store.repository import Repository
@@ -37,7 +37,7 @@ def _ensure_node(repo: Repository, name: str, dialect: Dialect, create: bool) ->
     row = repo.node_row(name)
     if row is None:
         if not create:
-            what = "qmgr" if dialect is Dialect.MQ else "server"
+            what = node_label(dialect)
             raise InputError(
                 f"is not defined (define it with `mqctl define qmgr {name}"
                 f"{' --dialect ems' if dialect is Dialect.EMS else ''}` or use --create)",

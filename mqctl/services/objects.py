@@ -23,6 +23,7 @@ from mqctl.domain.model import (
     NodeState,
     RouteSelector,
 )
+from mqctl.domain.names import node_label
 from mqctl.store import tables
 from mqctl.store.orm import ClusterRow
 from mqctl.store.repository import Repository, edit_node
@@ -60,7 +61,7 @@ def define_node(
     if existing is not None and not replace:
         raise ConflictError(
             "is already defined (use --replace to redefine it)",
-            obj=f"{node.dialect.name.lower() == 'mq' and 'qmgr' or 'server'} {node.name}",
+            obj=f"{node_label(node.dialect)} {node.name}",
         )
     if existing is not None and existing.dialect != str(node.dialect):
         raise ConflictError(
@@ -147,7 +148,7 @@ def delete_node(repo: Repository, name: str, *, cascade: bool) -> None:
     row = repo.require_node(name, "node")
     deps = node_dependents(repo, name)
     if deps and not cascade:
-        label = "qmgr" if row.dialect == "mq" else "server"
+        label = node_label(Dialect(row.dialect))
         raise ConflictError(
             f"is used by {', '.join(deps)} (use --cascade to delete them too)", obj=f"{label} {name}"
         )
