@@ -165,8 +165,9 @@ def import_mqsc_command(
     with Progress(transient=True, disable=lines < PROGRESS_MIN_LINES) as bar:
         task = bar.add_task(f"importing {len(files)} file(s)", total=lines)
         with transaction() as repo:
+            # the files found above: the folders are not walked a second time
             results = import_mqsc(
-                repo, paths, inserts=_inserts(set_), lines_done=lambda n: bar.advance(task, n)
+                repo, files, inserts=_inserts(set_), lines_done=lambda n: bar.advance(task, n)
             )
     summary: list[dict[str, Any]] = [
         {

@@ -96,8 +96,8 @@ def _command_name(argv: list[str]) -> str | None:
         if arg in GLOBAL_VALUE_OPTIONS:
             next(args, None)
         elif arg.startswith("-"):
-            if arg in ("-h", "--help", "--version") or not arg.startswith(("--db=", "--debug")):
-                return None
+            if not arg.startswith(("--db=", "--debug")):
+                return None  # -h, --help, --version, or an option the full app reports
         else:
             return arg
     return None

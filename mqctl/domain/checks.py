@@ -22,7 +22,7 @@ from mqctl.domain.model import (
     TopicObject,
     WSchema,
 )
-from mqctl.domain.names import check_mq_name, check_node_name, check_subscription_name
+from mqctl.domain.names import check_mq_name, check_node_name, check_subscription_name, node_label
 
 E = TypeVar("E", bound=StrEnum)
 
@@ -77,7 +77,7 @@ def check_selector_text(selector: str | None, obj: str, attribute: str = "SELECT
 
 def check_node(node: Node) -> None:
     check_node_name(node.name, node.dialect)
-    obj = f"qmgr {node.name}" if node.dialect is Dialect.MQ else f"server {node.name}"
+    obj = f"{node_label(node.dialect)} {node.name}"
     check_descr(node.descr, obj)
     if node.parent is not None:
         if node.dialect is Dialect.EMS:

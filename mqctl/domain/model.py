@@ -177,6 +177,11 @@ class Subscription:
     """EMS durables.conf extras (``clientid``, ``route``, ...), kept as given."""
     seq: int = 0
 
+    @property
+    def is_route_durable(self) -> bool:
+        """EMS: a ``route`` durable, the store of a peer server's interest (not a client subscriber)."""
+        return "route" in self.properties
+
 
 @dataclass(slots=True)
 class Route:

@@ -7,6 +7,7 @@ A trailing ``*`` in a name is generic unless ``exact``; a name without one must 
 from __future__ import annotations
 
 import json
+from collections import defaultdict
 from typing import Any
 
 from sqlalchemy import ColumnElement, select
@@ -26,19 +27,32 @@ def _node_clause(node: str | None) -> list[ColumnElement[bool]]:
     return [] if node is None else [tables.nodes.c.name == node]
 
 
-def display_nodes(repo: Repository, pattern: str, exact: bool) -> list[dict[str, Any]]:
+def _members_by(repo: Repository, where: ColumnElement[bool], *, node: bool) -> dict[int, list[Any]]:
+    """Memberships matching ``where`` in one query: node id -> (cluster, full_repository) pairs in cluster
+    order when ``node``, else cluster id -> (qmgr, full_repository) pairs in qmgr order."""
     n, m, c = tables.nodes, tables.memberships, tables.clusters
-    rows = repo.session.execute(
-        select(n).where(name_filter(n.c.name, pattern, exact)).order_by(n.c.name)
-    ).mappings()
+    key, other = (n.c.id, c.c.name) if node else (c.c.id, n.c.name)
+    stmt = (
+        select(key, other, m.c.full_repository)
+        .join(m, m.c.node_id == n.c.id)
+        .join(c, c.c.id == m.c.cluster_id)
+        .where(where)
+        .order_by(other)
+    )
+    out: dict[int, list[Any]] = defaultdict(list)
+    for owner, name, full in repo.session.execute(stmt):
+        out[owner].append((name, full))
+    return out
+
+
+def display_nodes(repo: Repository, pattern: str, exact: bool) -> list[dict[str, Any]]:
+    n = tables.nodes
+    name = name_filter(n.c.name, pattern, exact)
+    rows = repo.session.execute(select(n).where(name).order_by(n.c.name)).mappings().all()
+    by_node = _members_by(repo, name, node=True) if rows else {}
     out = []
     for r in rows:
-        members = repo.session.execute(
-            select(c.c.name, m.c.full_repository)
-            .join(m, m.c.cluster_id == c.c.id)
-            .where(m.c.node_id == r["id"])
-            .order_by(c.c.name)
-        ).all()
+        members = by_node.get(r["id"], [])
         out.append(
             {
                 "name": r["name"],
@@ -56,18 +70,13 @@ def display_nodes(repo: Repository, pattern: str, exact: bool) -> list[dict[str,
 
 
 def display_clusters(repo: Repository, pattern: str, exact: bool) -> list[dict[str, Any]]:
-    n, m, c = tables.nodes, tables.memberships, tables.clusters
-    rows = repo.session.execute(
-        select(c).where(name_filter(c.c.name, pattern, exact)).order_by(c.c.name)
-    ).mappings()
+    c = tables.clusters
+    name = name_filter(c.c.name, pattern, exact)
+    rows = repo.session.execute(select(c).where(name).order_by(c.c.name)).mappings().all()
+    by_cluster = _members_by(repo, name, node=False) if rows else {}
     out = []
     for r in rows:
-        members = repo.session.execute(
-            select(n.c.name, m.c.full_repository)
-            .join(m, m.c.node_id == n.c.id)
-            .where(m.c.cluster_id == r["id"])
-            .order_by(n.c.name)
-        ).all()
+        members = by_cluster.get(r["id"], [])
         out.append(
             {
                 "name": r["name"],
@@ -172,8 +181,12 @@ def display_channels(repo: Repository, pattern: str, exact: bool, node: str | No
 
 
 def display_routes(repo: Repository, pattern: str, exact: bool, node: str | None) -> list[dict[str, Any]]:
+    rows = _per_node(repo, tables.routes, "peer", pattern, exact, node)
+    selectors: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for sel in display_route_selectors(repo, node, None) if rows else []:
+        selectors[(sel["qmgr"], sel["route"])].append(sel)
     out = []
-    for r in _per_node(repo, tables.routes, "peer", pattern, exact, node):
+    for r in rows:
         out.append(
             {
                 "name": r["peer"],
@@ -182,7 +195,7 @@ def display_routes(repo: Repository, pattern: str, exact: bool, node: str | None
                 "zone_name": r["zone_name"],
                 "zone_type": r["zone_type"],
                 "properties": json.loads(r["properties"]),
-                "selectors": display_route_selectors(repo, r["qmgr"], r["peer"]),
+                "selectors": selectors.get((r["qmgr"], r["peer"]), []),
                 "seq": r["seq"],
             }
         )

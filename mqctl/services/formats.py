@@ -154,13 +154,12 @@ def import_mqsc(
     paths: list[Path],
     *,
     inserts: Mapping[str, str],
-    progress: Callable[[str], None] | None = None,
     lines_done: Callable[[int], None] | None = None,
 ) -> list[FileResult]:
     """Many queue managers at once, one file each, in one transaction; any error changes nothing.
 
-    ``progress`` is called with each file done; ``lines_done`` with the number of lines read since
-    its last call (also inside a big file), for a bar that moves with the work rather than the files."""
+    ``lines_done`` is called with the number of lines read since its last call (also inside a big
+    file), for a bar that moves with the work rather than the files."""
     results = []
     for path in mqsc_files(paths):
         text = _read(path)
@@ -187,8 +186,6 @@ def import_mqsc(
         if result.run.errors:
             raise result.run.errors[0]
         advance(text.count("\n") + (0 if text.endswith("\n") or not text else 1))
-        if progress is not None:
-            progress(str(path))
     return results
 
 

@@ -361,7 +361,7 @@ def _matching_subscriptions(topology: Topology, network: _Network, topic: str) -
     A route durable (``durables.conf`` line with ``route``) is not a subscriber: it is the server's durable
     store for a peer's registered interest, so it is neither delivered to nor listed as missed."""
     for sub in topology.subscriptions:
-        if "route" in sub.properties:
+        if sub.is_route_durable:
             continue
         if sub.node in network.servers and matches(sub.topicstr, topic, Dialect.EMS):
             yield sub

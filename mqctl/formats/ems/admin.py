@@ -60,6 +60,7 @@ def apply_tibemsadmin(
 ) -> AdminRun:
     work = copy.deepcopy(state)
     run = AdminRun()
+    interpreter = _Interpreter(work, file, next_seq, run)
     for number, raw in enumerate(text.splitlines(), start=1):
         stripped = raw.strip()
         if not stripped or stripped.startswith("#"):
@@ -68,7 +69,7 @@ def apply_tibemsadmin(
         run.lines.append(f"Command: {stripped}")
         line = _Line(number, raw, [(m.group(), m.start() + 1) for m in _WORD.finditer(raw)][:3])
         try:
-            result = _Interpreter(work, file, next_seq, run).run(line)
+            result = interpreter.run(line)
         except InputError as err:
             run.failed += 1
             run.errors.append(err)
@@ -126,8 +127,12 @@ class _Interpreter:
         if verb == "create":
             if current is not None:
                 raise self.fail(f"Topic '{name}' already exists", line, column)
-            topics[name] = dataclasses.replace(
-                _new_topic(self.state, name), properties=self.topic_props(props, line), seq=self.next_seq()
+            topics[name] = TopicObject(
+                node=self.state.node.name,
+                name=name,
+                topicstr=name,
+                properties=self.topic_props(props, line),
+                seq=self.next_seq(),
             )
             return f"Topic '{name}' has been created"
         if current is None:
@@ -261,7 +266,3 @@ class _Interpreter:
                 f"  {r.peer.ljust(w_name)}A  -       {r.url.ljust(w_url)}{r.zone_name.ljust(w_zone)}{zt}"
             )
         return out
-
-
-def _new_topic(state: NodeState, name: str) -> TopicObject:
-    return TopicObject(node=state.node.name, name=name, topicstr=name)

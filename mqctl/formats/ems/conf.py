@@ -260,7 +260,7 @@ def read_durables_conf(
                 sub.properties[prop.key] = prop.value
         if name in state.subscriptions:
             raise InputError(f"durable {name} is defined twice", file=file, line=number, column=name_col + 1)
-        if "route" in sub.properties:
+        if sub.is_route_durable:
             peers.add(check_server(name, line=number, column=name_col + 1, file=file))
         sub.seq = next_seq()
         state.subscriptions[name] = sub

@@ -141,6 +141,15 @@ def _pattern(topic: Any, where: str, file: str) -> None:
         raise
 
 
+def _selector(text: str, where: str, file: str) -> None:
+    """Check a selector: an error names its JSON path and the column inside the selector."""
+    try:
+        check_selector_at(text, lambda k: (0, k + 1), file=file)
+    except InputError as err:
+        err.line, err.obj, err.column = None, f"{where} (column {err.column})", None
+        raise
+
+
 def _routes(state: NodeState, items: list[Any], file: str, next_seq: Callable[[], int]) -> set[str]:
     peers: set[str] = set()
     for i, item in enumerate(items):
@@ -194,13 +203,7 @@ def _selectors(item: dict[str, Any], route: Route, where: str, file: str) -> lis
         _pattern(topic, path, file)
         if not isinstance(text, str):
             raise _fail("expected a string 'selector'", path, file)
-        try:
-            check_selector_at(text, lambda k: (0, k + 1), file=file)
-        except InputError as err:
-            err.line = None
-            err.obj = f"{path}.selector (column {err.column})"
-            err.column = None
-            raise
+        _selector(text, f"{path}.selector", file)
         out.append(
             RouteSelector(
                 node=route.node,
@@ -227,11 +230,7 @@ def _durables(state: NodeState, items: list[Any], file: str, next_seq: Callable[
             raise _fail("expected a string 'durable_name'", where, file)
         sub = Subscription(node=state.node.name, name=name, topicstr=str(topic), durable=True)
         if isinstance(item.get("selector"), str) and item["selector"]:
-            try:
-                check_selector_at(item["selector"], lambda k: (0, k + 1), file=file)
-            except InputError as err:
-                err.line, err.obj, err.column = None, f"{where}.selector (column {err.column})", None
-                raise
+            _selector(item["selector"], f"{where}.selector", file)
             sub.selector = item["selector"]
         for key in ("route", "clientid", "nolocal"):
             text = _text(item.get(key))
@@ -239,7 +238,7 @@ def _durables(state: NodeState, items: list[Any], file: str, next_seq: Callable[
                 sub.properties[key] = None if item.get(key) is True else text
         if name in state.subscriptions:
             raise _fail(f"durable {name} is defined twice", where, file)
-        if "route" in sub.properties:
+        if sub.is_route_durable:
             peers.add(check_server(name, line=None, column=None, file=file))
         sub.seq = next_seq()
         state.subscriptions[name] = sub

@@ -184,11 +184,6 @@ def _quotes_balanced(before: str, segment: str) -> bool:
     return (before.count("'") + segment.count("'")) % 2 == 0
 
 
-def insert_names(logical: Logical) -> list[str]:
-    """The ``+NAME+`` insert variables a command uses, in order."""
-    return [m.group(1) for m in _INSERT.finditer(logical.text)]
-
-
 def apply_inserts(logical: Logical, inserts: Mapping[str, str]) -> tuple[Logical, list[str]]:
     """Replace every ``+NAME+`` by its value; returns the new command and the names that have no value.
 

@@ -120,9 +120,3 @@ class Context:
         self.mq_name(value, "cluster")
         self.clusters.add(value.text)
         return value.text
-
-    def located(self, err: InputError, value: Value, index: int) -> InputError:
-        """Place an error found at character ``index`` (0-based) of ``value``."""
-        line, col = value.at(index)
-        err.file, err.line, err.column = self.file, line, col
-        return err
