@@ -12,7 +12,9 @@ from typing import Any
 
 from sqlalchemy import ColumnElement, select
 
-from mqctl.store import tables
+from mqctl.domain.model import Dialect, Membership, Topology
+from mqctl.domain.resolution import Resolution, TopicTree
+from mqctl.store import convert, tables
 from mqctl.store.repository import Repository
 
 
@@ -140,7 +142,44 @@ def display_topics(repo: Repository, pattern: str, exact: bool, node: str | None
         item["dialect"] = r["node_dialect"]
         item["seq"] = r["seq"]
         out.append(item)
+    trees: dict[str, TopicTree] = {}
+    for item in out:
+        if item["dialect"] == str(Dialect.MQ):
+            if item["qmgr"] not in trees:
+                trees[item["qmgr"]] = TopicTree.for_node(_topic_space(repo, item["qmgr"]), item["qmgr"])
+            item["effective"] = _effective(trees[item["qmgr"]].resolve(item["topicstr"]))
     return out
+
+
+def _topic_space(repo: Repository, qmgr: str) -> Topology:
+    """What a queue manager's topic tree is built from: its own objects, the clustered objects of its
+    clusters (defined on their members), and those clusters' memberships (SEMANTICS §3)."""
+    n, m, c, t = tables.nodes, tables.memberships, tables.clusters, tables.topics
+    members = (
+        select(n.c.name.label("node"), c.c.name.label("cluster"), m.c.full_repository, m.c.seq)
+        .join(m, m.c.node_id == n.c.id)
+        .join(c, c.c.id == m.c.cluster_id)
+    )
+    own = [row.cluster for row in repo.session.execute(members.where(n.c.name == qmgr))]
+    topology = Topology()
+    for row in repo.session.execute(members.where(c.c.name.in_(own))):
+        topology.memberships.append(Membership(row.node, row.cluster, bool(row.full_repository), row.seq))
+    stmt = select(t, n.c.name.label("node_name")).join(n, n.c.id == t.c.node_id)
+    rows = repo.session.execute(stmt.where((n.c.name == qmgr) | t.c.cluster.in_(own))).mappings()
+    topology.topics = [convert.topic_from_row(row, row["node_name"]) for row in rows]
+    return topology
+
+
+def _effective(resolution: Resolution) -> dict[str, Any]:
+    """The values MQ uses once ASPARENT and a blank CLUSTER are resolved through the topic tree."""
+    return {
+        "cluster": resolution.cluster,
+        "clroute": str(resolution.clroute) if resolution.cluster else None,
+        "pubscope": str(resolution.pubscope),
+        "subscope": str(resolution.subscope),
+        "pub": str(resolution.pub),
+        "sub": str(resolution.sub),
+    }
 
 
 def display_subscriptions(

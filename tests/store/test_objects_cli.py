@@ -368,3 +368,41 @@ def test_bad_input_is_one_line_exit_2_store_unchanged(
     assert named in lines[0]
     assert "Traceback" not in result.stderr
     assert dump_store(store_url) == before
+
+
+def test_display_topic_shows_effective_values_through_the_topic_tree(cli: Cli) -> None:
+    """SEMANTICS §3: ASPARENT takes the next object up; a blank CLUSTER inherits, and CLROUTE comes from
+    the cluster point — here a clustered object defined on another member of the cluster."""
+    ok(cli("define", "qmgr", "QM1", "--cluster", "CL1"))
+    ok(cli("define", "qmgr", "QM2", "--cluster", "CL1"))
+    ok(
+        cli(
+            "define",
+            "topic",
+            "SPORT",
+            "--qmgr",
+            "QM2",
+            "--topicstr",
+            "/Sport",
+            "--cluster",
+            "CL1",
+            "--clroute",
+            "topichost",
+            "--pubscope",
+            "qmgr",
+        )
+    )
+    ok(cli("define", "topic", "FOOT", "--qmgr", "QM1", "--topicstr", "/Sport/Football", "--subscope", "qmgr"))
+    item = one(cli, "display", "topic", "FOOT")
+    assert item["pubscope"] == "ASPARENT" and item["cluster"] == ""  # stored values stay as stored
+    assert item["effective"] == {
+        "cluster": "CL1",
+        "clroute": "TOPICHOST",
+        "pubscope": "QMGR",
+        "subscope": "QMGR",
+        "pub": "ENABLED",
+        "sub": "ENABLED",
+    }
+    ok(cli("define", "qmgr", "E1", "--dialect", "ems"))
+    ok(cli("define", "topic", "orders", "--qmgr", "E1", "--prop", "global"))
+    assert "effective" not in one(cli, "display", "topic", "orders")
