@@ -2,6 +2,9 @@
 
 Values are stored as MQSC shows them (enum values upper case). An MQ attribute left at ``ASPARENT``
 is resolved through the topic tree (see ``resolution``); a blank ``cluster`` inherits likewise.
+
+``source_file``/``source_line`` record where an imported definition came from (MQSC script, EMS file), so
+that ``validate`` findings can point there; objects defined from the shell have none.
 """
 
 from __future__ import annotations
@@ -91,6 +94,8 @@ class Node:
     parent: str | None = None
     """MQ hierarchy: ``ALTER QMGR PARENT(...)``."""
     seq: int = 0
+    source_file: str | None = None
+    source_line: int | None = None
 
 
 @dataclass(slots=True)
@@ -114,6 +119,8 @@ class Namelist:
     names: tuple[str, ...] = ()
     descr: str = ""
     seq: int = 0
+    source_file: str | None = None
+    source_line: int | None = None
 
 
 @dataclass(slots=True)
@@ -127,7 +134,15 @@ class Channel:
     clusnl: str = ""
     conname: str = ""
     descr: str = ""
+    clwlrank: int = 0
+    """CLWLRANK 0-9: topic hosts of the highest rank are chosen first (SEMANTICS §9)."""
+    clwlprty: int = 0
+    """CLWLPRTY 0-9: among available hosts of that rank, the highest priority."""
+    clwlwght: int = 50
+    """CLWLWGHT 1-99: the share of publications among the hosts left."""
     seq: int = 0
+    source_file: str | None = None
+    source_line: int | None = None
 
 
 @dataclass(slots=True)
@@ -152,6 +167,8 @@ class TopicObject:
     descr: str = ""
     properties: dict[str, str | None] = field(default_factory=dict)
     seq: int = 0
+    source_file: str | None = None
+    source_line: int | None = None
 
     @property
     def is_global(self) -> bool:
@@ -176,6 +193,8 @@ class Subscription:
     properties: dict[str, str | None] = field(default_factory=dict)
     """EMS durables.conf extras (``clientid``, ``route``, ...), kept as given."""
     seq: int = 0
+    source_file: str | None = None
+    source_line: int | None = None
 
     @property
     def is_route_durable(self) -> bool:
@@ -195,6 +214,8 @@ class Route:
     properties: dict[str, str] = field(default_factory=dict)
     """Any other route property, kept as given (ssl_identity, ...)."""
     seq: int = 0
+    source_file: str | None = None
+    source_line: int | None = None
 
 
 @dataclass(slots=True)
@@ -207,6 +228,8 @@ class RouteSelector:
     topic: str
     selector: str
     seq: int = 0
+    source_file: str | None = None
+    source_line: int | None = None
 
 
 @dataclass
