@@ -142,9 +142,7 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("id", name=op.f("pk_subscriptions")),
     )
     with op.batch_alter_table("subscriptions", schema=None) as batch_op:
-        batch_op.create_index(
-            "ix_subscriptions_node_id_name", ["node_id", "name"], unique=True
-        )
+        batch_op.create_index("ix_subscriptions_node_id_name", ["node_id", "name"], unique=True)
         batch_op.create_index(batch_op.f("ix_subscriptions_prefix_key"), ["prefix_key"], unique=False)
 
     op.create_table(

@@ -14,7 +14,7 @@ import typer
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from mqctl.store.repository import Repository
+    from mqctl.store.repository import Store
 
 
 class Output(StrEnum):
@@ -29,8 +29,9 @@ class Settings:
     debug: bool = False
 
 
-OUTPUT_OPTION = typer.Option(Output.table, "--output", "-o", help="table for people, json for programs.")
-QMGR_HELP = "The queue manager or EMS server that holds the object."
+OUTPUT_OPTION = typer.Option(
+    Output.table, "--output", "-o", case_sensitive=False, help="table for people, json for programs."
+)
 
 
 def store_url() -> str:
@@ -40,18 +41,30 @@ def store_url() -> str:
 
 
 @contextmanager
-def transaction() -> Iterator[Repository]:
-    """One transaction per command."""
+def transaction() -> Iterator[Store]:
+    """One write transaction per command (writers run one after another)."""
     from mqctl.store.session import unit_of_work
 
-    with unit_of_work(store_url()) as repo:
-        yield repo
+    with unit_of_work(store_url()) as store:
+        yield store
+
+
+@contextmanager
+def reading() -> Iterator[Store]:
+    """One read-only transaction: a consistent view of the store, taking no write lock."""
+    from mqctl.store.session import unit_of_work
+
+    with unit_of_work(store_url(), write=False) as store:
+        yield store
 
 
 def console() -> Console:
+    """Rich output; when stdout is not a terminal (a pipe, a file) tables are never cut to a width."""
     from rich.console import Console
 
-    return Console(highlight=False)
+    if sys.stdout.isatty():
+        return Console(highlight=False)
+    return Console(highlight=False, width=1_000_000)
 
 
 def err_console() -> Console:

@@ -10,7 +10,7 @@ COMPLETE_VAR = "_MQCTL_COMPLETE"
 
 
 def script(shell: str) -> str:
-    from typer._completion_shared import get_completion_script
+    from typer.completion import get_completion_script
 
     return get_completion_script(prog_name="mqctl", complete_var=COMPLETE_VAR, shell=shell)
 

@@ -4,19 +4,30 @@ from __future__ import annotations
 
 import typer
 
+from mqctl.cli.apps import sub_app
 from mqctl.cli.common import OUTPUT_OPTION, Output, emit_json
 from mqctl.domain.model import Dialect
 
-topic_app = typer.Typer(help="Topic strings and patterns.", no_args_is_help=True)
-selector_app = typer.Typer(help="JMS message selectors.", no_args_is_help=True)
+topic_app = sub_app(help="Topic strings and patterns.", no_args_is_help=True)
+selector_app = sub_app(help="JMS message selectors.", no_args_is_help=True)
+
+
+@topic_app.callback()
+def topic_group() -> None:
+    """Topic strings and patterns."""
+
+
+@selector_app.callback()
+def selector_group() -> None:
+    """JMS message selectors."""
 
 
 @topic_app.command("match")
 def match(
-    pattern: str = typer.Argument(..., help="Subscription pattern."),
-    topic: str = typer.Argument(..., help="Concrete topic."),
+    pattern: str = typer.Argument(..., metavar="PATTERN", help="Subscription pattern."),
+    topic: str = typer.Argument(..., metavar="TOPIC", help="Concrete topic."),
     dialect: Dialect = typer.Option(
-        Dialect.MQ, "--dialect", help="mq ('/', '#', '+') or ems ('.', '*', '>')."
+        Dialect.MQ, "--dialect", case_sensitive=False, help="mq ('/', '#', '+') or ems ('.', '*', '>')."
     ),
     output: Output = OUTPUT_OPTION,
 ) -> None:
@@ -36,9 +47,15 @@ def match(
 
 @selector_app.command("test")
 def test(
-    expression: str = typer.Argument(..., help="The selector, e.g. \"country = 'USA' AND priority > 4\"."),
-    prop: list[str] = typer.Option([], "--prop", help="Property NAME[:TYPE]=VALUE (repeatable)."),
-    header: list[str] = typer.Option([], "--header", help="JMS header NAME=VALUE, e.g. JMSPriority=7."),
+    expression: str = typer.Argument(
+        ..., metavar="SELECTOR", help="The selector, e.g. \"country = 'USA' AND priority > 4\"."
+    ),
+    prop: list[str] = typer.Option(
+        [], "--prop", metavar="NAME[:TYPE]=VALUE", help="Message property (repeatable)."
+    ),
+    header: list[str] = typer.Option(
+        [], "--header", metavar="NAME=VALUE", help="JMS header, e.g. JMSPriority=7."
+    ),
     output: Output = OUTPUT_OPTION,
 ) -> None:
     """Evaluate a selector against one message: TRUE exits 0, FALSE or UNKNOWN 1, a bad selector 2."""

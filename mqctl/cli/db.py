@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import typer
 
+from mqctl.cli.apps import sub_app
 from mqctl.cli.common import OUTPUT_OPTION, Output, done, emit_json, store_url
 
-db_app = typer.Typer(help="Manage the store's schema revision (Alembic migrations).", no_args_is_help=True)
+db_app = sub_app(help="Manage the store's schema revision (Alembic migrations).", no_args_is_help=True)
 
 
 @db_app.command("upgrade")
-def upgrade(revision: str = typer.Argument("head", help="Target revision (default: head).")) -> None:
-    """Upgrade the store to the newest (or the given) revision."""
+def upgrade(
+    revision: str = typer.Argument("head", metavar="[REVISION]", help="Target revision (default: head)."),
+) -> None:
+    """Upgrade the store to the newest (or the given) revision (all or nothing)."""
     from mqctl.store.engine import make_engine, redact
     from mqctl.store.migrate import upgrade as run_upgrade
 
@@ -24,18 +27,19 @@ def upgrade(revision: str = typer.Argument("head", help="Target revision (defaul
     done(f"store {redact(url)} upgraded to {revision}.")
 
 
-@db_app.command("downgrade")
+@db_app.command("downgrade", context_settings={"ignore_unknown_options": True})
 def downgrade(
-    revision: str = typer.Argument(..., help="Target revision, 'base' for an empty store, or -1."),
+    revision: str = typer.Argument(..., metavar="REVISION", help="Target revision, -1, or 'base' (empty)."),
+    yes: bool = typer.Option(False, "--yes", help="Confirm a downgrade that deletes your definitions."),
 ) -> None:
-    """Downgrade the store (data in dropped tables is lost)."""
+    """Downgrade the store; a downgrade to base deletes every definition and needs --yes."""
     from mqctl.store.engine import make_engine, redact
     from mqctl.store.migrate import downgrade as run_downgrade
 
     url = store_url()
     engine = make_engine(url)
     try:
-        run_downgrade(engine, revision)
+        run_downgrade(engine, revision, confirmed=yes)
     finally:
         engine.dispose()
     done(f"store {redact(url)} downgraded to {revision}.")

@@ -9,7 +9,10 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from mqctl.cli.common import OUTPUT_OPTION, Output, emit_json, store_url
+from mqctl.cli.apps import sub_app
+from mqctl.cli.common import OUTPUT_OPTION, Output, emit_json, reading
+
+app = sub_app()
 
 if TYPE_CHECKING:
     from mqctl.domain.explanation import Explanation, Failures
@@ -37,32 +40,38 @@ def _failures(down: list[str], link_down: list[str], offline: list[str]) -> Fail
     )
 
 
+@app.command("explain")
 def explain_command(
-    from_node: str = typer.Option(..., "--from", help="The publisher's queue manager or EMS server."),
-    topic: str = typer.Option(..., "--topic", help="The concrete topic published on."),
-    prop: list[str] = typer.Option([], "--prop", help="Message property NAME[:TYPE]=VALUE (repeatable)."),
-    header: list[str] = typer.Option([], "--header", help="JMS header, e.g. JMSPriority=7."),
-    down: list[str] = typer.Option([], "--down", help="A node that is down (repeatable)."),
-    link_down: list[str] = typer.Option([], "--link-down", help="A link that is down, NODE:NODE."),
-    offline: list[str] = typer.Option([], "--offline", help="A subscriber that is offline, NODE:SUB."),
+    from_node: str = typer.Option(
+        ..., "--from", metavar="NODE", help="The publisher's queue manager or EMS server."
+    ),
+    topic: str = typer.Option(..., "--topic", metavar="TOPIC", help="The concrete topic published on."),
+    prop: list[str] = typer.Option(
+        [], "--prop", metavar="NAME[:TYPE]=VALUE", help="Message property (repeatable)."
+    ),
+    header: list[str] = typer.Option(
+        [], "--header", metavar="NAME=VALUE", help="JMS header, e.g. JMSPriority=7."
+    ),
+    down: list[str] = typer.Option([], "--down", metavar="NODE", help="A node that is down (repeatable)."),
+    link_down: list[str] = typer.Option(
+        [], "--link-down", metavar="A:B", help="A link that is down (repeatable)."
+    ),
+    offline: list[str] = typer.Option(
+        [], "--offline", metavar="NODE:SUB", help="A subscriber that is offline (repeatable)."
+    ),
     output: Output = OUTPUT_OPTION,
 ) -> None:
     """Explain how one publication routes (dry run: nothing is sent anywhere)."""
     from mqctl.domain.explanation import Publication
     from mqctl.domain.messages import Message, parse_header, parse_property
     from mqctl.domain.routing import explain
-    from mqctl.store.engine import open_store
     from mqctl.store.slice import load_slice
 
     properties = dict(parse_property(p) for p in prop)
     headers = dict(Message.create(properties, dict(parse_header(h) for h in header)).headers)
     failures = _failures(down, link_down, offline)
-    engine = open_store(store_url())
-    try:
-        with engine.connect() as conn:
-            topology = load_slice(conn, from_node, topic, failures)
-    finally:
-        engine.dispose()
+    with reading() as store:
+        topology = load_slice(store.conn, from_node, topic, failures)
     result = explain(topology, Publication(from_node, topic, properties, headers), failures)
     if output is Output.json:
         emit_json(result.to_json())
@@ -122,7 +131,3 @@ def render(result: Explanation) -> None:
         console.print("\n[bold]Warnings[/bold]")
         for w in result.warnings:
             console.print(f"  [yellow]{w.code}[/yellow] - {w.message}")
-
-
-def register(app: typer.Typer) -> None:
-    app.command("explain")(explain_command)

@@ -8,18 +8,19 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from mqctl.cli.common import OUTPUT_OPTION, Output, emit_json, transaction
+from mqctl.cli.apps import sub_app
+from mqctl.cli.common import OUTPUT_OPTION, Output, emit_json, reading, transaction
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from mqctl.services.formats import FileResult
-    from mqctl.store.repository import Repository
+    from mqctl.store.repository import Store
 
-import_app = typer.Typer(
-    help="Import MQSC scripts and dumps, or EMS configuration files.", no_args_is_help=True
-)
-export_app = typer.Typer(help="Export the model as MQSC or EMS configuration files.", no_args_is_help=True)
+import_app = sub_app(help="Import MQSC scripts and dumps, or EMS configuration files.", no_args_is_help=True)
+export_app = sub_app(help="Export the model as MQSC or EMS configuration files.", no_args_is_help=True)
+runmqsc_app = sub_app()
+tibemsadmin_app = sub_app()
 
 
 def _inserts(values: list[str]) -> dict[str, str]:
@@ -63,15 +64,18 @@ def _finish(result: FileResult, continue_on_error: bool) -> None:
         raise typer.Exit(2)
 
 
+@runmqsc_app.command("runmqsc")
 def runmqsc_command(
-    qmgr: str = typer.Argument(..., help="The queue manager whose model the commands change."),
+    qmgr: str = typer.Argument(
+        ..., metavar="QMGR", help="The queue manager whose model the commands change."
+    ),
     file: Path | None = typer.Argument(None, help="MQSC script (standard input without it)."),
     create: bool = typer.Option(False, "--create", help="Define the queue manager if it does not exist."),
     continue_on_error: bool = typer.Option(
         False, "--continue", help="Apply the valid commands, skip the others."
     ),
     set_: list[str] = typer.Option(
-        [], "--set", help="Value of an insert +NAME+ (NAME=VALUE; QMNAME is set)."
+        [], "--set", metavar="NAME=VALUE", help="Value of an insert +NAME+ (QMNAME is set)."
     ),
 ) -> None:
     """Apply MQSC commands (runmqsc syntax, dmpmqcfg dumps) to the model of QMGR; answers like runmqsc."""
@@ -79,8 +83,8 @@ def runmqsc_command(
 
     text, name = _script(file)
     _run_script(
-        lambda repo: runmqsc(
-            repo,
+        lambda store: runmqsc(
+            store,
             qmgr,
             text,
             file=name,
@@ -96,12 +100,12 @@ class _Rollback(Exception):
     """Leave the transaction without committing (the script was rejected)."""
 
 
-def _run_script(apply: Callable[[Repository], FileResult], continue_on_error: bool) -> None:
+def _run_script(apply: Callable[[Store], FileResult], continue_on_error: bool) -> None:
     """One transaction: commit what the script did, or roll it all back when it was rejected."""
     result: FileResult | None = None
     try:
-        with transaction() as repo:
-            result = apply(repo)
+        with transaction() as store:
+            result = apply(store)
             if result.run.errors and not continue_on_error:
                 raise _Rollback()
     except _Rollback:
@@ -110,8 +114,9 @@ def _run_script(apply: Callable[[Repository], FileResult], continue_on_error: bo
     _finish(result, continue_on_error)
 
 
+@tibemsadmin_app.command("tibemsadmin")
 def tibemsadmin_command(
-    server: str = typer.Argument(..., help="The EMS server the script administers."),
+    server: str = typer.Argument(..., metavar="SERVER", help="The EMS server the script administers."),
     file: Path | None = typer.Argument(None, help="tibemsadmin script (standard input without it)."),
     create: bool = typer.Option(False, "--create", help="Define the server if it does not exist."),
     continue_on_error: bool = typer.Option(
@@ -123,8 +128,8 @@ def tibemsadmin_command(
 
     text, name = _script(file)
     _run_script(
-        lambda repo: tibemsadmin(
-            repo, server, text, file=name, create=create, continue_on_error=continue_on_error
+        lambda store: tibemsadmin(
+            store, server, text, file=name, create=create, continue_on_error=continue_on_error
         ),
         continue_on_error,
     )
@@ -150,7 +155,7 @@ def import_mqsc_command(
     paths: list[Path] = typer.Argument(
         ..., help="MQSC files or folders of them, one queue manager per file."
     ),
-    set_: list[str] = typer.Option([], "--set", help="Value of an insert +NAME+ (NAME=VALUE)."),
+    set_: list[str] = typer.Option([], "--set", metavar="NAME=VALUE", help="Value of an insert +NAME+."),
     output: Output = OUTPUT_OPTION,
 ) -> None:
     """Load a whole estate: each file (dmpmqcfg dump or script) applies to its queue manager, in one transaction."""
@@ -164,10 +169,10 @@ def import_mqsc_command(
     lines = _count_lines(files) if sys.stderr.isatty() else 0
     with Progress(transient=True, disable=lines < PROGRESS_MIN_LINES) as bar:
         task = bar.add_task(f"importing {len(files)} file(s)", total=lines)
-        with transaction() as repo:
+        with transaction() as store:
             # the files found above: the folders are not walked a second time
             results = import_mqsc(
-                repo, files, inserts=_inserts(set_), lines_done=lambda n: bar.advance(task, n)
+                store, files, inserts=_inserts(set_), lines_done=lambda n: bar.advance(task, n)
             )
     summary: list[dict[str, Any]] = [
         {
@@ -183,10 +188,11 @@ def import_mqsc_command(
     if output is Output.json:
         emit_json(summary)
         return
-    for r in summary:
+    for r, result in zip(summary, results, strict=True):
         typer.echo(
             f"{r['qmgr']}: {r['read']} commands read from {r['file']}, {r['processed']} processed, "
             f"{r['not_modelled']} not modelled, {r['skipped']} skipped"
+            + (f" (not modelled: {result.run.unmodelled_text()})" if result.run.unmodelled else "")
         )
     typer.echo(f"{len(summary)} queue managers imported, {sum(r['read'] for r in summary)} commands read.")
 
@@ -220,9 +226,9 @@ def import_ems_command(
         raise InputError(
             "--server, --topics, --routes and --durables go with a single --tibemsd", attribute="--tibemsd"
         )
-    with transaction() as repo:
+    with transaction() as store:
         results = [
-            import_ems(repo, tibemsd=conf, server=server, topics=topics, routes=routes, durables=durables)
+            import_ems(store, tibemsd=conf, server=server, topics=topics, routes=routes, durables=durables)
             for conf in (list[Path | None](tibemsd) or [None])
         ]
     data = [
@@ -250,53 +256,73 @@ def import_ems_command(
         )
 
 
+MODE_OPTION = typer.Option(
+    None, "--mode", metavar="OCTAL", help="File mode of the files written (default 600: owner only)."
+)
+
+
 @export_app.command("mqsc")
 def export_mqsc_command(
-    qmgr: str | None = typer.Argument(None, help="The queue manager (or --all)."),
+    qmgr: str | None = typer.Argument(None, metavar="[QMGR]", help="The queue manager (or --all)."),
     all_: bool = typer.Option(False, "--all", help="Every queue manager, one file each in --out."),
     out: Path | None = typer.Option(
-        None, "--out", help="Folder to write one QMGR.mqsc file each into (without it: standard output)."
+        None,
+        "--out",
+        metavar="DIR",
+        help="Folder to write one QMGR.mqsc file each into (without it: standard output).",
     ),
+    mode: str | None = MODE_OPTION,
 ) -> None:
     """Write dmpmqcfg-style MQSC; `mqctl runmqsc` or `import mqsc` gives the same model back."""
     from mqctl.domain.errors import InputError
-    from mqctl.services.formats import export_mqsc, mq_node_names
+    from mqctl.domain.model import Dialect
+    from mqctl.services.files import parse_mode, write_files
+    from mqctl.services.formats import export_mqsc, node_names
 
     if (qmgr is None) == (not all_):
         raise InputError("give a queue manager or --all", attribute="QMGR")
-    with transaction() as repo:
-        names = mq_node_names(repo) if all_ else [qmgr or ""]
-        texts = {name: export_mqsc(repo, name) for name in names}
+    file_mode = parse_mode(mode)
+    with reading() as store:
+        names = node_names(store, Dialect.MQ) if all_ else [qmgr or ""]
+        texts = {name: export_mqsc(store, name) for name in names}
     if out is None:
         # one dump after another, each with its dmpmqcfg header naming its queue manager
         sys.stdout.write("\n".join(texts[name] for name in names))
         return
-    out.mkdir(parents=True, exist_ok=True)
-    for name, text in texts.items():
-        (out / f"{name}.mqsc").write_text(text)
+    write_files(out, {f"{name}.mqsc": text for name, text in texts.items()}, mode=file_mode)
     typer.echo(f"{len(texts)} queue managers written to {out}")
 
 
 @export_app.command("ems")
 def export_ems_command(
-    server: str = typer.Option(..., "--server", help="The EMS server."),
+    server: str | None = typer.Option(None, "--server", metavar="SERVER", help="The EMS server (or --all)."),
+    all_: bool = typer.Option(False, "--all", help="Every EMS server, one folder each in --out."),
     out: Path = typer.Option(
-        ..., "--out", help="Folder for tibemsd.conf, topics.conf, routes.conf, durables.conf."
+        ...,
+        "--out",
+        metavar="DIR",
+        help="Folder for tibemsd.conf, topics.conf, routes.conf, durables.conf (--all: DIR/SERVER/...).",
     ),
+    mode: str | None = MODE_OPTION,
 ) -> None:
-    """Write an EMS server's configuration files; `import ems --tibemsd` gives the same model back."""
-    from mqctl.services.formats import export_ems
+    """Write EMS servers' configuration files; `import ems --tibemsd` gives the same model back."""
+    from mqctl.domain.errors import InputError
+    from mqctl.domain.model import Dialect
+    from mqctl.services.files import parse_mode, write_files
+    from mqctl.services.formats import export_ems, node_names
 
-    with transaction() as repo:
-        files = export_ems(repo, server)
-    out.mkdir(parents=True, exist_ok=True)
-    for name, text in files.items():
-        (out / name).write_text(text)
-    typer.echo(f"server {server} written to {out}")
-
-
-def register(app: typer.Typer) -> None:
-    app.command("runmqsc")(runmqsc_command)
-    app.command("tibemsadmin")(tibemsadmin_command)
-    app.add_typer(import_app, name="import")
-    app.add_typer(export_app, name="export")
+    if (server is None) == (not all_):
+        raise InputError("give --server or --all", attribute="--server")
+    file_mode = parse_mode(mode)
+    with reading() as store:
+        if all_:
+            files = {
+                f"{name}/{file}": text
+                for name in node_names(store, Dialect.EMS)
+                for file, text in export_ems(store, name).items()
+            }
+        else:
+            files = export_ems(store, server or "")
+    write_files(out, files, mode=file_mode)
+    what = f"{len({f.split('/')[0] for f in files})} servers" if all_ else f"server {server}"
+    typer.echo(f"{what} written to {out}")

@@ -1,42 +1,67 @@
-"""The `mqctl` entry point: global options, the verb groups, and one-line errors with exit codes.
+"""The `mqctl` entry point: global options, the verb groups (loaded lazily), one-line errors, exit codes.
 
-Command modules import heavy things (SQLAlchemy ORM, Alembic, the engine) inside the commands, so that
-start-up stays close to `import typer, rich, sqlalchemy`.
+Each command family lives in its own module, imported only when its command runs: the top-level group
+is a ``TyperGroup`` whose ``list_commands``/``get_command`` (click's public API for lazy subcommands) name
+the modules, so `mqctl explain` builds and imports explain alone and its start-up stays close to
+`import typer, rich, sqlalchemy`. Help and shell completion list every command as usual.
 """
 
 from __future__ import annotations
 
 import atexit
 import gc
+import importlib
 import os
 import sys
-from typing import Any
 
+import click
 import typer
+from typer.core import TyperGroup
 
 from mqctl import __version__
-from mqctl.cli import core, db, mqobjects, nodes, routes, topics  # noqa: F401  (register commands)
-from mqctl.cli._fastparams import install as _plain_params
-from mqctl.cli.apps import alter_app, define_app, delete_app, display_app
 from mqctl.cli.common import Settings
 
-_plain_params()
-
-APP_SETTINGS: dict[str, Any] = {
-    "name": "mqctl",
-    "help": "Model, validate and explain IBM MQ and TIBCO EMS publish/subscribe topologies.",
-    "no_args_is_help": True,
-    "pretty_exceptions_enable": False,
-    "context_settings": {"help_option_names": ["-h", "--help"]},
+COMMANDS: dict[str, tuple[str, str]] = {
+    "define": ("mqctl.cli.objects", "define_app"),
+    "alter": ("mqctl.cli.objects", "alter_app"),
+    "display": ("mqctl.cli.objects", "display_app"),
+    "delete": ("mqctl.cli.objects", "delete_app"),
+    "explain": ("mqctl.cli.explain", "app"),
+    "runmqsc": ("mqctl.cli.formats", "runmqsc_app"),
+    "tibemsadmin": ("mqctl.cli.formats", "tibemsadmin_app"),
+    "import": ("mqctl.cli.formats", "import_app"),
+    "export": ("mqctl.cli.formats", "export_app"),
+    "topic": ("mqctl.cli.core", "topic_app"),
+    "selector": ("mqctl.cli.core", "selector_app"),
+    "db": ("mqctl.cli.db", "db_app"),
 }
-app = typer.Typer(**APP_SETTINGS)
-app.add_typer(define_app, name="define")
-app.add_typer(alter_app, name="alter")
-app.add_typer(display_app, name="display")
-app.add_typer(delete_app, name="delete")
-app.add_typer(db.db_app, name="db")
-app.add_typer(core.topic_app, name="topic")
-app.add_typer(core.selector_app, name="selector")
+"""Command name -> (module, Typer app attribute)."""
+
+
+class LazyCommands(TyperGroup):
+    """The top-level group: a command's module is imported when that command is asked for."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = COMMANDS.get(cmd_name)
+        if target is None:
+            return None
+        module, attr = target
+        command = typer.main.get_command(getattr(importlib.import_module(module), attr))
+        command.name = cmd_name
+        return command
+
+
+app = typer.Typer(
+    cls=LazyCommands,
+    name="mqctl",
+    help="Model, validate and explain IBM MQ and TIBCO EMS publish/subscribe topologies.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 
 
 def _version(value: bool) -> None:
@@ -51,9 +76,10 @@ def main(
         None,
         "--db",
         envvar="MQCTL_DB",
+        metavar="URL",
         help="Store URL (sqlite:///file, postgresql+psycopg://...) or a file path.",
     ),
-    debug: bool = typer.Option(False, "--debug", help="Show tracebacks."),
+    debug: bool = typer.Option(False, "--debug", help="Show tracebacks (exit codes stay the same)."),
     version: bool = typer.Option(
         False, "--version", callback=_version, is_eager=True, help="Show the version."
     ),
@@ -63,93 +89,59 @@ def main(
     Settings.debug = debug
 
 
-def _register_late_commands() -> None:
-    """Commands whose modules are optional at import time (added by later work)."""
-    import importlib
-
-    for module in ("mqctl.cli.explain", "mqctl.cli.formats"):
-        try:
-            mod = importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
-            continue
-        mod.register(app)
-
-
-_register_late_commands()
-
-
 # The interpreter's last garbage collection walks every object still alive at exit: after a large
 # import that took ~0.4 s of a 5 s command for nothing. Freezing them first makes it skip them; the
 # process ends right after, so nothing is kept longer than it would be.
 atexit.register(gc.freeze)
 
-
-GLOBAL_VALUE_OPTIONS = ("--db",)
-
-
-def _command_name(argv: list[str]) -> str | None:
-    """The command word of ``argv`` (after the global options), or None when help/version come first."""
-    args = iter(argv)
-    for arg in args:
-        if arg in GLOBAL_VALUE_OPTIONS:
-            next(args, None)
-        elif arg.startswith("-"):
-            if not arg.startswith(("--db=", "--debug")):
-                return None  # -h, --help, --version, or an option the full app reports
-        else:
-            return arg
-    return None
+INTERNAL = 4
+"""Exit code of a bug in mqctl (docs/cli.md)."""
 
 
-def _app_for(argv: list[str]) -> typer.Typer:
-    """For `mqctl explain`, an app holding the global options and explain only.
+def _debugging() -> bool:
+    return Settings.debug or "--debug" in sys.argv[1:] or os.environ.get("MQCTL_DEBUG") == "1"
 
-    Typer rebuilds the click command of every registered command on each run (~14 ms for mqctl's ~50
-    commands), a tenth of what explain may cost above `import typer, rich, sqlalchemy`. The explain
-    command, its options, its errors and its help are the same in both apps; everything else (and help
-    or version asked before the command) uses the full app.
-    """
-    if _command_name(argv) != "explain":
-        return app
-    from mqctl.cli import explain
 
-    lean = typer.Typer(**APP_SETTINGS)
-    lean.callback()(main)
-    explain.register(lean)
-    return lean
+def _traceback() -> None:
+    """With --debug: the traceback on stderr, passwords in store URLs hidden."""
+    import traceback
+
+    from mqctl.store.engine import hide_secrets
+
+    sys.stderr.write(hide_secrets("".join(traceback.format_exc())))
 
 
 def run() -> None:
-    """Console script: turn every known failure into one line on stderr and an exit code."""
+    """Console script: every failure is one line on stderr and an exit code (0-4, see docs/cli.md)."""
     from mqctl.domain.errors import MqctlError
 
-    debug = "--debug" in sys.argv or os.environ.get("MQCTL_DEBUG") == "1"
     try:
-        _app_for(sys.argv[1:])(prog_name="mqctl")
+        app(prog_name="mqctl")
     except MqctlError as exc:
-        if debug:
-            raise
+        if _debugging():
+            _traceback()
         sys.stderr.write(f"mqctl: error: {exc.one_line()}\n")
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:
         sys.stderr.write("mqctl: interrupted\n")
         sys.exit(130)
     except Exception as exc:  # noqa: BLE001 - the last line of defence: no traceback without --debug
-        if debug:
-            raise
+        if _debugging():
+            _traceback()
         from sqlalchemy.exc import SQLAlchemyError
 
+        from mqctl.store.engine import hide_secrets
+
         if isinstance(exc, SQLAlchemyError):
-            sys.stderr.write(
-                f"mqctl: store error: {str(exc).splitlines()[0]} (run with --debug for details)\n"
-            )
+            line = hide_secrets(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+            sys.stderr.write(f"mqctl: store error: {line} (run with --debug for details)\n")
             sys.exit(3)
         sys.stderr.write(
-            f"mqctl: internal error: {type(exc).__name__}: {exc} (run with --debug for the traceback)\n"
+            f"mqctl: internal error (a bug in mqctl, please report it): {type(exc).__name__}: "
+            f"{hide_secrets(str(exc).splitlines()[0] if str(exc) else '')} "
+            "(run with --debug for the traceback)\n"
         )
-        sys.exit(2)
+        sys.exit(INTERNAL)
 
 
 if __name__ == "__main__":

@@ -7,8 +7,11 @@ from typing import Any
 import typer
 
 from mqctl.cli.apps import alter_app, define_app, delete_app, display_app
-from mqctl.cli.common import OUTPUT_OPTION, Output, done, no_match_exit, show_table, transaction
+from mqctl.cli.common import OUTPUT_OPTION, Output, done, no_match_exit, reading, show_table, transaction
 from mqctl.domain.model import Dialect
+
+QMGR_OPT = typer.Option(..., "--qmgr", "-m", metavar="QMGR", help="The queue manager.")
+CLUSTER_OPT = typer.Option(..., "--cluster", metavar="CLUSTER", help="The cluster.")
 
 
 def _node_changes(
@@ -28,18 +31,27 @@ def _node_changes(
 
 @define_app.command("qmgr")
 def define_qmgr(
-    name: str = typer.Argument(..., help="Queue manager (or EMS server) name, taken as typed."),
+    name: str = typer.Argument(
+        ..., metavar="NAME", help="Queue manager (or EMS server) name, taken as typed."
+    ),
     dialect: Dialect = typer.Option(
-        Dialect.MQ, "--dialect", help="mq: IBM MQ queue manager; ems: TIBCO EMS server."
+        Dialect.MQ, "--dialect", case_sensitive=False, help="mq: IBM MQ queue manager; ems: TIBCO EMS server."
     ),
-    cluster: list[str] = typer.Option([], "--cluster", help="Member of this cluster (repeat for several)."),
+    cluster: list[str] = typer.Option(
+        [],
+        "--cluster",
+        metavar="CLUSTER",
+        help="Member of this cluster (repeat for several): defines its CLUSRCVR channel, as MQ needs.",
+    ),
     full_repository: list[str] = typer.Option(
-        [], "--full-repository", help="Full repository for this cluster."
+        [], "--full-repository", metavar="CLUSTER", help="Full repository for this cluster (REPOS)."
     ),
-    parent: str | None = typer.Option(None, "--parent", help="Hierarchy parent (ALTER QMGR PARENT)."),
-    psmode: str = typer.Option("ENABLED", "--psmode", help="PSMODE: ENABLED|DISABLED|COMPAT."),
-    psclus: str = typer.Option("ENABLED", "--psclus", help="PSCLUS: ENABLED|DISABLED."),
-    descr: str = typer.Option("", "--descr", help="DESCR."),
+    parent: str | None = typer.Option(
+        None, "--parent", metavar="QMGR", help="Hierarchy parent (ALTER QMGR PARENT)."
+    ),
+    psmode: str = typer.Option("ENABLED", "--psmode", metavar="ENABLED|DISABLED|COMPAT", help="PSMODE."),
+    psclus: str = typer.Option("ENABLED", "--psclus", metavar="ENABLED|DISABLED", help="PSCLUS."),
+    descr: str = typer.Option("", "--descr", metavar="TEXT", help="DESCR (at most 64 characters)."),
     replace: bool = typer.Option(False, "--replace", help="Redefine if it exists (MQSC REPLACE)."),
 ) -> None:
     """Define a queue manager or EMS server."""
@@ -48,30 +60,34 @@ def define_qmgr(
     from mqctl.services.objects import define_node
 
     node = Node(name, dialect, psmode.upper(), psclus.upper(), descr, parent or None)
-    with transaction() as repo:
-        define_node(repo, node, clusters=cluster, full_repositories=full_repository, replace=replace)
+    with transaction() as store:
+        define_node(store, node, clusters_=cluster, full_repositories=full_repository, replace=replace)
     done(f"{node_label(dialect)} {name} defined.")
 
 
 @alter_app.command("qmgr")
 def alter_qmgr(
-    name: str = typer.Argument(...),
-    cluster: list[str] = typer.Option([], "--cluster", help="Join this cluster."),
-    remove_cluster: list[str] = typer.Option([], "--remove-cluster", help="Leave this cluster."),
-    full_repository: list[str] = typer.Option(
-        [], "--full-repository", help="Become a full repository for it."
+    name: str = typer.Argument(..., metavar="NAME"),
+    cluster: list[str] = typer.Option([], "--cluster", metavar="CLUSTER", help="Join this cluster."),
+    remove_cluster: list[str] = typer.Option(
+        [], "--remove-cluster", metavar="CLUSTER", help="Leave this cluster."
     ),
-    parent: str | None = typer.Option(None, "--parent", help="Hierarchy parent; '' removes it."),
-    psmode: str | None = typer.Option(None, "--psmode"),
-    psclus: str | None = typer.Option(None, "--psclus"),
-    descr: str | None = typer.Option(None, "--descr"),
+    full_repository: list[str] = typer.Option(
+        [], "--full-repository", metavar="CLUSTER", help="Become a full repository for it."
+    ),
+    parent: str | None = typer.Option(
+        None, "--parent", metavar="QMGR", help="Hierarchy parent; '' removes it."
+    ),
+    psmode: str | None = typer.Option(None, "--psmode", metavar="ENABLED|DISABLED|COMPAT", help="PSMODE."),
+    psclus: str | None = typer.Option(None, "--psclus", metavar="ENABLED|DISABLED", help="PSCLUS."),
+    descr: str | None = typer.Option(None, "--descr", metavar="TEXT", help="DESCR."),
 ) -> None:
     """Alter a queue manager or EMS server."""
     from mqctl.services.objects import alter_node
 
-    with transaction() as repo:
+    with transaction() as store:
         alter_node(
-            repo,
+            store,
             name,
             _node_changes(psmode, psclus, descr, parent),
             add_clusters=cluster,
@@ -83,22 +99,22 @@ def alter_qmgr(
 
 @display_app.command("qmgr")
 def display_qmgr(
-    name: str = typer.Argument("*", help="Name; a trailing * is generic."),
+    name: str = typer.Argument("*", metavar="[NAME]", help="Name; a trailing * is generic."),
     exact: bool = typer.Option(False, "--exact", help="Take a trailing * literally."),
     output: Output = OUTPUT_OPTION,
 ) -> None:
     """Display queue managers and EMS servers."""
-    from mqctl.services.display import display_nodes
+    from mqctl.store.read_models import display_nodes
 
-    with transaction() as repo:
-        rows = display_nodes(repo, name, exact)
+    with reading() as store:
+        rows = display_nodes(store, name, exact)
     show_table("Nodes", ["name", "dialect", "clusters", "repos", "parent", "psmode", "descr"], rows, output)
     no_match_exit(rows)
 
 
 @delete_app.command("qmgr")
 def delete_qmgr(
-    name: str = typer.Argument(...),
+    name: str = typer.Argument(..., metavar="NAME"),
     cascade: bool = typer.Option(
         False, "--cascade", help="Also delete everything defined on it or naming it."
     ),
@@ -106,116 +122,121 @@ def delete_qmgr(
     """Delete a queue manager or EMS server."""
     from mqctl.services.objects import delete_node
 
-    with transaction() as repo:
-        delete_node(repo, name, cascade=cascade)
+    with transaction() as store:
+        delete_node(store, name, cascade=cascade)
     done(f"{name} deleted.")
 
 
 @define_app.command("cluster")
 def define_cluster_cmd(
-    name: str = typer.Argument(...),
-    descr: str = typer.Option("", "--descr"),
-    replace: bool = typer.Option(False, "--replace"),
+    name: str = typer.Argument(..., metavar="NAME"),
+    descr: str = typer.Option("", "--descr", metavar="TEXT", help="DESCR."),
+    replace: bool = typer.Option(False, "--replace", help="Redefine if it exists."),
 ) -> None:
     """Define a cluster (clusters are also created when first referenced)."""
     from mqctl.services.objects import define_cluster
 
-    with transaction() as repo:
-        define_cluster(repo, name, descr, replace=replace)
+    with transaction() as store:
+        define_cluster(store, name, descr, replace=replace)
     done(f"cluster {name} defined.")
 
 
 @alter_app.command("cluster")
 def alter_cluster_cmd(
-    name: str = typer.Argument(...), descr: str | None = typer.Option(None, "--descr")
+    name: str = typer.Argument(..., metavar="NAME"),
+    descr: str | None = typer.Option(None, "--descr", metavar="TEXT", help="DESCR."),
 ) -> None:
     """Alter a cluster."""
     from mqctl.services.objects import alter_cluster
 
-    with transaction() as repo:
-        alter_cluster(repo, name, descr)
+    with transaction() as store:
+        alter_cluster(store, name, descr)
     done(f"cluster {name} altered.")
 
 
 @display_app.command("cluster")
 def display_cluster_cmd(
-    name: str = typer.Argument("*"),
-    exact: bool = typer.Option(False, "--exact"),
+    name: str = typer.Argument("*", metavar="[NAME]", help="Name; a trailing * is generic."),
+    exact: bool = typer.Option(False, "--exact", help="Take a trailing * literally."),
     output: Output = OUTPUT_OPTION,
 ) -> None:
     """Display clusters with their members and full repositories."""
-    from mqctl.services.display import display_clusters
+    from mqctl.store.read_models import display_clusters
 
-    with transaction() as repo:
-        rows = display_clusters(repo, name, exact)
+    with reading() as store:
+        rows = display_clusters(store, name, exact)
     show_table("Clusters", ["name", "members", "repos", "descr"], rows, output)
     no_match_exit(rows)
 
 
 @delete_app.command("cluster")
 def delete_cluster_cmd(
-    name: str = typer.Argument(...), cascade: bool = typer.Option(False, "--cascade")
+    name: str = typer.Argument(..., metavar="NAME"),
+    cascade: bool = typer.Option(
+        False, "--cascade", help="Also delete its memberships, topics and channels."
+    ),
 ) -> None:
     """Delete a cluster."""
     from mqctl.services.objects import delete_cluster
 
-    with transaction() as repo:
-        delete_cluster(repo, name, cascade=cascade)
+    with transaction() as store:
+        delete_cluster(store, name, cascade=cascade)
     done(f"cluster {name} deleted.")
-
-
-QMGR_OPT = typer.Option(..., "--qmgr", "-m", help="The queue manager.")
 
 
 @define_app.command("membership")
 def define_membership_cmd(
     qmgr: str = QMGR_OPT,
-    cluster: str = typer.Option(..., "--cluster"),
-    full_repository: bool = typer.Option(False, "--full-repository/--partial-repository"),
-    replace: bool = typer.Option(False, "--replace"),
+    cluster: str = CLUSTER_OPT,
+    full_repository: bool = typer.Option(
+        False, "--full-repository/--partial-repository", help="A full repository of the cluster (REPOS)."
+    ),
+    replace: bool = typer.Option(False, "--replace", help="Redefine if it exists."),
 ) -> None:
-    """Make a queue manager a member of a cluster."""
+    """Make a queue manager a member of a cluster (defines its CLUSRCVR channel, as MQ needs)."""
     from mqctl.services.objects import define_membership
 
-    with transaction() as repo:
-        define_membership(repo, qmgr, cluster, full_repository, replace=replace)
+    with transaction() as store:
+        define_membership(store, qmgr, cluster, full_repository, replace=replace)
     done(f"{qmgr} is a member of {cluster}.")
 
 
 @alter_app.command("membership")
 def alter_membership_cmd(
     qmgr: str = QMGR_OPT,
-    cluster: str = typer.Option(..., "--cluster"),
-    full_repository: bool | None = typer.Option(None, "--full-repository/--partial-repository"),
+    cluster: str = CLUSTER_OPT,
+    full_repository: bool | None = typer.Option(
+        None, "--full-repository/--partial-repository", help="A full repository of the cluster (REPOS)."
+    ),
 ) -> None:
     """Change whether a member is a full repository."""
     from mqctl.services.objects import alter_membership
 
-    with transaction() as repo:
-        alter_membership(repo, qmgr, cluster, full_repository)
+    with transaction() as store:
+        alter_membership(store, qmgr, cluster, full_repository)
     done(f"membership of {qmgr} in {cluster} altered.")
 
 
 @display_app.command("membership")
 def display_membership_cmd(
-    qmgr: str | None = typer.Option(None, "--qmgr", "-m"),
-    cluster: str | None = typer.Option(None, "--cluster"),
+    qmgr: str | None = typer.Option(None, "--qmgr", "-m", metavar="QMGR", help="Only this queue manager."),
+    cluster: str | None = typer.Option(None, "--cluster", metavar="CLUSTER", help="Only this cluster."),
     output: Output = OUTPUT_OPTION,
 ) -> None:
     """Display cluster memberships."""
-    from mqctl.services.display import display_memberships
+    from mqctl.store.read_models import display_memberships
 
-    with transaction() as repo:
-        rows = display_memberships(repo, qmgr, cluster)
+    with reading() as store:
+        rows = display_memberships(store, qmgr, cluster)
     show_table("Memberships", ["qmgr", "cluster", "full_repository"], rows, output)
     no_match_exit(rows)
 
 
 @delete_app.command("membership")
-def delete_membership_cmd(qmgr: str = QMGR_OPT, cluster: str = typer.Option(..., "--cluster")) -> None:
-    """Remove a queue manager from a cluster."""
+def delete_membership_cmd(qmgr: str = QMGR_OPT, cluster: str = CLUSTER_OPT) -> None:
+    """Remove a queue manager from a cluster (deletes the CLUSRCVR channel that gives the membership)."""
     from mqctl.services.objects import delete_membership
 
-    with transaction() as repo:
-        delete_membership(repo, qmgr, cluster)
+    with transaction() as store:
+        delete_membership(store, qmgr, cluster)
     done(f"{qmgr} left {cluster}.")

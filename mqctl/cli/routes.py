@@ -7,57 +7,87 @@ from typing import Any
 import typer
 
 from mqctl.cli.apps import alter_app, define_app, delete_app, display_app
-from mqctl.cli.common import OUTPUT_OPTION, Output, done, no_match_exit, parse_props, show_table, transaction
+from mqctl.cli.common import (
+    OUTPUT_OPTION,
+    Output,
+    done,
+    no_match_exit,
+    parse_props,
+    reading,
+    show_table,
+    transaction,
+)
 
-SERVER_OPT = typer.Option(..., "--qmgr", "-m", "--server", help="The EMS server that defines the route.")
-SERVER_FILTER = typer.Option(None, "--qmgr", "-m", "--server", help="Only routes defined on this server.")
-ROUTE_OPT = typer.Option(..., "--route", help="The route (its peer server's name).")
-DIRECTION_OPT = typer.Option(..., "--direction", help="incoming|outgoing (seen from the defining server).")
-TOPIC_OPT = typer.Option(..., "--topic", help="The topic pattern (incoming_topic / outgoing_topic).")
+SERVER_OPT = typer.Option(
+    ..., "--qmgr", "-m", "--server", metavar="SERVER", help="The EMS server that defines the route."
+)
+SERVER_FILTER = typer.Option(
+    None, "--qmgr", "-m", "--server", metavar="SERVER", help="Only routes defined on this server."
+)
+ROUTE_OPT = typer.Option(..., "--route", metavar="PEER", help="The route (its peer server's name).")
+DIRECTION_OPT = typer.Option(
+    ..., "--direction", metavar="INCOMING|OUTGOING", help="Seen from the server that defines the route."
+)
+TOPIC_OPT = typer.Option(
+    ..., "--topic", metavar="PATTERN", help="The topic pattern (incoming_topic / outgoing_topic)."
+)
 
 
 def _zone_type(value: str, peer: str) -> Any:
-    from mqctl.domain.checks import parse_enum
     from mqctl.domain.model import ZoneType
+    from mqctl.domain.rules.text import parse_enum
 
     return parse_enum(ZoneType, value, f"route {peer}", "zone_type")
 
 
+def _direction(value: str, route: str) -> Any:
+    from mqctl.domain.model import Direction
+    from mqctl.domain.rules.text import parse_enum
+
+    return parse_enum(Direction, value, f"route {route}", "direction")
+
+
+def _route_props(items: list[str], peer: str) -> dict[str, str]:
+    return {k: v or "" for k, v in parse_props(items, f"route {peer}").items()}
+
+
 @define_app.command("route")
 def define_route(
-    peer: str = typer.Argument(..., help="The peer server; a route is named after it."),
+    peer: str = typer.Argument(..., metavar="PEER", help="The peer server; a route is named after it."),
     qmgr: str = SERVER_OPT,
-    url: str = typer.Option("", "--url", help="url, e.g. tcp://host:7222."),
-    zone_name: str = typer.Option("default_mhop_zone", "--zone-name"),
-    zone_type: str = typer.Option("mhop", "--zone-type", help="mhop|1hop."),
-    prop: list[str] = typer.Option([], "--prop", help="Any other route property NAME=VALUE (kept as given)."),
-    replace: bool = typer.Option(False, "--replace"),
+    url: str = typer.Option("", "--url", metavar="URL", help="url (required), e.g. tcp://host:7222."),
+    zone_name: str = typer.Option("default_mhop_zone", "--zone-name", metavar="ZONE", help="zone_name."),
+    zone_type: str = typer.Option("mhop", "--zone-type", metavar="MHOP|1HOP", help="zone_type."),
+    prop: list[str] = typer.Option(
+        [], "--prop", metavar="NAME=VALUE", help="Any other route property (kept as given)."
+    ),
+    replace: bool = typer.Option(False, "--replace", help="Redefine if it exists."),
 ) -> None:
     """Define an EMS route; an unknown peer is created as an EMS server."""
     from mqctl.domain.model import Route
-    from mqctl.services.objects import define_object
-    from mqctl.services.peers import ensure_ems_peers
+    from mqctl.services.objects import define_route as define
 
-    props = {k: v or "" for k, v in parse_props(prop, f"route {peer}").items()}
-    route = Route(qmgr, peer, url, zone_name, _zone_type(zone_type, peer), props)
-    with transaction() as repo:
-        ensure_ems_peers(repo, [peer])
-        define_object(repo, qmgr, "routes", peer, route, replace=replace)
+    route = Route(qmgr, peer, url, zone_name, _zone_type(zone_type, peer), _route_props(prop, peer))
+    with transaction() as store:
+        define(store, route, replace=replace)
     done(f"route {peer} defined on {qmgr}.")
 
 
 @alter_app.command("route")
 def alter_route(
-    peer: str = typer.Argument(...),
+    peer: str = typer.Argument(..., metavar="PEER"),
     qmgr: str = SERVER_OPT,
-    url: str | None = typer.Option(None, "--url"),
-    zone_name: str | None = typer.Option(None, "--zone-name"),
-    zone_type: str | None = typer.Option(None, "--zone-type"),
-    prop: list[str] = typer.Option([], "--prop"),
-    remove_prop: list[str] = typer.Option([], "--remove-prop"),
+    url: str | None = typer.Option(None, "--url", metavar="URL", help="url."),
+    zone_name: str | None = typer.Option(None, "--zone-name", hidden=True),
+    zone_type: str | None = typer.Option(None, "--zone-type", hidden=True),
+    prop: list[str] = typer.Option([], "--prop", metavar="NAME=VALUE", help="Add or set a route property."),
+    remove_prop: list[str] = typer.Option(
+        [], "--remove-prop", metavar="NAME", help="Remove a route property."
+    ),
 ) -> None:
-    """Alter an EMS route."""
-    from mqctl.services.objects import alter_object
+    """Alter an EMS route (its zone is fixed when it is created, as in EMS)."""
+    from mqctl.services.objects import alter_route as alter
+    from mqctl.services.objects import route_properties
 
     changes: dict[str, Any] = {}
     if url is not None:
@@ -66,43 +96,44 @@ def alter_route(
         changes["zone_name"] = zone_name
     if zone_type is not None:
         changes["zone_type"] = _zone_type(zone_type, peer)
-    with transaction() as repo:
+    with transaction() as store:
         if prop or remove_prop:
-            old = repo.load_node_state(qmgr).routes.get(peer)
-            props = dict(old.properties) if old is not None else {}
-            props.update({k: v or "" for k, v in parse_props(prop, f"route {peer}").items()})
+            props = route_properties(store, qmgr, peer)
+            props.update(_route_props(prop, peer))
             for key in remove_prop:
                 props.pop(key, None)
             changes["properties"] = props
-        alter_object(repo, qmgr, "routes", peer, changes)
+        alter(store, qmgr, peer, changes)
     done(f"route {peer} altered on {qmgr}.")
 
 
 @display_app.command("route")
 def display_route(
-    peer: str = typer.Argument("*"),
+    peer: str = typer.Argument("*", metavar="[PEER]", help="Peer name; a trailing * is generic."),
     qmgr: str | None = SERVER_FILTER,
-    exact: bool = typer.Option(False, "--exact"),
+    exact: bool = typer.Option(False, "--exact", help="Take a trailing * literally."),
     output: Output = OUTPUT_OPTION,
 ) -> None:
     """Display EMS routes with their selectors."""
-    from mqctl.services.display import display_routes
+    from mqctl.store.read_models import display_routes
 
-    with transaction() as repo:
-        rows = display_routes(repo, peer, exact, qmgr)
+    with reading() as store:
+        rows = display_routes(store, peer, exact, qmgr)
     show_table("Routes", ["qmgr", "name", "url", "zone_name", "zone_type", "properties"], rows, output)
     no_match_exit(rows)
 
 
 @delete_app.command("route")
 def delete_route(
-    peer: str = typer.Argument(...), qmgr: str = SERVER_OPT, cascade: bool = typer.Option(False, "--cascade")
+    peer: str = typer.Argument(..., metavar="PEER"),
+    qmgr: str = SERVER_OPT,
+    cascade: bool = typer.Option(False, "--cascade", help="Also delete its route selectors."),
 ) -> None:
     """Delete an EMS route (--cascade also deletes its selectors)."""
-    from mqctl.services.objects import delete_object
+    from mqctl.services.objects import delete_route as delete
 
-    with transaction() as repo:
-        delete_object(repo, qmgr, "routes", peer, cascade=cascade)
+    with transaction() as store:
+        delete(store, qmgr, peer, cascade=cascade)
     done(f"route {peer} deleted from {qmgr}.")
 
 
@@ -112,17 +143,16 @@ def define_route_selector(
     route: str = ROUTE_OPT,
     direction: str = DIRECTION_OPT,
     topic: str = TOPIC_OPT,
-    selector: str = typer.Option(..., "--selector", help="JMS selector."),
-    replace: bool = typer.Option(False, "--replace"),
+    selector: str = typer.Option(..., "--selector", metavar="SELECTOR", help="JMS selector."),
+    replace: bool = typer.Option(False, "--replace", help="Redefine if it exists."),
 ) -> None:
     """Define an incoming_topic/outgoing_topic selector on a route."""
-    from mqctl.domain.checks import parse_enum
-    from mqctl.domain.model import Direction, RouteSelector
+    from mqctl.domain.model import RouteSelector
     from mqctl.services.objects import define_route_selector as define
 
-    d = parse_enum(Direction, direction, f"route {route}", "direction")
-    with transaction() as repo:
-        define(repo, RouteSelector(qmgr, route, d, topic, selector), replace=replace)
+    d = _direction(direction, route)
+    with transaction() as store:
+        define(store, RouteSelector(qmgr, route, d, topic, selector), replace=replace)
     done(f"{d}_topic={topic} selector defined on route {route} of {qmgr}.")
 
 
@@ -132,30 +162,28 @@ def alter_route_selector(
     route: str = ROUTE_OPT,
     direction: str = DIRECTION_OPT,
     topic: str = TOPIC_OPT,
-    selector: str | None = typer.Option(None, "--selector"),
+    selector: str | None = typer.Option(None, "--selector", metavar="SELECTOR", help="JMS selector."),
 ) -> None:
     """Change a route selector."""
-    from mqctl.domain.checks import parse_enum
-    from mqctl.domain.model import Direction
     from mqctl.services.objects import alter_route_selector as alter
 
-    d = parse_enum(Direction, direction, f"route {route}", "direction")
-    with transaction() as repo:
-        alter(repo, qmgr, (route, str(d), topic), selector)
+    d = _direction(direction, route)
+    with transaction() as store:
+        alter(store, qmgr, (route, str(d), topic), selector)
     done(f"{d}_topic={topic} selector altered on route {route} of {qmgr}.")
 
 
 @display_app.command("route-selector")
 def display_route_selector(
     qmgr: str | None = SERVER_FILTER,
-    route: str | None = typer.Option(None, "--route"),
+    route: str | None = typer.Option(None, "--route", metavar="PEER", help="Only this route."),
     output: Output = OUTPUT_OPTION,
 ) -> None:
     """Display route selectors."""
-    from mqctl.services.display import display_route_selectors
+    from mqctl.store.read_models import display_route_selectors
 
-    with transaction() as repo:
-        rows = display_route_selectors(repo, qmgr, route)
+    with reading() as store:
+        rows = display_route_selectors(store, qmgr, route)
     show_table("Route selectors", ["qmgr", "route", "direction", "topic", "selector"], rows, output)
     no_match_exit(rows)
 
@@ -165,11 +193,9 @@ def delete_route_selector(
     qmgr: str = SERVER_OPT, route: str = ROUTE_OPT, direction: str = DIRECTION_OPT, topic: str = TOPIC_OPT
 ) -> None:
     """Delete a route selector."""
-    from mqctl.domain.checks import parse_enum
-    from mqctl.domain.model import Direction
     from mqctl.services.objects import delete_route_selector as delete
 
-    d = parse_enum(Direction, direction, f"route {route}", "direction")
-    with transaction() as repo:
-        delete(repo, qmgr, (route, str(d), topic))
+    d = _direction(direction, route)
+    with transaction() as store:
+        delete(store, qmgr, (route, str(d), topic))
     done(f"{d}_topic={topic} selector deleted from route {route} of {qmgr}.")

@@ -7,10 +7,23 @@ from typing import Any
 import typer
 
 from mqctl.cli.apps import alter_app, define_app, delete_app, display_app
-from mqctl.cli.common import OUTPUT_OPTION, Output, done, no_match_exit, parse_props, show_table, transaction
+from mqctl.cli.common import (
+    OUTPUT_OPTION,
+    Output,
+    done,
+    no_match_exit,
+    parse_props,
+    reading,
+    show_table,
+    transaction,
+)
 
-NODE_OPT = typer.Option(..., "--qmgr", "-m", "--server", help="The queue manager or EMS server.")
-NODE_FILTER = typer.Option(None, "--qmgr", "-m", "--server", help="Only objects on this node.")
+NODE_OPT = typer.Option(
+    ..., "--qmgr", "-m", "--server", metavar="NODE", help="The queue manager or EMS server."
+)
+NODE_FILTER = typer.Option(
+    None, "--qmgr", "-m", "--server", metavar="NODE", help="Only objects on this queue manager or server."
+)
 TOPIC_ENUMS = {
     "clroute": "ClRoute",
     "wildcard": "Wildcard",
@@ -20,19 +33,22 @@ TOPIC_ENUMS = {
     "pub": "Enablement",
     "sub": "Enablement",
 }
+SCOPES = "ALL|QMGR|ASPARENT"
+ENABLEMENT = "ENABLED|DISABLED|ASPARENT"
+PROP_HELP = "EMS property: global, maxbytes=1GB, ... (repeatable)."
 
 
-def _topic_changes(name: str, values: dict[str, str | None]) -> dict[str, Any]:
+def _typed(name: str, values: dict[str, str | None], enums: dict[str, str], what: str) -> dict[str, Any]:
     """Option values -> typed attribute changes (case-insensitive enums, MQSC names in errors)."""
     from mqctl.domain import model
-    from mqctl.domain.checks import parse_enum
+    from mqctl.domain.rules.text import parse_enum
 
     changes: dict[str, Any] = {}
     for key, value in values.items():
         if value is None:
             continue
-        if key in TOPIC_ENUMS:
-            changes[key] = parse_enum(getattr(model, TOPIC_ENUMS[key]), value, f"topic {name}", key.upper())
+        if key in enums:
+            changes[key] = parse_enum(getattr(model, enums[key]), value, f"{what} {name}", key.upper())
         else:
             changes[key] = value
     return changes
@@ -40,28 +56,32 @@ def _topic_changes(name: str, values: dict[str, str | None]) -> dict[str, Any]:
 
 @define_app.command("topic")
 def define_topic(
-    name: str = typer.Argument(..., help="Topic object name (EMS: the topic pattern, e.g. 'market.fx.*')."),
-    qmgr: str = NODE_OPT,
-    topicstr: str | None = typer.Option(None, "--topicstr", help="TOPICSTR (EMS: defaults to the name)."),
-    cluster: str = typer.Option("", "--cluster", help="CLUSTER: share the object with this cluster."),
-    clroute: str = typer.Option("DIRECT", "--clroute", help="CLROUTE: direct|topichost."),
-    wildcard: str = typer.Option("PASSTHRU", "--wildcard", help="WILDCARD: passthru|block."),
-    pubscope: str = typer.Option("ASPARENT", "--pubscope", help="PUBSCOPE: all|qmgr|asparent."),
-    subscope: str = typer.Option("ASPARENT", "--subscope", help="SUBSCOPE: all|qmgr|asparent."),
-    proxysub: str = typer.Option("FIRSTUSE", "--proxysub", help="PROXYSUB: firstuse|force."),
-    pub: str = typer.Option("ASPARENT", "--pub", help="PUB: enabled|disabled|asparent."),
-    sub: str = typer.Option("ASPARENT", "--sub", help="SUB: enabled|disabled|asparent."),
-    descr: str = typer.Option("", "--descr", help="DESCR."),
-    prop: list[str] = typer.Option(
-        [], "--prop", help="EMS property: global, maxbytes=1GB, ... (repeatable)."
+    name: str = typer.Argument(
+        ..., metavar="NAME", help="Topic object name (EMS: the topic pattern, e.g. 'market.fx.*')."
     ),
+    qmgr: str = NODE_OPT,
+    topicstr: str | None = typer.Option(
+        None, "--topicstr", metavar="TOPIC", help="TOPICSTR (EMS: defaults to the name)."
+    ),
+    cluster: str = typer.Option(
+        "", "--cluster", metavar="CLUSTER", help="CLUSTER: share the object with this cluster."
+    ),
+    clroute: str = typer.Option("DIRECT", "--clroute", metavar="DIRECT|TOPICHOST", help="CLROUTE."),
+    wildcard: str = typer.Option("PASSTHRU", "--wildcard", metavar="PASSTHRU|BLOCK", help="WILDCARD."),
+    pubscope: str = typer.Option("ASPARENT", "--pubscope", metavar=SCOPES, help="PUBSCOPE."),
+    subscope: str = typer.Option("ASPARENT", "--subscope", metavar=SCOPES, help="SUBSCOPE."),
+    proxysub: str = typer.Option("FIRSTUSE", "--proxysub", metavar="FIRSTUSE|FORCE", help="PROXYSUB."),
+    pub: str = typer.Option("ASPARENT", "--pub", metavar=ENABLEMENT, help="PUB."),
+    sub: str = typer.Option("ASPARENT", "--sub", metavar=ENABLEMENT, help="SUB."),
+    descr: str = typer.Option("", "--descr", metavar="TEXT", help="DESCR (at most 64 characters)."),
+    prop: list[str] = typer.Option([], "--prop", metavar="NAME[=VALUE]", help=PROP_HELP),
     replace: bool = typer.Option(False, "--replace", help="Redefine if it exists (MQSC REPLACE)."),
 ) -> None:
     """Define a topic object (MQ) or topic definition (EMS)."""
     from mqctl.domain.model import TopicObject
-    from mqctl.services.objects import define_object
+    from mqctl.services.objects import define_topic as define
 
-    attrs = _topic_changes(
+    attrs = _typed(
         name,
         {
             "clroute": clroute,
@@ -72,49 +92,56 @@ def define_topic(
             "pub": pub,
             "sub": sub,
         },
+        TOPIC_ENUMS,
+        "topic",
     )
     obj = TopicObject(
         node=qmgr,
         name=name,
-        topicstr=name if topicstr is None else topicstr,
+        topicstr=topicstr if topicstr is not None else "",
         cluster=cluster,
         descr=descr,
         properties=parse_props(prop, f"topic {name}"),
         **attrs,
     )
-    with transaction() as repo:
-        if topicstr is None and repo.require_node(qmgr).dialect == "mq":
-            from mqctl.domain.errors import InputError
-
-            raise InputError("is required for an MQ topic object", obj=f"topic {name}", attribute="TOPICSTR")
-        define_object(repo, qmgr, "topics", name, obj, replace=replace)
+    with transaction() as store:
+        if topicstr is None and store.require_node(qmgr).dialect.value == "ems":
+            obj.topicstr = name
+        define(store, obj, replace=replace)
     done(f"topic {name} defined on {qmgr}.")
 
 
 @alter_app.command("topic")
 def alter_topic(
-    name: str = typer.Argument(...),
+    name: str = typer.Argument(..., metavar="NAME"),
     qmgr: str = NODE_OPT,
-    topicstr: str | None = typer.Option(None, "--topicstr"),
-    cluster: str | None = typer.Option(None, "--cluster", help="'' removes it from its cluster."),
-    clroute: str | None = typer.Option(None, "--clroute"),
-    wildcard: str | None = typer.Option(None, "--wildcard"),
-    pubscope: str | None = typer.Option(None, "--pubscope"),
-    subscope: str | None = typer.Option(None, "--subscope"),
-    proxysub: str | None = typer.Option(None, "--proxysub"),
-    pub: str | None = typer.Option(None, "--pub"),
-    sub: str | None = typer.Option(None, "--sub"),
-    descr: str | None = typer.Option(None, "--descr"),
-    prop: list[str] = typer.Option([], "--prop", help="EMS: add or set a property."),
-    remove_prop: list[str] = typer.Option([], "--remove-prop", help="EMS: remove a property."),
+    topicstr: str | None = typer.Option(None, "--topicstr", hidden=True),
+    cluster: str | None = typer.Option(
+        None, "--cluster", metavar="CLUSTER", help="CLUSTER; '' removes it from its cluster."
+    ),
+    clroute: str | None = typer.Option(None, "--clroute", metavar="DIRECT|TOPICHOST", help="CLROUTE."),
+    wildcard: str | None = typer.Option(None, "--wildcard", metavar="PASSTHRU|BLOCK", help="WILDCARD."),
+    pubscope: str | None = typer.Option(None, "--pubscope", metavar=SCOPES, help="PUBSCOPE."),
+    subscope: str | None = typer.Option(None, "--subscope", metavar=SCOPES, help="SUBSCOPE."),
+    proxysub: str | None = typer.Option(None, "--proxysub", metavar="FIRSTUSE|FORCE", help="PROXYSUB."),
+    pub: str | None = typer.Option(None, "--pub", metavar=ENABLEMENT, help="PUB."),
+    sub: str | None = typer.Option(None, "--sub", metavar=ENABLEMENT, help="SUB."),
+    descr: str | None = typer.Option(None, "--descr", metavar="TEXT", help="DESCR."),
+    prop: list[str] = typer.Option([], "--prop", metavar="NAME[=VALUE]", help="EMS: add or set a property."),
+    remove_prop: list[str] = typer.Option(
+        [], "--remove-prop", metavar="NAME", help="EMS: remove a property."
+    ),
 ) -> None:
-    """Alter a topic object; only the given attributes change."""
-    from mqctl.services.objects import alter_object
+    """Alter a topic object; only the given attributes change (TOPICSTR cannot change, as in MQ)."""
+    from mqctl.domain.rules.topic_objects import check_alterable
+    from mqctl.services.objects import alter_topic as alter
+    from mqctl.services.objects import topic_properties
 
-    changes = _topic_changes(
+    if topicstr is not None:
+        check_alterable(name, ["TOPICSTR"])
+    changes = _typed(
         name,
         {
-            "topicstr": topicstr,
             "cluster": cluster,
             "clroute": clroute,
             "wildcard": wildcard,
@@ -125,23 +152,23 @@ def alter_topic(
             "sub": sub,
             "descr": descr,
         },
+        TOPIC_ENUMS,
+        "topic",
     )
-    with transaction() as repo:
+    with transaction() as store:
         if prop or remove_prop:
-            state = repo.load_node_state(qmgr)
-            old = state.topics.get(name)
-            props = dict(old.properties) if old is not None else {}
+            props = topic_properties(store, qmgr, name)
             props.update(parse_props(prop, f"topic {name}"))
             for key in remove_prop:
                 props.pop(key, None)
             changes["properties"] = props
-        alter_object(repo, qmgr, "topics", name, changes)
+        alter(store, qmgr, name, changes)
     done(f"topic {name} altered on {qmgr}.")
 
 
 @display_app.command("topic")
 def display_topic(
-    name: str = typer.Argument("*", help="Name; a trailing * is generic."),
+    name: str = typer.Argument("*", metavar="[NAME]", help="Name; a trailing * is generic."),
     qmgr: str | None = NODE_FILTER,
     exact: bool = typer.Option(
         False, "--exact", help="Take a trailing * literally (EMS names like market.fx.*)."
@@ -151,8 +178,8 @@ def display_topic(
     """Display topic objects."""
     from mqctl.services.display import display_topics
 
-    with transaction() as repo:
-        rows = display_topics(repo, name, exact, qmgr)
+    with reading() as store:
+        rows = display_topics(store, name, exact, qmgr)
     show_table(
         "Topics", ["qmgr", "name", "topicstr", "cluster", "clroute", "wildcard", "properties"], rows, output
     )
@@ -161,128 +188,115 @@ def display_topic(
 
 @delete_app.command("topic")
 def delete_topic(
-    name: str = typer.Argument(...),
+    name: str = typer.Argument(..., metavar="NAME"),
     qmgr: str = NODE_OPT,
     cascade: bool = typer.Option(False, "--cascade", help="Also delete subscriptions naming it (TOPICOBJ)."),
 ) -> None:
     """Delete a topic object."""
-    from mqctl.services.objects import delete_object
+    from mqctl.services.objects import delete_topic as delete
 
-    with transaction() as repo:
-        delete_object(repo, qmgr, "topics", name, cascade=cascade)
+    with transaction() as store:
+        delete(store, qmgr, name, cascade=cascade)
     done(f"topic {name} deleted from {qmgr}.")
+
+
+SUB_ENUMS = {"subscope": "SubScope", "wschema": "WSchema"}
 
 
 @define_app.command("sub")
 def define_sub(
-    name: str = typer.Argument(..., help="Subscription name (MQ: SUBNAME; EMS: durable name)."),
+    name: str = typer.Argument(
+        ..., metavar="NAME", help="Subscription name (MQ: SUBNAME; EMS: durable name)."
+    ),
     qmgr: str = NODE_OPT,
-    topicstr: str = typer.Option(..., "--topicstr", help="Topic pattern (MQ '#','+'; EMS '*','>')."),
-    selector: str | None = typer.Option(None, "--selector", help="JMS message selector."),
+    topicstr: str = typer.Option(
+        ..., "--topicstr", metavar="PATTERN", help="Topic pattern (MQ '#','+'; EMS '*','>')."
+    ),
+    selector: str | None = typer.Option(None, "--selector", metavar="SELECTOR", help="JMS message selector."),
     durable: bool | None = typer.Option(
         None, "--durable/--non-durable", help="Default: durable on MQ, non-durable on EMS."
     ),
-    subscope: str = typer.Option("ALL", "--subscope", help="SUBSCOPE: all|qmgr."),
-    wschema: str = typer.Option("TOPIC", "--wschema", help="WSCHEMA: topic|char."),
-    dest: str = typer.Option("", "--dest", help="DEST queue."),
-    destqmgr: str = typer.Option("", "--destqmgr", help="DESTQMGR."),
-    topicobj: str = typer.Option("", "--topicobj", help="TOPICOBJ (its TOPICSTR prefixes --topicstr)."),
-    replace: bool = typer.Option(False, "--replace"),
+    subscope: str = typer.Option("ALL", "--subscope", metavar="ALL|QMGR", help="SUBSCOPE."),
+    wschema: str = typer.Option("TOPIC", "--wschema", metavar="TOPIC|CHAR", help="WSCHEMA."),
+    dest: str = typer.Option("", "--dest", metavar="QUEUE", help="DEST queue."),
+    destqmgr: str = typer.Option("", "--destqmgr", metavar="QMGR", help="DESTQMGR."),
+    topicobj: str = typer.Option(
+        "", "--topicobj", metavar="TOPIC", help="TOPICOBJ (its TOPICSTR prefixes --topicstr)."
+    ),
+    replace: bool = typer.Option(False, "--replace", help="Redefine if it exists (MQSC REPLACE)."),
 ) -> None:
     """Define a subscription."""
-    from mqctl.domain.checks import parse_enum
-    from mqctl.domain.model import Dialect, SubScope, Subscription, WSchema
-    from mqctl.services.objects import define_object
+    from mqctl.domain.model import Dialect, Subscription
+    from mqctl.services.objects import define_sub as define
 
-    obj = f"sub {name}"
-    with transaction() as repo:
-        dialect = Dialect(repo.require_node(qmgr).dialect)
-        full_topic = topicstr
-        if topicobj:
-            state = repo.load_node_state(qmgr)
-            base = state.topics.get(topicobj)
-            if base is None:
-                from mqctl.domain.errors import NotFoundError
-
-                raise NotFoundError(
-                    f"topic object {topicobj} is not defined on {qmgr}", obj=obj, attribute="TOPICOBJ"
-                )
-            full_topic = f"{base.topicstr}/{topicstr}" if topicstr else base.topicstr
+    attrs = _typed(name, {"subscope": subscope, "wschema": wschema}, SUB_ENUMS, "sub")
+    with transaction() as store:
+        dialect = store.require_node(qmgr).dialect
         sub = Subscription(
             node=qmgr,
             name=name,
-            topicstr=full_topic,
+            topicstr=topicstr,
             selector=selector or None,
             durable=(dialect is Dialect.MQ) if durable is None else durable,
-            subscope=parse_enum(SubScope, subscope, obj, "SUBSCOPE"),
-            wschema=parse_enum(WSchema, wschema, obj, "WSCHEMA"),
             dest=dest,
             destqmgr=destqmgr,
             topicobj=topicobj,
+            **attrs,
         )
-        define_object(repo, qmgr, "subscriptions", name, sub, replace=replace)
+        define(store, sub, replace=replace)
     done(f"sub {name} defined on {qmgr}.")
 
 
 @alter_app.command("sub")
 def alter_sub(
-    name: str = typer.Argument(...),
+    name: str = typer.Argument(..., metavar="NAME"),
     qmgr: str = NODE_OPT,
-    topicstr: str | None = typer.Option(None, "--topicstr"),
-    selector: str | None = typer.Option(None, "--selector", help="'' removes the selector."),
-    durable: bool | None = typer.Option(None, "--durable/--non-durable"),
-    subscope: str | None = typer.Option(None, "--subscope"),
-    wschema: str | None = typer.Option(None, "--wschema"),
-    dest: str | None = typer.Option(None, "--dest"),
-    destqmgr: str | None = typer.Option(None, "--destqmgr"),
+    topicstr: str | None = typer.Option(None, "--topicstr", hidden=True),
+    selector: str | None = typer.Option(None, "--selector", hidden=True),
+    subscope: str | None = typer.Option(None, "--subscope", hidden=True),
+    wschema: str | None = typer.Option(None, "--wschema", hidden=True),
+    durable: bool | None = typer.Option(None, "--durable/--non-durable", help="Durable or not."),
+    dest: str | None = typer.Option(None, "--dest", metavar="QUEUE", help="DEST queue."),
+    destqmgr: str | None = typer.Option(None, "--destqmgr", metavar="QMGR", help="DESTQMGR."),
 ) -> None:
-    """Alter a subscription; only the given attributes change."""
-    from mqctl.domain.checks import parse_enum
-    from mqctl.domain.model import SubScope, WSchema
-    from mqctl.services.objects import alter_object
+    """Alter a subscription; only the given attributes change (TOPICSTR, SELECTOR, SUBSCOPE and WSCHEMA
+    cannot change, as in MQ: delete the subscription and define it again)."""
+    from mqctl.domain.rules.subscriptions import check_alterable
+    from mqctl.services.objects import alter_sub as alter
 
-    obj = f"sub {name}"
-    changes: dict[str, Any] = {}
-    if topicstr is not None:
-        changes["topicstr"] = topicstr
-    if selector is not None:
-        changes["selector"] = selector or None
-    if durable is not None:
-        changes["durable"] = durable
-    if subscope is not None:
-        changes["subscope"] = parse_enum(SubScope, subscope, obj, "SUBSCOPE")
-    if wschema is not None:
-        changes["wschema"] = parse_enum(WSchema, wschema, obj, "WSCHEMA")
-    if dest is not None:
-        changes["dest"] = dest
-    if destqmgr is not None:
-        changes["destqmgr"] = destqmgr
-    with transaction() as repo:
-        alter_object(repo, qmgr, "subscriptions", name, changes)
+    fixed = {"topicstr": topicstr, "selector": selector, "subscope": subscope, "wschema": wschema}
+    check_alterable(name, [key for key, value in fixed.items() if value is not None])
+    changes: dict[str, Any] = {
+        key: value
+        for key, value in {"durable": durable, "dest": dest, "destqmgr": destqmgr}.items()
+        if value is not None
+    }
+    with transaction() as store:
+        alter(store, qmgr, name, changes)
     done(f"sub {name} altered on {qmgr}.")
 
 
 @display_app.command("sub")
 def display_sub(
-    name: str = typer.Argument("*"),
+    name: str = typer.Argument("*", metavar="[NAME]", help="Name; a trailing * is generic."),
     qmgr: str | None = NODE_FILTER,
-    exact: bool = typer.Option(False, "--exact"),
+    exact: bool = typer.Option(False, "--exact", help="Take a trailing * literally."),
     output: Output = OUTPUT_OPTION,
 ) -> None:
     """Display subscriptions."""
-    from mqctl.services.display import display_subscriptions
+    from mqctl.store.read_models import display_subscriptions
 
-    with transaction() as repo:
-        rows = display_subscriptions(repo, name, exact, qmgr)
+    with reading() as store:
+        rows = display_subscriptions(store, name, exact, qmgr)
     show_table("Subscriptions", ["qmgr", "name", "topicstr", "selector", "durable", "subscope"], rows, output)
     no_match_exit(rows)
 
 
 @delete_app.command("sub")
-def delete_sub(name: str = typer.Argument(...), qmgr: str = NODE_OPT) -> None:
+def delete_sub(name: str = typer.Argument(..., metavar="NAME"), qmgr: str = NODE_OPT) -> None:
     """Delete a subscription."""
-    from mqctl.services.objects import delete_object
+    from mqctl.services.objects import delete_sub as delete
 
-    with transaction() as repo:
-        delete_object(repo, qmgr, "subscriptions", name, cascade=False)
+    with transaction() as store:
+        delete(store, qmgr, name)
     done(f"sub {name} deleted from {qmgr}.")

@@ -11,7 +11,8 @@ MQ_NAME_MAX = 48
 EMS_SERVER_MAX = 64
 MQ_SUB_NAME_MAX = 10240
 _MQ_NAME = re.compile(r"[A-Za-z0-9._/%]+")
-_CONTROL = re.compile("[\n\r\t\0]")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_EMS_SERVER_BAD = frozenset("[]\"',=")
 
 
 def check_mq_name(name: str, kind: str) -> None:
@@ -30,7 +31,8 @@ def check_mq_name(name: str, kind: str) -> None:
 
 
 def check_ems_server_name(name: str) -> None:
-    """EMS server names: at most 64 characters, no dot, no blanks."""
+    """EMS server names: at most 64 characters, no dot, no blank, and nothing that would change the
+    structure of routes.conf (``[NAME]`` sections) or start a comment."""
     if not name:
         raise InputError("server name is empty", obj="server")
     if len(name) > EMS_SERVER_MAX:
@@ -39,6 +41,11 @@ def check_ems_server_name(name: str) -> None:
         )
     if "." in name or any(c.isspace() for c in name):
         raise InputError("an EMS server name cannot contain a dot or a blank", obj=f"server {name}")
+    bad = next((c for c in name if c in _EMS_SERVER_BAD or not c.isprintable()), None)
+    if bad is not None:
+        raise InputError(f"character {bad!r} is not allowed in an EMS server name", obj=f"server {name}")
+    if name.startswith("#"):
+        raise InputError("an EMS server name cannot start with '#'", obj=f"server {name}")
 
 
 def node_label(dialect: Dialect) -> str:
@@ -54,10 +61,16 @@ def check_node_name(name: str, dialect: Dialect) -> None:
 
 
 def check_subscription_name(name: str, dialect: Dialect) -> None:
-    """MQ subscription names are long and free (up to 10,240 characters); EMS durable names likewise."""
+    """MQ subscription names are long and free (up to 10,240 characters, blanks allowed); an EMS durable
+    name is one token of durables.conf, so it holds no blank."""
     if not name or not name.strip():
         raise InputError("subscription name is empty", obj="sub")
     if len(name) > MQ_SUB_NAME_MAX:
         raise InputError(f"name is longer than {MQ_SUB_NAME_MAX} characters", obj=f"sub {name[:40]}...")
     if _CONTROL.search(name):
         raise InputError("control characters are not allowed in a subscription name", obj=f"sub {name!r}")
+    if dialect is Dialect.EMS and (any(c.isspace() for c in name) or name.startswith("#") or '"' in name):
+        raise InputError(
+            "an EMS durable name cannot hold a blank or a double quote, nor start with '#'",
+            obj=f"sub {name!r}",
+        )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from mqctl.domain.errors import InputError
@@ -16,6 +17,9 @@ class ScriptRun:
     not_modelled: int = 0
     skipped: int = 0
     """Commands skipped with a warning (an MQSC insert with no value)."""
+    unmodelled: Counter[str] = field(default_factory=Counter)
+    """What was read and not modelled, by name: skipped commands (``DEFINE QLOCAL``) and accepted but
+    ignored attributes (``NPMSGDLV on TOPIC``)."""
     failed: int = 0
     errors: list[InputError] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
@@ -25,3 +29,9 @@ class ScriptRun:
     @property
     def first_error(self) -> InputError | None:
         return self.errors[0] if self.errors else None
+
+    def unmodelled_text(self) -> str:
+        """``DEFINE QLOCAL (3), NPMSGDLV on TOPIC (2)``: most frequent first."""
+        return ", ".join(
+            f"{name} ({n})" for name, n in sorted(self.unmodelled.items(), key=lambda x: (-x[1], x[0]))
+        )

@@ -1,173 +1,29 @@
-"""DISPLAY for every object type: rows as JSON-ready dicts (the documented shapes of docs/cli.md).
+"""DISPLAY for every object type: the store's read models, plus what MQ makes of a topic object.
 
-Keys are lower-case MQSC attribute names, enum values as MQSC shows them, stored values only.
-A trailing ``*`` in a name is generic unless ``exact``; a name without one must match exactly.
+An MQ topic object's ``effective`` values are resolved through its queue manager's topic tree (its own
+objects and its clusters' clustered objects, SEMANTICS §3): the domain's resolution, not a query.
 """
 
 from __future__ import annotations
 
-import json
-from collections import defaultdict
 from typing import Any
 
-from sqlalchemy import ColumnElement, select
-
-from mqctl.domain.model import Dialect, Membership, Topology
+from mqctl.domain.model import Dialect
 from mqctl.domain.resolution import Resolution, TopicTree
-from mqctl.store import convert, tables
-from mqctl.store.repository import Repository
+from mqctl.store import read_models
+from mqctl.store.repository import Store
 
 
-def name_filter(column: Any, pattern: str, exact: bool) -> ColumnElement[bool]:
-    if not exact and pattern.endswith("*"):
-        prefix = pattern[:-1]
-        return column.startswith(prefix, autoescape=True) if prefix else column.is_not(None)
-    return column == pattern
-
-
-def _node_clause(node: str | None) -> list[ColumnElement[bool]]:
-    return [] if node is None else [tables.nodes.c.name == node]
-
-
-def _members_by(repo: Repository, where: ColumnElement[bool], *, node: bool) -> dict[int, list[Any]]:
-    """Memberships matching ``where`` in one query: node id -> (cluster, full_repository) pairs in cluster
-    order when ``node``, else cluster id -> (qmgr, full_repository) pairs in qmgr order."""
-    n, m, c = tables.nodes, tables.memberships, tables.clusters
-    key, other = (n.c.id, c.c.name) if node else (c.c.id, n.c.name)
-    stmt = (
-        select(key, other, m.c.full_repository)
-        .join(m, m.c.node_id == n.c.id)
-        .join(c, c.c.id == m.c.cluster_id)
-        .where(where)
-        .order_by(other)
-    )
-    out: dict[int, list[Any]] = defaultdict(list)
-    for owner, name, full in repo.session.execute(stmt):
-        out[owner].append((name, full))
-    return out
-
-
-def display_nodes(repo: Repository, pattern: str, exact: bool) -> list[dict[str, Any]]:
-    n = tables.nodes
-    name = name_filter(n.c.name, pattern, exact)
-    rows = repo.session.execute(select(n).where(name).order_by(n.c.name)).mappings().all()
-    by_node = _members_by(repo, name, node=True) if rows else {}
-    out = []
-    for r in rows:
-        members = by_node.get(r["id"], [])
-        out.append(
-            {
-                "name": r["name"],
-                "dialect": r["dialect"],
-                "psmode": r["psmode"],
-                "psclus": r["psclus"],
-                "descr": r["descr"],
-                "parent": r["parent"],
-                "clusters": [name for name, _ in members],
-                "repos": [name for name, full in members if full],
-                "seq": r["seq"],
-            }
-        )
-    return out
-
-
-def display_clusters(repo: Repository, pattern: str, exact: bool) -> list[dict[str, Any]]:
-    c = tables.clusters
-    name = name_filter(c.c.name, pattern, exact)
-    rows = repo.session.execute(select(c).where(name).order_by(c.c.name)).mappings().all()
-    by_cluster = _members_by(repo, name, node=False) if rows else {}
-    out = []
-    for r in rows:
-        members = by_cluster.get(r["id"], [])
-        out.append(
-            {
-                "name": r["name"],
-                "descr": r["descr"],
-                "members": [name for name, _ in members],
-                "repos": [name for name, full in members if full],
-                "seq": r["seq"],
-            }
-        )
-    return out
-
-
-def display_memberships(repo: Repository, node: str | None, cluster: str | None) -> list[dict[str, Any]]:
-    n, m, c = tables.nodes, tables.memberships, tables.clusters
-    stmt = (
-        select(n.c.name.label("qmgr"), c.c.name.label("cluster"), m.c.full_repository, m.c.seq)
-        .join(m, m.c.node_id == n.c.id)
-        .join(c, c.c.id == m.c.cluster_id)
-        .order_by(n.c.name, c.c.name)
-    )
-    if node is not None:
-        stmt = stmt.where(n.c.name == node)
-    if cluster is not None:
-        stmt = stmt.where(c.c.name == cluster)
-    return [
-        {"qmgr": r.qmgr, "cluster": r.cluster, "full_repository": bool(r.full_repository), "seq": r.seq}
-        for r in repo.session.execute(stmt)
-    ]
-
-
-def _per_node(
-    repo: Repository, table: Any, key: str, pattern: str, exact: bool, node: str | None
-) -> list[Any]:
-    stmt = (
-        select(table, tables.nodes.c.name.label("qmgr"), tables.nodes.c.dialect.label("node_dialect"))
-        .join(tables.nodes, tables.nodes.c.id == table.c.node_id)
-        .where(name_filter(table.c[key], pattern, exact), *_node_clause(node))
-        .order_by(tables.nodes.c.name, table.c[key])
-    )
-    return list(repo.session.execute(stmt).mappings())
-
-
-def display_topics(repo: Repository, pattern: str, exact: bool, node: str | None) -> list[dict[str, Any]]:
-    keys = (
-        "topicstr",
-        "cluster",
-        "clroute",
-        "wildcard",
-        "pubscope",
-        "subscope",
-        "proxysub",
-        "pub",
-        "sub",
-        "descr",
-    )
-    out = []
-    for r in _per_node(repo, tables.topics, "name", pattern, exact, node):
-        item: dict[str, Any] = {"name": r["name"], "qmgr": r["qmgr"]}
-        item.update({k: r[k] for k in keys})
-        item["properties"] = json.loads(r["properties"])
-        item["dialect"] = r["node_dialect"]
-        item["seq"] = r["seq"]
-        out.append(item)
+def display_topics(store: Store, pattern: str, exact: bool, node: str | None) -> list[dict[str, Any]]:
+    out = read_models.display_topics(store, pattern, exact, node)
     trees: dict[str, TopicTree] = {}
     for item in out:
         if item["dialect"] == str(Dialect.MQ):
             if item["qmgr"] not in trees:
-                trees[item["qmgr"]] = TopicTree.for_node(_topic_space(repo, item["qmgr"]), item["qmgr"])
+                space = read_models.topic_space(store, item["qmgr"])
+                trees[item["qmgr"]] = TopicTree.for_node(space, item["qmgr"])
             item["effective"] = _effective(trees[item["qmgr"]].resolve(item["topicstr"]))
     return out
-
-
-def _topic_space(repo: Repository, qmgr: str) -> Topology:
-    """What a queue manager's topic tree is built from: its own objects, the clustered objects of its
-    clusters (defined on their members), and those clusters' memberships (SEMANTICS §3)."""
-    n, m, c, t = tables.nodes, tables.memberships, tables.clusters, tables.topics
-    members = (
-        select(n.c.name.label("node"), c.c.name.label("cluster"), m.c.full_repository, m.c.seq)
-        .join(m, m.c.node_id == n.c.id)
-        .join(c, c.c.id == m.c.cluster_id)
-    )
-    own = [row.cluster for row in repo.session.execute(members.where(n.c.name == qmgr))]
-    topology = Topology()
-    for row in repo.session.execute(members.where(c.c.name.in_(own))):
-        topology.memberships.append(Membership(row.node, row.cluster, bool(row.full_repository), row.seq))
-    stmt = select(t, n.c.name.label("node_name")).join(n, n.c.id == t.c.node_id)
-    rows = repo.session.execute(stmt.where((n.c.name == qmgr) | t.c.cluster.in_(own))).mappings()
-    topology.topics = [convert.topic_from_row(row, row["node_name"]) for row in rows]
-    return topology
 
 
 def _effective(resolution: Resolution) -> dict[str, Any]:
@@ -180,89 +36,3 @@ def _effective(resolution: Resolution) -> dict[str, Any]:
         "pub": str(resolution.pub),
         "sub": str(resolution.sub),
     }
-
-
-def display_subscriptions(
-    repo: Repository, pattern: str, exact: bool, node: str | None
-) -> list[dict[str, Any]]:
-    keys = ("topicstr", "selector", "subscope", "wschema", "dest", "destqmgr", "topicobj")
-    out = []
-    for r in _per_node(repo, tables.subscriptions, "name", pattern, exact, node):
-        item: dict[str, Any] = {"name": r["name"], "qmgr": r["qmgr"]}
-        item.update({k: r[k] for k in keys})
-        item["durable"] = bool(r["durable"])
-        item["properties"] = json.loads(r["properties"])
-        item["dialect"] = r["node_dialect"]
-        item["seq"] = r["seq"]
-        out.append(item)
-    return out
-
-
-def display_namelists(repo: Repository, pattern: str, exact: bool, node: str | None) -> list[dict[str, Any]]:
-    return [
-        {
-            "name": r["name"],
-            "qmgr": r["qmgr"],
-            "names": json.loads(r["names"]),
-            "descr": r["descr"],
-            "seq": r["seq"],
-        }
-        for r in _per_node(repo, tables.namelists, "name", pattern, exact, node)
-    ]
-
-
-def display_channels(repo: Repository, pattern: str, exact: bool, node: str | None) -> list[dict[str, Any]]:
-    keys = ("chltype", "cluster", "clusnl", "conname", "descr", "seq")
-    return [
-        {"name": r["name"], "qmgr": r["qmgr"], **{k: r[k] for k in keys}}
-        for r in _per_node(repo, tables.channels, "name", pattern, exact, node)
-    ]
-
-
-def display_routes(repo: Repository, pattern: str, exact: bool, node: str | None) -> list[dict[str, Any]]:
-    rows = _per_node(repo, tables.routes, "peer", pattern, exact, node)
-    selectors: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
-    for sel in display_route_selectors(repo, node, None) if rows else []:
-        selectors[(sel["qmgr"], sel["route"])].append(sel)
-    out = []
-    for r in rows:
-        out.append(
-            {
-                "name": r["peer"],
-                "qmgr": r["qmgr"],
-                "url": r["url"],
-                "zone_name": r["zone_name"],
-                "zone_type": r["zone_type"],
-                "properties": json.loads(r["properties"]),
-                "selectors": selectors.get((r["qmgr"], r["peer"]), []),
-                "seq": r["seq"],
-            }
-        )
-    return out
-
-
-def display_route_selectors(repo: Repository, node: str | None, route: str | None) -> list[dict[str, Any]]:
-    rt, rs = tables.routes, tables.route_selectors
-    stmt = (
-        select(
-            tables.nodes.c.name.label("qmgr"), rt.c.peer, rs.c.direction, rs.c.topic, rs.c.selector, rs.c.seq
-        )
-        .join(rt, rt.c.node_id == tables.nodes.c.id)
-        .join(rs, rs.c.route_id == rt.c.id)
-        .order_by(tables.nodes.c.name, rt.c.peer, rs.c.direction, rs.c.topic)
-    )
-    if node is not None:
-        stmt = stmt.where(tables.nodes.c.name == node)
-    if route is not None:
-        stmt = stmt.where(rt.c.peer == route)
-    return [
-        {
-            "qmgr": r.qmgr,
-            "route": r.peer,
-            "direction": r.direction,
-            "topic": r.topic,
-            "selector": r.selector,
-            "seq": r.seq,
-        }
-        for r in repo.session.execute(stmt)
-    ]

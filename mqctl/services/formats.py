@@ -17,9 +17,10 @@ from pathlib import Path
 from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect, Node, NodeState
 from mqctl.domain.names import check_mq_name, check_node_name, node_label
+from mqctl.domain.rules import nodes
 from mqctl.formats.script_run import ScriptRun
-from mqctl.services.peers import ensure_ems_peers
-from mqctl.store.repository import Repository
+from mqctl.services.objects import ensure_ems_peers
+from mqctl.store.repository import NodeRef, Store
 
 MQSC_SUFFIXES = {".mqsc", ".mqs", ".txt", ".dmp", ".in"}
 
@@ -33,28 +34,30 @@ class FileResult:
     run: ScriptRun = field(default_factory=ScriptRun)
 
 
-def _ensure_node(repo: Repository, name: str, dialect: Dialect, create: bool) -> None:
-    row = repo.node_row(name)
-    if row is None:
+def _ensure_node(store: Store, name: str, dialect: Dialect, create: bool) -> NodeRef:
+    ref = store.node(name)
+    if ref is None:
         if not create:
-            what = node_label(dialect)
             raise InputError(
-                f"is not defined (define it with `mqctl define qmgr {name}"
+                f"does not exist (define it with `mqctl define qmgr {name}"
                 f"{' --dialect ems' if dialect is Dialect.EMS else ''}` or use --create)",
-                obj=f"{what} {name}",
+                obj=f"{node_label(dialect)} {name}",
             )
         check_node_name(name, dialect)
-        repo.add_node(Node(name, dialect, seq=repo.next_seq()))
-    elif row.dialect != str(dialect):
-        raise InputError(f"is an {row.dialect.upper()} node, not {dialect.value.upper()}", obj=f"node {name}")
+        return store.add_node(Node(name, dialect, seq=store.next_seq()))
+    nodes.check_node_dialect(name, ref.dialect, dialect)
+    return ref
 
 
-def _ensure_parents(repo: Repository, state: NodeState) -> None:
-    """A hierarchy parent named by ALTER QMGR PARENT is created as a queue manager on first reference."""
-    parent = state.node.parent
-    if parent and repo.node_row(parent) is None:
-        check_mq_name(parent, "qmgr")
-        repo.add_node(Node(parent, Dialect.MQ, seq=repo.next_seq()))
+def _ensure_parent(store: Store, node: Node) -> None:
+    """A hierarchy parent named by ALTER QMGR PARENT is created as a queue manager on first reference;
+    an EMS server cannot be one."""
+    if node.parent is None:
+        return
+    parent = store.node(node.parent)
+    nodes.check_parent(node, parent.dialect if parent is not None else None)
+    if parent is None:
+        store.add_node(Node(node.parent, Dialect.MQ, seq=store.next_seq()))
 
 
 @contextmanager
@@ -76,17 +79,19 @@ def gc_paused() -> Iterator[None]:
         gc.enable()
 
 
-def _edit(repo: Repository, name: str, change: Callable[[NodeState], NodeState | None]) -> None:
+def _edit(store: Store, ref: NodeRef, change: Callable[[NodeState], NodeState | None]) -> None:
+    """Load the node, let ``change`` edit a shallow copy (the format keeps the one deep copy it works on
+    and puts its collections there on success), write the difference back."""
     with gc_paused():
-        before = repo.load_node_state(name)
-        after = change(copy.deepcopy(before))
+        before = store.load_node_state(ref)
+        after = change(copy.copy(before))
         if after is not None:
-            _ensure_parents(repo, after)
-            repo.save_node_state(before, after)
+            _ensure_parent(store, after.node)
+            store.save_node_state(ref, before, after)
 
 
 def runmqsc(
-    repo: Repository,
+    store: Store,
     qmgr: str,
     text: str,
     *,
@@ -102,7 +107,7 @@ def runmqsc(
     from mqctl.formats.mqsc import apply_mqsc
 
     check_mq_name(qmgr, "qmgr")
-    _ensure_node(repo, qmgr, Dialect.MQ, create)
+    ref = _ensure_node(store, qmgr, Dialect.MQ, create)
     result = FileResult(file or "<stdin>", qmgr)
 
     def change(state: NodeState) -> NodeState | None:
@@ -111,14 +116,15 @@ def runmqsc(
             text,
             file=file,
             inserts={"QMNAME": qmgr, **inserts},
-            next_seq=repo.next_seq,
+            next_seq=store.next_seq,
             continue_on_error=continue_on_error,
             progress=progress,
+            dialect_of=lambda name: store.dialects([name]).get(name),
         )
         result.run = run
         return state if run.applied else None
 
-    _edit(repo, qmgr, change)
+    _edit(store, ref, change)
     return result
 
 
@@ -150,7 +156,7 @@ def qmgr_for_file(path: Path, text: str) -> str:
 
 
 def import_mqsc(
-    repo: Repository,
+    store: Store,
     paths: list[Path],
     *,
     inserts: Mapping[str, str],
@@ -173,7 +179,7 @@ def import_mqsc(
                 reached = line
 
         result = runmqsc(
-            repo,
+            store,
             qmgr,
             text,
             file=str(path),
@@ -211,7 +217,7 @@ class EmsImport:
 
 
 def import_ems(
-    repo: Repository,
+    store: Store,
     *,
     tibemsd: Path | None,
     server: str | None,
@@ -223,10 +229,10 @@ def import_ems(
     from mqctl.formats.ems import read_server
 
     config = read_server(
-        tibemsd, server=server, topics=topics, routes=routes, durables=durables, next_seq=repo.next_seq
+        tibemsd, server=server, topics=topics, routes=routes, durables=durables, next_seq=store.next_seq
     )
-    _ensure_node(repo, config.name, Dialect.EMS, create=True)
-    created = ensure_ems_peers(repo, config.peers)
+    ref = _ensure_node(store, config.name, Dialect.EMS, create=True)
+    created = ensure_ems_peers(store, sorted(config.peers))
     read = config.state
 
     def change(state: NodeState) -> NodeState:
@@ -250,7 +256,7 @@ def import_ems(
             rs.node = config.name
         return state
 
-    _edit(repo, config.name, change)
+    _edit(store, ref, change)
     return EmsImport(
         config.name,
         len(read.topics),
@@ -264,45 +270,48 @@ def import_ems(
 
 
 def tibemsadmin(
-    repo: Repository, server: str, text: str, *, file: str | None, create: bool, continue_on_error: bool
+    store: Store, server: str, text: str, *, file: str | None, create: bool, continue_on_error: bool
 ) -> FileResult:
     from mqctl.formats.ems import apply_tibemsadmin
 
-    _ensure_node(repo, server, Dialect.EMS, create)
+    ref = _ensure_node(store, server, Dialect.EMS, create)
     result = FileResult(file or "<stdin>", server)
 
     def change(state: NodeState) -> NodeState | None:
         run = apply_tibemsadmin(
-            state, text, file=file, next_seq=repo.next_seq, continue_on_error=continue_on_error
+            state, text, file=file, next_seq=store.next_seq, continue_on_error=continue_on_error
         )
         result.run = run
         if run.applied:
-            ensure_ems_peers(repo, run.peers_referenced)
+            ensure_ems_peers(store, sorted(run.peers_referenced))
             return state
         return None
 
-    _edit(repo, server, change)
+    _edit(store, ref, change)
     return result
 
 
-def export_mqsc(repo: Repository, qmgr: str) -> str:
+def export_mqsc(store: Store, qmgr: str) -> str:
+    from datetime import datetime
+
     from mqctl.formats.mqsc import write_mqsc
 
-    state = repo.load_node_state(qmgr)
-    if state.node.dialect is not Dialect.MQ:
+    ref = store.require_node(qmgr, Dialect.MQ)
+    if ref.dialect is not Dialect.MQ:
         raise InputError("is an EMS server: use `mqctl export ems`", obj=f"server {qmgr}")
-    return write_mqsc(state)
+    return write_mqsc(store.load_node_state(ref), generated=datetime.now())
 
 
-def mq_node_names(repo: Repository) -> list[str]:
-    return sorted(n for n, d in repo.node_names().items() if d == str(Dialect.MQ))
+def node_names(store: Store, dialect: Dialect) -> list[str]:
+    return store.node_names(dialect)
 
 
-def export_ems(repo: Repository, server: str) -> dict[str, str]:
+def export_ems(store: Store, server: str) -> dict[str, str]:
     """File name -> text: tibemsd.conf pointing at topics.conf, routes.conf and durables.conf."""
     from mqctl.formats.ems import write_durables_conf, write_routes_conf, write_topics_conf
 
-    state = repo.load_node_state(server)
+    ref = store.require_node(server, Dialect.EMS)
+    state = store.load_node_state(ref)
     if state.node.dialect is not Dialect.EMS:
         raise InputError("is an MQ queue manager: use `mqctl export mqsc`", obj=f"qmgr {server}")
     return {

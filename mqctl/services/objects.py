@@ -1,8 +1,12 @@
-"""define / alter / delete for every object type: plain functions over a ``Repository``.
+"""define / alter / delete for every object type: plain functions over a ``Store`` and domain values.
 
 Each follows MQSC's rules: DEFINE of an existing object needs REPLACE, ALTER and DELETE need the object,
 every DEFINE/ALTER gives a new definition sequence (SEMANTICS §9), and deleting an object that others
-depend on names them unless ``cascade`` is given.
+depend on names them unless ``cascade`` is given. What MQ or EMS refuses is decided by the rule modules of
+``mqctl.domain.rules`` (the same ones the MQSC and EMS doors call); these functions find the facts the
+rules need with indexed queries and write one object, so an edit costs the same on a node holding
+100,000 subscriptions as on an empty one. Memberships follow the cluster channels and namelists, as in
+MQ (``domain.memberships``): only those edits load the node's channels, namelists and memberships.
 """
 
 from __future__ import annotations
@@ -11,81 +15,101 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from sqlalchemy import delete, select, update
-
-from mqctl.domain import checks
+from mqctl.domain import memberships
 from mqctl.domain.errors import ConflictError, InputError, NotFoundError
-from mqctl.domain.memberships import channel_gives, rederive
 from mqctl.domain.model import (
+    Channel,
     Dialect,
-    Membership,
+    Namelist,
     Node,
     NodeState,
+    Route,
     RouteSelector,
+    Subscription,
+    TopicObject,
 )
 from mqctl.domain.names import node_label
-from mqctl.store import tables
-from mqctl.store.orm import ClusterRow
-from mqctl.store.repository import Repository, edit_node
+from mqctl.domain.rules import (
+    channels,
+    clusters,
+    ems_definitions,
+    namelists,
+    nodes,
+    route_selectors,
+    routes,
+    subscriptions,
+    topic_objects,
+)
+from mqctl.store.repository import (
+    CLUSTER_PARTS,
+    ROUTES,
+    SUBSCRIPTIONS,
+    TOPICS,
+    Kind,
+    NodeRef,
+    Store,
+)
 
-KIND_LABEL = {
-    "topics": "topic",
-    "subscriptions": "sub",
-    "namelists": "namelist",
-    "channels": "channel",
-    "routes": "route",
-}
+REPLACE_HINT = "is already defined (use --replace to redefine it)"
 
 
-def _with_seq(obj: Any, repo: Repository) -> Any:
-    return dataclasses.replace(obj, seq=repo.next_seq())
+def _already(obj: str) -> ConflictError:
+    return ConflictError(REPLACE_HINT, obj=obj)
+
+
+def _in_use(obj: str, users: list[str]) -> ConflictError:
+    return ConflictError(f"is used by {', '.join(users)} (use --cascade to delete them too)", obj=obj)
+
+
+def _missing(obj: str, node: str) -> NotFoundError:
+    return NotFoundError(f"does not exist on {node}", obj=obj)
+
+
+def _edit_clusters(store: Store, ref: NodeRef, change: Callable[[NodeState], None]) -> None:
+    """Edit a node's channels, namelists and memberships together (memberships are derived from them)."""
+    before = store.load_node_state(ref, CLUSTER_PARTS)
+    after = dataclasses.replace(
+        before,
+        memberships=dict(before.memberships),
+        namelists=dict(before.namelists),
+        channels=dict(before.channels),
+    )
+    change(after)
+    store.save_node_state(ref, before, after)
 
 
 # -- nodes ------------------------------------------------------------------------------------------
 def define_node(
-    repo: Repository,
-    node: Node,
-    *,
-    clusters: list[str],
-    full_repositories: list[str],
-    replace: bool,
+    store: Store, node: Node, *, clusters_: list[str], full_repositories: list[str], replace: bool
 ) -> None:
-    checks.check_node(node)
-    for c in clusters + full_repositories:
-        checks.check_mq_name(c, "cluster")
-    if (clusters or full_repositories) and node.dialect is Dialect.EMS:
-        raise InputError(
-            "an EMS server is not a member of MQ clusters", obj=f"server {node.name}", attribute="CLUSTER"
-        )
-    existing = repo.node_row(node.name)
-    if existing is not None and not replace:
-        raise ConflictError(
-            "is already defined (use --replace to redefine it)",
-            obj=f"{node_label(node.dialect)} {node.name}",
-        )
-    if existing is not None and existing.dialect != str(node.dialect):
-        raise ConflictError(
-            f"is defined as {existing.dialect}; delete it first to change its dialect",
-            obj=f"node {node.name}",
-        )
-    node = _with_seq(node, repo)
-    if existing is None:
-        repo.add_node(node)
-    else:
-        repo.update_node(existing, node)
+    nodes.check(node)
+    for cluster in clusters_ + full_repositories:
+        clusters.check_member(node.name, node.dialect, cluster)
+    existing = store.node(node.name)
+    if existing is not None:
+        if not replace:
+            raise _already(nodes.label(node))
+        nodes.check_change(existing.node, node)
+    _check_parent(store, node)
+    node = dataclasses.replace(node, seq=store.next_seq())
+    ref = store.add_node(node) if existing is None else store.update_node(existing, node)
+    if clusters_ or full_repositories:
+        seq = store.next_seq()
+        _edit_clusters(store, ref, lambda s: memberships.join(s, clusters_, full_repositories, seq=seq))
 
-    def set_memberships(state: NodeState) -> None:
-        for cluster in sorted(set(clusters) | set(full_repositories)):
-            state.memberships[cluster] = Membership(
-                node.name, cluster, cluster in full_repositories, repo.next_seq()
-            )
 
-    if clusters or full_repositories:
-        edit_node(repo, node.name, set_memberships)
+def _check_parent(store: Store, node: Node) -> None:
+    """PARENT names a queue manager; one not defined yet is created, as MQ accepts any name."""
+    if node.parent is None:
+        return
+    parent = store.node(node.parent)
+    nodes.check_parent(node, parent.dialect if parent is not None else None)
+    if parent is None:
+        store.add_node(Node(node.parent, Dialect.MQ, seq=store.next_seq()))
 
 
 def alter_node(
-    repo: Repository,
+    store: Store,
     name: str,
     changes: Mapping[str, Any],
     *,
@@ -93,341 +117,418 @@ def alter_node(
     remove_clusters: list[str],
     full_repositories: list[str],
 ) -> None:
-    row = repo.require_node(name, "node")
+    ref = store.require_node(name)
+    node = dataclasses.replace(ref.node, **changes, seq=store.next_seq())
+    nodes.check_change(ref.node, node)
+    for cluster in add_clusters + full_repositories + remove_clusters:
+        clusters.check_member(name, node.dialect, cluster)
+    _check_parent(store, node)
+    ref = store.update_node(ref, node)
+    if add_clusters or full_repositories or remove_clusters:
+        seq = store.next_seq()
 
-    def change(state: NodeState) -> None:
-        node = dataclasses.replace(state.node, **changes, seq=repo.next_seq())
-        checks.check_node(node)
-        state.node = node
-        for cluster in add_clusters + full_repositories:
-            checks.check_mq_name(cluster, "cluster")
-            if node.dialect is Dialect.EMS:
-                raise InputError("an EMS server is not a member of MQ clusters", obj=f"server {name}")
-            old = state.memberships.get(cluster)
-            full = cluster in full_repositories or (old is not None and old.full_repository)
-            state.memberships[cluster] = Membership(name, cluster, full, repo.next_seq())
-        for cluster in remove_clusters:
-            if state.memberships.pop(cluster, None) is None:
-                raise NotFoundError(f"is not a member of cluster {cluster}", obj=f"qmgr {name}")
+        def change(state: NodeState) -> None:
+            memberships.join(state, add_clusters, full_repositories, seq=seq)
+            for cluster in remove_clusters:
+                memberships.leave(state, cluster, seq=seq)
 
-    del row
-    edit_node(repo, name, change)
+        _edit_clusters(store, ref, change)
 
 
-def node_dependents(repo: Repository, name: str) -> list[str]:
+def node_dependents(store: Store, ref: NodeRef) -> list[str]:
     """What depends on a node: its own objects, its hierarchy children, routes that name it."""
-    row = repo.require_node(name, "node")
-    out: list[str] = []
-    for table, label in (
-        (tables.topics, "topic"),
-        (tables.subscriptions, "sub"),
-        (tables.namelists, "namelist"),
-        (tables.channels, "channel"),
-        (tables.routes, "route"),
-    ):
-        n = repo.count(table, table.c.node_id == row.id)
-        if n:
-            out.append(f"{n} {label}{'s' if n > 1 else ''}")
-    n = repo.count(tables.memberships, tables.memberships.c.node_id == row.id)
-    if n:
-        out.append(f"{n} cluster membership{'s' if n > 1 else ''}")
-    children = repo.session.execute(
-        select(tables.nodes.c.name).where(tables.nodes.c.parent == name)
-    ).scalars()
-    out += [f"child qmgr {c}" for c in sorted(children)]
-    peers = repo.session.execute(
-        select(tables.nodes.c.name)
-        .join(tables.routes, tables.routes.c.node_id == tables.nodes.c.id)
-        .where(tables.routes.c.peer == name)
-    ).scalars()
-    out += [f"route {name} on {p}" for p in sorted(peers)]
+    out = [f"{n} {label}{'s' if n > 1 else ''}" for label, n in store.node_object_counts(ref)]
+    out += [f"child qmgr {c}" for c in store.children(ref.name)]
+    out += [f"route {ref.name} on {server}" for server in store.routes_to(ref.name) if server != ref.name]
     return out
 
 
-def delete_node(repo: Repository, name: str, *, cascade: bool) -> None:
-    row = repo.require_node(name, "node")
-    deps = node_dependents(repo, name)
+def delete_node(store: Store, name: str, *, cascade: bool) -> None:
+    ref = store.require_node(name)
+    deps = node_dependents(store, ref)
     if deps and not cascade:
-        label = node_label(Dialect(row.dialect))
-        raise ConflictError(
-            f"is used by {', '.join(deps)} (use --cascade to delete them too)", obj=f"{label} {name}"
-        )
-    repo.session.execute(update(tables.nodes).where(tables.nodes.c.parent == name).values(parent=None))
-    repo.session.execute(delete(tables.routes).where(tables.routes.c.peer == name))
-    repo.delete_node(row)
+        raise _in_use(f"{node_label(ref.dialect)} {name}", deps)
+    store.delete_node(ref)  # the database drops its objects and routes to it, and unsets PARENT
 
 
 # -- clusters ---------------------------------------------------------------------------------------
-def define_cluster(repo: Repository, name: str, descr: str, *, replace: bool) -> None:
-    checks.check_mq_name(name, "cluster")
-    checks.check_descr(descr, f"cluster {name}")
-    row = repo.cluster_row(name)
-    if row is not None and not replace:
-        raise ConflictError("is already defined (use --replace to redefine it)", obj=f"cluster {name}")
-    if row is None:
-        repo.session.add(ClusterRow(name=name, descr=descr, seq=repo.next_seq()))
-    else:
-        row.descr, row.seq = descr, repo.next_seq()
-    repo.session.flush()
+def define_cluster(store: Store, name: str, descr: str, *, replace: bool) -> None:
+    clusters.check(name, descr)
+    if store.cluster(name) is not None and not replace:
+        raise _already(f"cluster {name}")
+    store.put_cluster(name, descr, store.next_seq())
 
 
-def alter_cluster(repo: Repository, name: str, descr: str | None) -> None:
-    row = _require_cluster(repo, name)
-    if descr is not None:
-        checks.check_descr(descr, f"cluster {name}")
-        row.descr = descr
-    row.seq = repo.next_seq()
-    repo.session.flush()
+def alter_cluster(store: Store, name: str, descr: str | None) -> None:
+    found = store.cluster(name)
+    if found is None:
+        raise NotFoundError("does not exist", obj=f"cluster {name}")
+    new_descr = found[0] if descr is None else descr
+    clusters.check(name, new_descr)
+    store.put_cluster(name, new_descr, store.next_seq())
 
 
-def _require_cluster(repo: Repository, name: str) -> ClusterRow:
-    row = repo.cluster_row(name)
-    if row is None:
-        raise NotFoundError("is not defined", obj=f"cluster {name}")
-    return row
-
-
-def cluster_dependents(repo: Repository, name: str) -> list[str]:
-    row = _require_cluster(repo, name)
-    out: list[str] = []
-    members = repo.session.execute(
-        select(tables.nodes.c.name)
-        .join(tables.memberships, tables.memberships.c.node_id == tables.nodes.c.id)
-        .where(tables.memberships.c.cluster_id == row.id)
-        .order_by(tables.nodes.c.name)
-    ).scalars()
-    out += [f"member {m}" for m in members]
-    topic_rows = repo.session.execute(
-        select(tables.nodes.c.name, tables.topics.c.name)
-        .join(tables.topics, tables.topics.c.node_id == tables.nodes.c.id)
-        .where(tables.topics.c.cluster == name)
-        .order_by(tables.nodes.c.name, tables.topics.c.name)
-    ).all()
-    out += [f"topic {t} on {n}" for n, t in topic_rows]
-    chl_rows = repo.session.execute(
-        select(tables.nodes.c.name, tables.channels.c.name)
-        .join(tables.channels, tables.channels.c.node_id == tables.nodes.c.id)
-        .where(tables.channels.c.cluster == name)
-        .order_by(tables.nodes.c.name, tables.channels.c.name)
-    ).all()
-    out += [f"channel {c} on {n}" for n, c in chl_rows]
-    return out
-
-
-def delete_cluster(repo: Repository, name: str, *, cascade: bool) -> None:
-    row = _require_cluster(repo, name)
-    deps = cluster_dependents(repo, name)
+def delete_cluster(store: Store, name: str, *, cascade: bool) -> None:
+    if store.cluster(name) is None:
+        raise NotFoundError("does not exist", obj=f"cluster {name}")
+    deps = [f"member {m}" for m in store.cluster_members(name)] + store.cluster_users(name)
     if deps and not cascade:
-        raise ConflictError(
-            f"is used by {', '.join(deps)} (use --cascade to delete them too)", obj=f"cluster {name}"
-        )
-    repo.session.execute(delete(tables.topics).where(tables.topics.c.cluster == name))
-    repo.session.execute(delete(tables.channels).where(tables.channels.c.cluster == name))
-    repo.session.execute(delete(tables.clusters).where(tables.clusters.c.id == row.id))
+        raise _in_use(f"cluster {name}", deps)
+    store.delete_cluster(name)  # the database drops its memberships, topics and channels
 
 
 # -- memberships ------------------------------------------------------------------------------------
-def define_membership(
-    repo: Repository, node: str, cluster: str, full_repository: bool, *, replace: bool
-) -> None:
-    checks.check_mq_name(cluster, "cluster")
+def define_membership(store: Store, node: str, cluster: str, full_repository: bool, *, replace: bool) -> None:
+    ref = store.require_node(node)
+    clusters.check_member(node, ref.dialect, cluster)
+    seq = store.next_seq()
 
     def change(state: NodeState) -> None:
-        if state.node.dialect is Dialect.EMS:
-            raise InputError("an EMS server is not a member of MQ clusters", obj=f"server {node}")
         if cluster in state.memberships and not replace:
             raise ConflictError(
                 f"is already a member of cluster {cluster} (use --replace)", obj=f"qmgr {node}"
             )
-        state.memberships[cluster] = Membership(node, cluster, full_repository, repo.next_seq())
+        memberships.join(state, [cluster], [], seq=seq)
+        memberships.set_full_repository(state, cluster, full_repository, seq=seq)
 
-    edit_node(repo, node, change)
+    _edit_clusters(store, ref, change)
 
 
-def alter_membership(repo: Repository, node: str, cluster: str, full_repository: bool | None) -> None:
+def alter_membership(store: Store, node: str, cluster: str, full_repository: bool | None) -> None:
+    ref = store.require_node(node)
+    seq = store.next_seq()
+
     def change(state: NodeState) -> None:
         old = state.memberships.get(cluster)
         if old is None:
             raise NotFoundError(f"is not a member of cluster {cluster}", obj=f"qmgr {node}")
-        full = old.full_repository if full_repository is None else full_repository
-        state.memberships[cluster] = Membership(node, cluster, full, repo.next_seq())
+        if full_repository is not None:
+            memberships.set_full_repository(state, cluster, full_repository, seq=seq)
 
-    edit_node(repo, node, change)
-
-
-def delete_membership(repo: Repository, node: str, cluster: str) -> None:
-    def change(state: NodeState) -> None:
-        if state.memberships.pop(cluster, None) is None:
-            raise NotFoundError(f"is not a member of cluster {cluster}", obj=f"qmgr {node}")
-
-    edit_node(repo, node, change)
+    _edit_clusters(store, ref, change)
 
 
-# -- per-node objects -------------------------------------------------------------------------------
-Checker = Callable[[Any, Dialect], None]
+def delete_membership(store: Store, node: str, cluster: str) -> None:
+    ref = store.require_node(node)
+    seq = store.next_seq()
+    _edit_clusters(store, ref, lambda state: memberships.leave(state, cluster, seq=seq))
 
 
-_CHECKERS: dict[str, Checker] = {
-    "topics": checks.check_topic_object,
-    "subscriptions": checks.check_subscription,
-    "namelists": lambda o, d: checks.check_namelist(o),
-    "channels": lambda o, d: checks.check_channel(o),
-    "routes": lambda o, d: checks.check_route(o),
-}
+# -- topic objects and EMS topic definitions --------------------------------------------------------
+def _check_topic(ref: NodeRef, topic: TopicObject) -> None:
+    if ref.dialect is Dialect.EMS:
+        ems_definitions.check(topic)
+    else:
+        topic_objects.check(topic)
 
 
-def _checker(attr: str) -> Checker:
-    return _CHECKERS[attr]
+def _topicstr_holder(store: Store, ref: NodeRef, topic: TopicObject) -> None:
+    if ref.dialect is Dialect.MQ:
+        topic_objects.check_unique_topicstr(topic, store.topic_named_by_topicstr(ref, topic.topicstr))
 
 
-_MQ_ONLY = {"namelists", "channels"}
-_EMS_ONLY = {"routes"}
+def define_topic(store: Store, topic: TopicObject, *, replace: bool) -> None:
+    ref = store.require_node(topic.node)
+    _check_topic(ref, topic)
+    found = store.find(TOPICS, ref, topic.name)
+    if found is not None and not replace:
+        raise _already(f"topic {topic.name}")
+    _topicstr_holder(store, ref, topic)
+    store.ensure_clusters([topic.cluster])
+    topic = dataclasses.replace(topic, seq=store.next_seq())
+    if found is None:
+        store.insert(TOPICS, ref, topic)
+    else:
+        store.update(TOPICS, found[0], ref, topic)
 
 
-def _check_dialect(attr: str, state: NodeState) -> None:
-    label = KIND_LABEL[attr]
-    if attr in _MQ_ONLY and state.node.dialect is Dialect.EMS:
-        raise InputError(f"an EMS server has no {label}s", obj=f"server {state.node.name}")
-    if attr in _EMS_ONLY and state.node.dialect is Dialect.MQ:
-        raise InputError(f"a queue manager has no EMS {label}s", obj=f"qmgr {state.node.name}")
+def alter_topic(store: Store, node: str, name: str, changes: Mapping[str, Any]) -> None:
+    ref = store.require_node(node)
+    row_id, old = _require(store, TOPICS, ref, name, "topic")
+    new = dataclasses.replace(old, **changes, seq=store.next_seq())
+    if ref.dialect is Dialect.EMS:
+        if new.topicstr != old.topicstr:
+            raise InputError("an EMS topic definition is named by its topic pattern", obj=f"topic {name}")
+        ems_definitions.check(new)
+    else:
+        topic_objects.check_change(old, new)
+    store.ensure_clusters([new.cluster])
+    store.update(TOPICS, row_id, ref, new)
 
 
-def define_object(repo: Repository, node: str, attr: str, key: str, obj: Any, *, replace: bool) -> None:
-    """DEFINE [REPLACE] of a topic, sub, namelist, channel or route on ``node``."""
-
-    def change(state: NodeState) -> None:
-        _check_dialect(attr, state)
-        _checker(attr)(obj, state.node.dialect)
-        objects: dict[str, Any] = getattr(state, attr)
-        if key in objects and not replace:
-            raise ConflictError(
-                "is already defined (use --replace to redefine it)", obj=f"{KIND_LABEL[attr]} {key}"
-            )
-        old = objects.get(key)
-        objects[key] = _with_seq(obj, repo)
-        _after_change(state, attr, old, repo)
-
-    edit_node(repo, node, change)
+def topic_properties(store: Store, node: str, name: str) -> dict[str, str | None]:
+    """The stored properties of an EMS topic definition (``alter topic --prop`` edits them)."""
+    ref = store.require_node(node)
+    return dict(_require(store, TOPICS, ref, name, "topic")[1].properties)
 
 
-def alter_object(repo: Repository, node: str, attr: str, key: str, changes: Mapping[str, Any]) -> None:
-    """ALTER: only the given attributes change; the object gets a new definition sequence."""
-
-    def change(state: NodeState) -> None:
-        objects: dict[str, Any] = getattr(state, attr)
-        old = objects.get(key)
-        if old is None:
-            raise NotFoundError(f"is not defined on {node}", obj=f"{KIND_LABEL[attr]} {key}")
-        new = dataclasses.replace(old, **changes, seq=repo.next_seq())
-        _checker(attr)(new, state.node.dialect)
-        objects[key] = new
-        _after_change(state, attr, old, repo)
-
-    edit_node(repo, node, change)
+def delete_topic(store: Store, node: str, name: str, *, cascade: bool) -> None:
+    ref = store.require_node(node)
+    row_id, _ = _require(store, TOPICS, ref, name, "topic")
+    users = store.subscriptions_naming_topic(ref, name)
+    if users and not cascade:
+        raise _in_use(f"topic {name}", [f"sub {sub} (TOPICOBJ)" for _, sub in users])
+    for sub_id, _ in users:
+        store.delete_row(SUBSCRIPTIONS, sub_id)
+    store.delete_row(TOPICS, row_id)
 
 
-def _after_change(state: NodeState, attr: str, old: Any, repo: Repository) -> None:
-    """Memberships follow the CLUSRCVR channels and their namelists, as in MQ (``domain.memberships``)."""
-    if attr == "channels":
-        for ch in state.channels.values():
-            if ch.clusnl and ch.clusnl not in state.namelists:
-                raise NotFoundError(
-                    f"namelist {ch.clusnl} is not defined on {state.node.name}",
-                    obj=f"channel {ch.name}",
-                    attribute="CLUSNL",
-                )
-        rederive(state, seq=repo.next_seq(), released=channel_gives(state, old))
-    elif attr == "namelists":
-        rederive(state, seq=repo.next_seq(), released=set(old.names) if old is not None else set())
-
-
-def object_dependents(state: NodeState, attr: str, key: str) -> list[str]:
-    if attr == "topics":
-        return [f"sub {s.name}" for s in state.subscriptions.values() if s.topicobj == key]
-    if attr == "namelists":
-        return [f"channel {c.name}" for c in state.channels.values() if c.clusnl == key]
-    if attr == "routes":
-        return [f"{rs.direction}_topic={rs.topic}" for rs in state.route_selectors if rs.peer == key]
-    return []
-
-
-def delete_object(repo: Repository, node: str, attr: str, key: str, *, cascade: bool) -> None:
-    def change(state: NodeState) -> None:
-        objects: dict[str, Any] = getattr(state, attr)
-        if key not in objects:
-            raise NotFoundError(f"is not defined on {node}", obj=f"{KIND_LABEL[attr]} {key}")
-        deps = object_dependents(state, attr, key)
-        if deps and not cascade:
-            raise ConflictError(
-                f"is used by {', '.join(sorted(deps))} (use --cascade to delete them too)",
-                obj=f"{KIND_LABEL[attr]} {key}",
-            )
-        _after_change(state, attr, objects.pop(key), repo)
-        if attr == "topics":
-            for sub in [s for s in state.subscriptions.values() if s.topicobj == key]:
-                del state.subscriptions[sub.name]
-        elif attr == "namelists":
-            for ch in [c for c in state.channels.values() if c.clusnl == key]:
-                del state.channels[ch.name]
-        elif attr == "routes":
-            state.route_selectors = [rs for rs in state.route_selectors if rs.peer != key]
-
-    edit_node(repo, node, change)
-
-
-# -- route selectors --------------------------------------------------------------------------------
-def _selector_index(state: NodeState, rs_key: tuple[str, str, str]) -> int | None:
-    for i, rs in enumerate(state.route_selectors):
-        if (rs.peer, str(rs.direction), rs.topic) == rs_key:
-            return i
-    return None
-
-
-def define_route_selector(repo: Repository, rs: RouteSelector, *, replace: bool) -> None:
-    def change(state: NodeState) -> None:
-        _check_dialect("routes", state)
-        if rs.peer not in state.routes:
-            raise NotFoundError(
-                f"route {rs.peer} is not defined on {rs.node}", obj=f"route selector {rs.topic}"
-            )
-        checks.check_route_selector(rs)
-        i = _selector_index(state, (rs.peer, str(rs.direction), rs.topic))
-        new = _with_seq(rs, repo)
-        if i is not None and not replace:
-            raise ConflictError(
-                "is already defined (use --replace to redefine it)",
-                obj=f"route {rs.peer} {rs.direction}_topic={rs.topic}",
-            )
-        if i is None:
-            state.route_selectors.append(new)
-        else:
-            state.route_selectors[i] = new
-
-    edit_node(repo, rs.node, change)
-
-
-def alter_route_selector(
-    repo: Repository, node: str, key: tuple[str, str, str], selector: str | None
-) -> None:
-    def change(state: NodeState) -> None:
-        i = _selector_index(state, key)
-        if i is None:
-            raise NotFoundError(f"is not defined on {node}", obj=f"route {key[0]} {key[1]}_topic={key[2]}")
-        old = state.route_selectors[i]
-        new = dataclasses.replace(
-            old, selector=old.selector if selector is None else selector, seq=repo.next_seq()
+# -- subscriptions ----------------------------------------------------------------------------------
+def define_sub(store: Store, sub: Subscription, *, replace: bool) -> None:
+    """DEFINE SUB; with TOPICOBJ, the object's TOPICSTR prefixes the given one (MQ's rule)."""
+    ref = store.require_node(sub.node)
+    if sub.topicobj:
+        found_obj = store.find(TOPICS, ref, sub.topicobj) if ref.dialect is Dialect.MQ else None
+        prefix = found_obj[1].topicstr if found_obj is not None else None
+        sub = dataclasses.replace(
+            sub, topicstr=subscriptions.topicobj_prefix(sub.topicstr, prefix, f"sub {sub.name}")
         )
-        checks.check_route_selector(new)
-        state.route_selectors[i] = new
+    subscriptions.check(sub, ref.dialect)
+    found = store.find(SUBSCRIPTIONS, ref, sub.name)
+    if found is not None and not replace:
+        raise _already(f"sub {sub.name}")
+    sub = dataclasses.replace(sub, seq=store.next_seq())
+    if found is None:
+        store.insert(SUBSCRIPTIONS, ref, sub)
+    else:
+        store.update(SUBSCRIPTIONS, found[0], ref, sub)
 
-    edit_node(repo, node, change)
+
+def alter_sub(store: Store, node: str, name: str, changes: Mapping[str, Any]) -> None:
+    ref = store.require_node(node)
+    row_id, old = _require(store, SUBSCRIPTIONS, ref, name, "sub")
+    new = dataclasses.replace(old, **changes, seq=store.next_seq())
+    subscriptions.check_change(old, new, ref.dialect)
+    store.update(SUBSCRIPTIONS, row_id, ref, new)
 
 
-def delete_route_selector(repo: Repository, node: str, key: tuple[str, str, str]) -> None:
+def delete_sub(store: Store, node: str, name: str) -> None:
+    ref = store.require_node(node)
+    row_id, _ = _require(store, SUBSCRIPTIONS, ref, name, "sub")
+    store.delete_row(SUBSCRIPTIONS, row_id)
+
+
+# -- namelists and channels (they give memberships) -------------------------------------------------
+def define_namelist(store: Store, nl: Namelist, *, replace: bool) -> None:
+    ref = store.require_node(nl.node)
+    nodes.require_dialect(ref.dialect, Dialect.MQ, "namelists", ref.name)
+    namelists.check(nl)
+    seq = store.next_seq()
+
     def change(state: NodeState) -> None:
-        i = _selector_index(state, key)
-        if i is None:
-            raise NotFoundError(f"is not defined on {node}", obj=f"route {key[0]} {key[1]}_topic={key[2]}")
-        del state.route_selectors[i]
+        old = state.namelists.get(nl.name)
+        if old is not None and not replace:
+            raise _already(f"namelist {nl.name}")
+        state.namelists[nl.name] = dataclasses.replace(nl, seq=seq)
+        memberships.rederive(state, seq=seq, released=set(old.names) if old is not None else set())
 
-    edit_node(repo, node, change)
+    _edit_clusters(store, ref, change)
+
+
+def alter_namelist(store: Store, node: str, name: str, changes: Mapping[str, Any]) -> None:
+    ref = store.require_node(node)
+    seq = store.next_seq()
+
+    def change(state: NodeState) -> None:
+        old = state.namelists.get(name)
+        if old is None:
+            raise _missing(f"namelist {name}", node)
+        new = dataclasses.replace(old, **changes, seq=seq)
+        namelists.check(new)
+        state.namelists[name] = new
+        memberships.rederive(state, seq=seq, released=set(old.names))
+
+    _edit_clusters(store, ref, change)
+
+
+def delete_namelist(store: Store, node: str, name: str, *, cascade: bool) -> None:
+    ref = store.require_node(node)
+    seq = store.next_seq()
+
+    def change(state: NodeState) -> None:
+        old = state.namelists.get(name)
+        if old is None:
+            raise _missing(f"namelist {name}", node)
+        users = sorted(c.name for c in state.channels.values() if c.clusnl == name)
+        if users and not cascade:
+            raise _in_use(f"namelist {name}", [f"channel {c}" for c in users])
+        released = set(old.names)
+        for channel in users:
+            released |= memberships.channel_gives(state, state.channels.pop(channel))
+        del state.namelists[name]
+        memberships.rederive(state, seq=seq, released=released)
+
+    _edit_clusters(store, ref, change)
+
+
+def _check_clusnl(state: NodeState, ch: Channel) -> None:
+    if ch.clusnl and ch.clusnl not in state.namelists:
+        raise NotFoundError(
+            f"namelist {ch.clusnl} is not defined on {state.node.name}",
+            obj=f"channel {ch.name}",
+            attribute="CLUSNL",
+        )
+
+
+def define_channel(store: Store, ch: Channel, *, replace: bool) -> None:
+    ref = store.require_node(ch.node)
+    nodes.require_dialect(ref.dialect, Dialect.MQ, "cluster channels", ref.name)
+    channels.check(ch)
+    seq = store.next_seq()
+
+    def change(state: NodeState) -> None:
+        old = state.channels.get(ch.name)
+        if old is not None:
+            if not replace:
+                raise _already(f"channel {ch.name}")
+            channels.check_change(old, ch)
+        _check_clusnl(state, ch)
+        state.channels[ch.name] = dataclasses.replace(ch, seq=seq)
+        memberships.rederive(state, seq=seq, released=memberships.channel_gives(state, old))
+
+    _edit_clusters(store, ref, change)
+
+
+def alter_channel(store: Store, node: str, name: str, changes: Mapping[str, Any]) -> None:
+    ref = store.require_node(node)
+    seq = store.next_seq()
+
+    def change(state: NodeState) -> None:
+        old = state.channels.get(name)
+        if old is None:
+            raise _missing(f"channel {name}", node)
+        new = dataclasses.replace(old, **changes, seq=seq)
+        if "cluster" in changes and new.cluster:
+            new.clusnl = ""
+        if "clusnl" in changes and new.clusnl:
+            new.cluster = ""
+        channels.check_change(old, new)
+        _check_clusnl(state, new)
+        state.channels[name] = new
+        memberships.rederive(state, seq=seq, released=memberships.channel_gives(state, old))
+
+    _edit_clusters(store, ref, change)
+
+
+def delete_channel(store: Store, node: str, name: str) -> None:
+    ref = store.require_node(node)
+    seq = store.next_seq()
+
+    def change(state: NodeState) -> None:
+        old = state.channels.pop(name, None)
+        if old is None:
+            raise _missing(f"channel {name}", node)
+        memberships.rederive(state, seq=seq, released=memberships.channel_gives(state, old))
+
+    _edit_clusters(store, ref, change)
+
+
+# -- routes and route selectors ---------------------------------------------------------------------
+def ensure_ems_peers(store: Store, peers: list[str]) -> list[str]:
+    """Route peers are EMS servers, created on first reference; returns those created."""
+    known = store.dialects(peers)
+    created = []
+    for peer in sorted(set(peers)):
+        routes.check_peer(Route("", peer), known.get(peer))
+        if peer not in known:
+            store.add_node(Node(peer, Dialect.EMS, seq=store.next_seq()))
+            created.append(peer)
+    return created
+
+
+def define_route(store: Store, route: Route, *, replace: bool) -> None:
+    ref = store.require_node(route.node)
+    nodes.require_dialect(ref.dialect, Dialect.EMS, "routes", ref.name)
+    routes.check(route)
+    found = store.find(ROUTES, ref, route.peer)
+    if found is not None and not replace:
+        raise _already(f"route {route.peer}")
+    ensure_ems_peers(store, [route.peer])
+    route = dataclasses.replace(route, seq=store.next_seq())
+    if found is None:
+        store.insert(ROUTES, ref, route)
+    else:
+        store.update(ROUTES, found[0], ref, route)
+
+
+def alter_route(store: Store, node: str, peer: str, changes: Mapping[str, Any]) -> None:
+    ref = store.require_node(node)
+    row_id, old = _require(store, ROUTES, ref, peer, "route")
+    new = dataclasses.replace(old, **changes, seq=store.next_seq())
+    routes.check_change(old, new)
+    store.update(ROUTES, row_id, ref, new)
+
+
+def route_properties(store: Store, node: str, peer: str) -> dict[str, str]:
+    ref = store.require_node(node)
+    return dict(_require(store, ROUTES, ref, peer, "route")[1].properties)
+
+
+def delete_route(store: Store, node: str, peer: str, *, cascade: bool) -> None:
+    ref = store.require_node(node)
+    row_id, _ = _require(store, ROUTES, ref, peer, "route")
+    selectors = store.route_selectors(row_id, node, peer)
+    if selectors and not cascade:
+        raise _in_use(f"route {peer}", [f"{rs.direction}_topic={rs.topic}" for _, rs in selectors])
+    store.delete_row(ROUTES, row_id)  # the database drops its selectors
+
+
+def _route_selector(
+    store: Store, node: str, key: tuple[str, str, str]
+) -> tuple[int, list[tuple[int, RouteSelector]]]:
+    """The route's row id and its selectors."""
+    ref = store.require_node(node)
+    nodes.require_dialect(ref.dialect, Dialect.EMS, "routes", ref.name)
+    found = store.find(ROUTES, ref, key[0])
+    if found is None:
+        raise NotFoundError(f"route {key[0]} is not defined on {node}", obj=f"route selector {key[2]}")
+    return found[0], store.route_selectors(found[0], node, key[0])
+
+
+def _selector_key(rs: RouteSelector) -> tuple[str, str, str]:
+    return (rs.peer, str(rs.direction), rs.topic)
+
+
+def define_route_selector(store: Store, rs: RouteSelector, *, replace: bool) -> None:
+    route_id, existing = _route_selector(store, rs.node, _selector_key(rs))
+    route_selectors.check(rs)
+    same = next((row for row, old in existing if _selector_key(old) == _selector_key(rs)), None)
+    if same is not None and not replace:
+        raise _already(route_selectors.label(rs))
+    rs = dataclasses.replace(rs, seq=store.next_seq())
+    if same is None:
+        store.insert_route_selector(route_id, rs)
+    else:
+        store.update_route_selector(same, route_id, rs)
+
+
+def alter_route_selector(store: Store, node: str, key: tuple[str, str, str], selector: str | None) -> None:
+    route_id, existing = _route_selector(store, node, key)
+    row_id, old = _require_selector(existing, node, key)
+    new = dataclasses.replace(
+        old, selector=old.selector if selector is None else selector, seq=store.next_seq()
+    )
+    route_selectors.check(new)
+    store.update_route_selector(row_id, route_id, new)
+
+
+def delete_route_selector(store: Store, node: str, key: tuple[str, str, str]) -> None:
+    _, existing = _route_selector(store, node, key)
+    row_id, _ = _require_selector(existing, node, key)
+    store.delete_route_selector(row_id)
+
+
+def _require_selector(
+    existing: list[tuple[int, RouteSelector]], node: str, key: tuple[str, str, str]
+) -> tuple[int, RouteSelector]:
+    for row_id, rs in existing:
+        if _selector_key(rs) == key:
+            return row_id, rs
+    raise _missing(f"route {key[0]} {key[1]}_topic={key[2]}", node)
+
+
+def _require(store: Store, kind: Kind, ref: NodeRef, key: str, label: str) -> tuple[int, Any]:
+    found = store.find(kind, ref, key)
+    if found is None:
+        raise _missing(f"{label} {key}", ref.name)
+    return found

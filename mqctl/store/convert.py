@@ -1,234 +1,177 @@
-"""Domain objects <-> table rows (plain dicts), shared by the ORM repository and the Core explain slice."""
+"""Domain objects <-> table rows, derived from the dataclasses' fields (the columns share their names).
+
+Each ``Codec`` reads a dataclass's fields once and converts by their annotation: enumerations are stored
+as their values, tuples as JSON lists, mappings as JSON objects, and a blank cluster as NULL (the column
+is a foreign key to ``clusters.name``). Columns the store adds for its own indexes — digests of long
+keys, the fixed-prefix key of a pattern — are computed here too, from the same objects.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import json
-from collections.abc import Mapping
-from typing import Any
+import typing
+from collections.abc import Callable, Mapping
+from dataclasses import fields
+from enum import Enum
+from typing import Any, Generic, TypeVar
 
 from mqctl.domain import topics as topic_strings
 from mqctl.domain.model import (
     Channel,
-    ChannelType,
-    ClRoute,
     Dialect,
-    Direction,
-    Enablement,
     Namelist,
     Node,
-    ProxySub,
     Route,
     RouteSelector,
-    Scope,
-    SubScope,
     Subscription,
     TopicObject,
-    Wildcard,
     WSchema,
-    ZoneType,
 )
+from mqctl.store import tables
 
 Row = Mapping[Any, Any]
 """A table row as read (RowMapping or a plain dict)."""
+T = TypeVar("T")
+
+BLANK_AS_NULL = frozenset({"cluster"})
+"""Fields whose '' (none) is stored as NULL: the column references another table by name."""
 
 
-def _props(text: str | None) -> dict[str, Any]:
-    return dict(json.loads(text)) if text else {}
+def digest(text: str) -> str:
+    """The indexed stand-in for a key that may be too long to index (128-bit BLAKE2b, hex)."""
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
-def _dump(props: Row) -> str:
-    if not props:  # the usual case; json.dumps costs ~4 µs a row in a bulk import
-        return "{}"
-    return json.dumps(dict(props), separators=(",", ":"))
+def _decoder(annotation: Any, name: str) -> Callable[[Any], Any]:
+    """How a stored value becomes the field's value."""
+    origin = typing.get_origin(annotation)
+    if isinstance(annotation, type) and issubclass(annotation, Enum):
+        return annotation
+    if annotation is bool:
+        return bool
+    if origin is tuple:
+        return tuple
+    if origin is dict:
+        return lambda v: dict(json.loads(v)) if isinstance(v, str) else dict(v)
+    if name in BLANK_AS_NULL:
+        return lambda v: v or ""
+    return lambda v: v
 
 
-def node_from_row(row: Row) -> Node:
-    return Node(
-        name=row["name"],
-        dialect=Dialect(row["dialect"]),
-        psmode=row["psmode"],
-        psclus=row["psclus"],
-        descr=row["descr"],
-        parent=row["parent"],
-        seq=row["seq"],
-    )
+def _encoder(annotation: Any, name: str) -> Callable[[Any], Any]:
+    """How a field's value is stored (JSON columns take Python lists and dicts)."""
+    origin = typing.get_origin(annotation)
+    if isinstance(annotation, type) and issubclass(annotation, Enum):
+        return lambda v: v.value
+    if origin is tuple:
+        return list
+    if origin is dict:
+        return dict
+    if name in BLANK_AS_NULL:
+        return lambda v: v or None
+    return lambda v: v
 
 
-def node_values(node: Node) -> dict[str, Any]:
-    return {
-        "name": node.name,
-        "dialect": str(node.dialect),
-        "psmode": node.psmode,
-        "psclus": node.psclus,
-        "descr": node.descr,
-        "parent": node.parent,
-        "seq": node.seq,
-    }
+class Codec(Generic[T]):
+    """Rows of one table <-> objects of one dataclass."""
+
+    def __init__(self, cls: type[T], table: Any, owners: tuple[str, ...] = ("node",)) -> None:
+        """``owners``: fields held by the row's owner (``node_id``, a route selector's ``route_id``)."""
+        self.cls = cls
+        self.table = table
+        hints = typing.get_type_hints(cls)
+        names = [f.name for f in fields(cls) if f.name not in owners]  # type: ignore[arg-type]
+        missing = [n for n in names if n not in table.c]
+        if missing:
+            raise TypeError(f"table {table.name} lacks columns for {cls.__name__}: {missing}")
+        self.fields = names
+        self._decode = [(n, _decoder(hints[n], n)) for n in names]
+        self._encode = [(n, _encoder(hints[n], n)) for n in names]
+        self.json_columns = frozenset(n for n in names if typing.get_origin(hints[n]) in (dict, tuple))
+
+    def from_row(self, row: Row, **owner: Any) -> T:
+        values = {n: decode(row[n]) for n, decode in self._decode}
+        return self.cls(**owner, **values)
+
+    def values(self, obj: T) -> dict[str, Any]:
+        return {n: encode(getattr(obj, n)) for n, encode in self._encode}
 
 
-def topic_from_row(row: Row, node: str) -> TopicObject:
-    return TopicObject(
-        node=node,
-        name=row["name"],
-        topicstr=row["topicstr"],
-        cluster=row["cluster"],
-        clroute=ClRoute(row["clroute"]),
-        wildcard=Wildcard(row["wildcard"]),
-        pubscope=Scope(row["pubscope"]),
-        subscope=Scope(row["subscope"]),
-        proxysub=ProxySub(row["proxysub"]),
-        pub=Enablement(row["pub"]),
-        sub=Enablement(row["sub"]),
-        descr=row["descr"],
-        properties=_props(row["properties"]),
-        seq=row["seq"],
-    )
+NODE = Codec(Node, tables.nodes, owners=())
+NAMELIST = Codec(Namelist, tables.namelists)
+CHANNEL = Codec(Channel, tables.channels)
+TOPIC = Codec(TopicObject, tables.topics)
+SUBSCRIPTION = Codec(Subscription, tables.subscriptions)
+ROUTE = Codec(Route, tables.routes)
+ROUTE_SELECTOR = Codec(RouteSelector, tables.route_selectors, owners=("node", "peer"))
 
 
-def topic_values(topic: TopicObject, node_id: int, dialect: Dialect) -> dict[str, Any]:
-    return {
-        "node_id": node_id,
-        "name": topic.name,
-        "topicstr": topic.topicstr,
-        "prefix_key": topic_strings.pattern_prefix_key(topic.topicstr, dialect),
-        "cluster": topic.cluster,
-        "clroute": str(topic.clroute),
-        "wildcard": str(topic.wildcard),
-        "pubscope": str(topic.pubscope),
-        "subscope": str(topic.subscope),
-        "proxysub": str(topic.proxysub),
-        "pub": str(topic.pub),
-        "sub": str(topic.sub),
-        "descr": topic.descr,
-        "properties": _dump(topic.properties),
-        "seq": topic.seq,
-    }
-
-
-def subscription_from_row(row: Row, node: str) -> Subscription:
-    return Subscription(
-        node=node,
-        name=row["name"],
-        topicstr=row["topicstr"],
-        selector=row["selector"],
-        durable=bool(row["durable"]),
-        subscope=SubScope(row["subscope"]),
-        wschema=WSchema(row["wschema"]),
-        dest=row["dest"],
-        destqmgr=row["destqmgr"],
-        topicobj=row["topicobj"],
-        properties=_props(row["properties"]),
-        seq=row["seq"],
-    )
-
-
-def subscription_prefix_key(sub: Subscription, dialect: Dialect) -> str:
-    """The indexed key: a subscription can match topic T only if this is one of T's prefix keys."""
+def subscription_prefix(sub: Subscription, dialect: Dialect) -> str:
+    """The fixed prefix a subscription is indexed by: it can match T only if this is one of T's keys."""
     if sub.wschema is WSchema.CHAR:
         return topic_strings.prefix_key(topic_strings.char_prefix_levels(sub.topicstr), dialect)
     return topic_strings.pattern_prefix_key(sub.topicstr, dialect)
 
 
+def node_values(node: Node) -> dict[str, Any]:
+    return NODE.values(node)
+
+
+def topic_values(topic: TopicObject, node_id: int, dialect: Dialect) -> dict[str, Any]:
+    values = TOPIC.values(topic)
+    values["node_id"] = node_id
+    values["name_key"] = digest(topic.name)
+    values["topicstr_key"] = digest(topic.topicstr)
+    values["prefix_key"] = digest(topic_strings.pattern_prefix_key(topic.topicstr, dialect))
+    return values
+
+
 def subscription_values(sub: Subscription, node_id: int, dialect: Dialect) -> dict[str, Any]:
-    return {
-        "node_id": node_id,
-        "name": sub.name,
-        "topicstr": sub.topicstr,
-        "prefix_key": subscription_prefix_key(sub, dialect),
-        "selector": sub.selector,
-        "durable": sub.durable,
-        "subscope": str(sub.subscope),
-        "wschema": str(sub.wschema),
-        "dest": sub.dest,
-        "destqmgr": sub.destqmgr,
-        "topicobj": sub.topicobj,
-        "properties": _dump(sub.properties),
-        "seq": sub.seq,
-    }
+    values = SUBSCRIPTION.values(sub)
+    values["node_id"] = node_id
+    values["name_key"] = digest(sub.name)
+    values["prefix_key"] = digest(subscription_prefix(sub, dialect))
+    return values
 
 
-def namelist_from_row(row: Row, node: str) -> Namelist:
-    return Namelist(
-        node=node, name=row["name"], names=tuple(json.loads(row["names"])), descr=row["descr"], seq=row["seq"]
-    )
-
-
-def namelist_values(nl: Namelist, node_id: int) -> dict[str, Any]:
-    return {
-        "node_id": node_id,
-        "name": nl.name,
-        "names": json.dumps(list(nl.names)),
-        "descr": nl.descr,
-        "seq": nl.seq,
-    }
-
-
-def channel_from_row(row: Row, node: str) -> Channel:
-    return Channel(
-        node=node,
-        name=row["name"],
-        chltype=ChannelType(row["chltype"]),
-        cluster=row["cluster"],
-        clusnl=row["clusnl"],
-        conname=row["conname"],
-        descr=row["descr"],
-        seq=row["seq"],
-    )
-
-
-def channel_values(ch: Channel, node_id: int) -> dict[str, Any]:
-    return {
-        "node_id": node_id,
-        "name": ch.name,
-        "chltype": str(ch.chltype),
-        "cluster": ch.cluster,
-        "clusnl": ch.clusnl,
-        "conname": ch.conname,
-        "descr": ch.descr,
-        "seq": ch.seq,
-    }
-
-
-def route_from_row(row: Row, node: str) -> Route:
-    return Route(
-        node=node,
-        peer=row["peer"],
-        url=row["url"],
-        zone_name=row["zone_name"],
-        zone_type=ZoneType(row["zone_type"]),
-        properties=_props(row["properties"]),
-        seq=row["seq"],
-    )
-
-
-def route_values(route: Route, node_id: int) -> dict[str, Any]:
-    return {
-        "node_id": node_id,
-        "peer": route.peer,
-        "url": route.url,
-        "zone_name": route.zone_name,
-        "zone_type": str(route.zone_type),
-        "properties": _dump(route.properties),
-        "seq": route.seq,
-    }
-
-
-def route_selector_from_row(row: Row, node: str, peer: str) -> RouteSelector:
-    return RouteSelector(
-        node=node,
-        peer=peer,
-        direction=Direction(row["direction"]),
-        topic=row["topic"],
-        selector=row["selector"],
-        seq=row["seq"],
-    )
+def owned_values(codec: Codec[Any], obj: Any, node_id: int) -> dict[str, Any]:
+    """Namelists, channels and routes: the fields plus the owning node."""
+    values = codec.values(obj)
+    values["node_id"] = node_id
+    return values
 
 
 def route_selector_values(rs: RouteSelector, route_id: int) -> dict[str, Any]:
-    return {
-        "route_id": route_id,
-        "direction": str(rs.direction),
-        "topic": rs.topic,
-        "selector": rs.selector,
-        "seq": rs.seq,
-    }
+    values = ROUTE_SELECTOR.values(rs)
+    values["route_id"] = route_id
+    values["topic_key"] = digest(rs.topic)
+    return values
+
+
+def node_from_row(row: Row) -> Node:
+    return NODE.from_row(row)
+
+
+def topic_from_row(row: Row, node: str) -> TopicObject:
+    return TOPIC.from_row(row, node=node)
+
+
+def subscription_from_row(row: Row, node: str) -> Subscription:
+    return SUBSCRIPTION.from_row(row, node=node)
+
+
+def namelist_from_row(row: Row, node: str) -> Namelist:
+    return NAMELIST.from_row(row, node=node)
+
+
+def channel_from_row(row: Row, node: str) -> Channel:
+    return CHANNEL.from_row(row, node=node)
+
+
+def route_from_row(row: Row, node: str) -> Route:
+    return ROUTE.from_row(row, node=node)
+
+
+def route_selector_from_row(row: Row, node: str, peer: str) -> RouteSelector:
+    return ROUTE_SELECTOR.from_row(row, node=node, peer=peer)

@@ -7,6 +7,7 @@ be created (first use), so the explain path stays fast.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,10 @@ from mqctl.domain.errors import StoreError
 from mqctl.store.revision import HEAD, KNOWN_REVISIONS
 
 ENV_VAR = "MQCTL_DB"
-BUSY_TIMEOUT_MS = 5000
+BUSY_TIMEOUT_MS = 30000
+"""How long a command waits for another writer (a large import holds the store for seconds)."""
+WRITE = "mqctl_write"
+"""Execution option of a connection that will write: SQLite then begins with ``BEGIN IMMEDIATE``."""
 
 
 def default_store_path() -> Path:
@@ -35,12 +39,22 @@ def resolve_url(option: str | None) -> str:
     return raw
 
 
+_USER_PASSWORD = re.compile(r"(://[^:/@\s]*:)[^@\s]*@")
+_QUERY_PASSWORD = re.compile(r"\b(password|passwd|pwd|sslpassword)=[^&\s'\"]*", re.IGNORECASE)
+
+
+def hide_secrets(text: str) -> str:
+    """Any text (a message, a traceback) with the passwords of URLs in it replaced by ``***``."""
+    return _QUERY_PASSWORD.sub(r"\1=***", _USER_PASSWORD.sub(r"\1***@", text))
+
+
 def redact(url: str | URL) -> str:
-    """The URL as it may be shown: never with its password."""
+    """The URL as it may be shown: never with its password, in the user part or the query string."""
     try:
-        return make_url(url).render_as_string(hide_password=True)
+        parsed = make_url(url)
     except ArgumentError:
         return "<invalid URL>"
+    return hide_secrets(parsed.render_as_string(hide_password=True))
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -50,6 +64,15 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.close()
+    # SQLAlchemy's documented recipe: let SQLAlchemy, not the driver, begin transactions, so that reads
+    # are inside them too and DDL is transactional (a schema is created all or nothing).
+    dbapi_connection.isolation_level = None
+
+
+def _sqlite_begin(conn: Any) -> None:
+    """A writer takes the write lock first (``BEGIN IMMEDIATE``): writers run one after another, each
+    reading what the previous one committed, so no update is lost."""
+    conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get(WRITE) else "BEGIN")
 
 
 def make_engine(url: str) -> Engine:
@@ -66,6 +89,7 @@ def make_engine(url: str) -> Engine:
         raise StoreError(f"cannot use {redact(parsed)}: {exc}") from None
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "begin", _sqlite_begin)
     return engine
 
 
@@ -73,6 +97,8 @@ def _prepare_sqlite_file(url: URL) -> None:
     database = url.database
     if not database or database == ":memory:":
         return
+    if "\0" in database:
+        raise StoreError("the store path holds a NUL character")
     path = Path(database)
     if path.exists():
         return

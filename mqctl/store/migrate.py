@@ -8,9 +8,12 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from alembic.script import ScriptDirectory
+from sqlalchemy import text
 from sqlalchemy.engine import Engine
 
 import mqctl
+from mqctl.domain.errors import InputError, StoreError
+from mqctl.store.engine import current_revision, redact
 
 
 def migrations_dir() -> Path:
@@ -31,11 +34,46 @@ def alembic_config(engine: Engine | None = None) -> Config:
 
 
 def upgrade(engine: Engine, revision: str = "head") -> None:
+    """Upgrade in one transaction (a failure leaves the store as it was); a database that holds another
+    program's tables is refused (``current_revision`` says so)."""
+    current_revision(engine)
     command.upgrade(alembic_config(engine), revision)
 
 
-def downgrade(engine: Engine, revision: str) -> None:
+def downgrade(engine: Engine, revision: str, *, confirmed: bool = False) -> None:
+    """Downgrade; going back to base drops every table, so with definitions present it needs
+    ``confirmed`` (the CLI's --yes) and says what would go."""
+    current = current_revision(engine)
+    if current is None:
+        raise StoreError(f"the store {redact(engine.url)} is empty: nothing to downgrade")
+    if _reaches_base(current, revision) and not confirmed:
+        held = _definitions_held(engine)
+        if held:
+            raise InputError(
+                f"downgrading to base deletes {held}; give --yes to confirm", attribute="db downgrade"
+            )
     command.downgrade(alembic_config(engine), revision)
+
+
+def _reaches_base(current: str, target: str) -> bool:
+    if target == "base":
+        return True
+    if target.startswith("-") and target[1:].isdigit():
+        script = ScriptDirectory.from_config(alembic_config())
+        chain = [rev.revision for rev in script.iterate_revisions(current, "base")]
+        return int(target[1:]) >= len(chain)
+    return False
+
+
+def _definitions_held(engine: Engine) -> str:
+    """``12 nodes, 40 topics, ...``: what a downgrade to base would delete (empty when nothing)."""
+    counts = []
+    with engine.connect() as conn:
+        for table in ("nodes", "clusters", "topics", "subscriptions", "routes", "channels", "namelists"):
+            n = conn.execute(text(f"SELECT COUNT(*) FROM {table}")).scalar_one()
+            if n:
+                counts.append(f"{n} {table}")
+    return ", ".join(counts)
 
 
 def history() -> list[dict[str, Any]]:

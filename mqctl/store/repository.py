@@ -1,21 +1,23 @@
-"""Load and save domain objects: one ``Repository`` per command, inside one transaction.
+"""Load and save domain objects: one ``Store`` per command, on one connection inside one transaction.
 
-A node's objects are read into a ``NodeState``; the command (CLI, MQSC, EMS) edits it in memory and
-``save_node_state`` writes back only the difference, with bulk statements.
+Single-object edits (the object commands) read and write that object and the few facts the rules need,
+through indexed queries: their cost does not grow with the size of the node. Whole-file imports load a
+node's objects into a ``NodeState``, let the format edit it, and write back only the difference with bulk
+statements (``load_node_state`` / ``save_node_state``).
 """
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Callable, Iterable, Mapping
+import json
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, TypeVar
 
 from sqlalchemy import delete, func, insert, select, update
-from sqlalchemy.orm import Session
+from sqlalchemy.engine import Connection
 
-from mqctl.domain.errors import InputError, NotFoundError
+from mqctl.domain.errors import NotFoundError
 from mqctl.domain.model import (
     Dialect,
     Membership,
@@ -23,199 +25,417 @@ from mqctl.domain.model import (
     NodeState,
     RouteSelector,
 )
+from mqctl.domain.names import node_label
 from mqctl.store import convert, tables
-from mqctl.store.orm import ClusterRow, NodeRow
+from mqctl.store.convert import Codec, digest
 
 T = TypeVar("T")
+ALL_PARTS = frozenset({"memberships", "topics", "subscriptions", "namelists", "channels", "routes"})
+"""The collections of a ``NodeState``; a whole-file import loads them all, a cluster edit a few."""
+CLUSTER_PARTS = frozenset({"memberships", "namelists", "channels"})
+"""What deriving memberships needs (``domain.memberships``)."""
 
 
 @dataclass(frozen=True)
-class _Kind:
-    """How one per-node object kind is stored: table, key column and row converters."""
+class Kind:
+    """How one per-node object kind is stored: its table, how its key is looked up, its row values."""
 
-    table: Any
-    key: str
     attr: str
-    from_row: Callable[[Mapping[Any, Any], str], Any]
+    """The ``NodeState`` collection."""
+    codec: Codec[Any]
+    key_field: str
+    key_column: str
+    digested: bool
     values: Callable[[Any, int, Dialect], dict[str, Any]]
 
+    @property
+    def table(self) -> Any:
+        return self.codec.table
 
-_KINDS = (
-    _Kind(tables.topics, "name", "topics", convert.topic_from_row, convert.topic_values),
-    _Kind(
-        tables.subscriptions,
-        "name",
-        "subscriptions",
-        convert.subscription_from_row,
-        convert.subscription_values,
-    ),
-    _Kind(
-        tables.namelists,
-        "name",
-        "namelists",
-        convert.namelist_from_row,
-        lambda o, i, d: convert.namelist_values(o, i),
-    ),
-    _Kind(
-        tables.channels,
-        "name",
-        "channels",
-        convert.channel_from_row,
-        lambda o, i, d: convert.channel_values(o, i),
-    ),
-    _Kind(
-        tables.routes, "peer", "routes", convert.route_from_row, lambda o, i, d: convert.route_values(o, i)
-    ),
+    def key_value(self, key: str) -> str:
+        return digest(key) if self.digested else key
+
+    def from_row(self, row: Any, node: str) -> Any:
+        return self.codec.from_row(row, node=node)
+
+
+TOPICS = Kind("topics", convert.TOPIC, "name", "name_key", True, convert.topic_values)
+SUBSCRIPTIONS = Kind(
+    "subscriptions", convert.SUBSCRIPTION, "name", "name_key", True, convert.subscription_values
 )
+NAMELISTS = Kind(
+    "namelists",
+    convert.NAMELIST,
+    "name",
+    "name",
+    False,
+    lambda o, i, d: convert.owned_values(convert.NAMELIST, o, i),
+)
+CHANNELS = Kind(
+    "channels",
+    convert.CHANNEL,
+    "name",
+    "name",
+    False,
+    lambda o, i, d: convert.owned_values(convert.CHANNEL, o, i),
+)
+ROUTES = Kind(
+    "routes", convert.ROUTE, "peer", "peer", False, lambda o, i, d: convert.owned_values(convert.ROUTE, o, i)
+)
+KINDS = (TOPICS, SUBSCRIPTIONS, NAMELISTS, CHANNELS, ROUTES)
 
 
-class Repository:
-    def __init__(self, session: Session) -> None:
-        self.session = session
+@dataclass(frozen=True)
+class NodeRef:
+    """A node as the store knows it: its row id and its definition."""
+
+    id: int
+    node: Node
+
+    @property
+    def name(self) -> str:
+        return self.node.name
+
+    @property
+    def dialect(self) -> Dialect:
+        return self.node.dialect
+
+
+class Store:
+    """Every read and write of one command, on ``conn`` (the caller owns the transaction)."""
+
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
         self._seq: int | None = None
 
     # -- definition sequence -------------------------------------------------------------------
+    def lock(self) -> None:
+        """Serialise writers: take the sequence counter's row lock before reading anything.
+
+        Every write command starts here, so it reads the store after the previous writer committed
+        and no update is ever lost (SQLite gets the same from ``BEGIN IMMEDIATE``)."""
+        self._read_seq()
+
+    def _read_seq(self) -> int:
+        c = tables.counters
+        value = self.conn.execute(select(c.c.value).where(c.c.name == "seq").with_for_update()).scalar()
+        if value is None:
+            self.conn.execute(insert(c).values(name="seq", value=0))
+            value = 0
+        return int(value)
+
     def next_seq(self) -> int:
-        """Monotonic definition sequence (SEMANTICS §1): read once per command, kept in memory, written back
-        by ``flush_seq`` when the command commits (one statement, however many objects it defines)."""
+        """Monotonic definition sequence (SEMANTICS §1): read once per command, kept in memory, written
+        back by ``flush_seq`` when the command commits (one statement, however many objects it defines)."""
         if self._seq is None:
-            value = self.session.execute(
-                select(tables.counters.c.value).where(tables.counters.c.name == "seq").with_for_update()
-            ).scalar_one_or_none()
-            if value is None:
-                self.session.execute(insert(tables.counters).values(name="seq", value=0))
-                value = 0
-            self._seq = int(value)
+            self._seq = self._read_seq()
         self._seq += 1
         return self._seq
 
     def flush_seq(self) -> None:
         if self._seq is not None:
-            self.session.execute(
-                update(tables.counters).where(tables.counters.c.name == "seq").values(value=self._seq)
-            )
+            c = tables.counters
+            self.conn.execute(update(c).where(c.c.name == "seq").values(value=self._seq))
 
     # -- nodes -----------------------------------------------------------------------------------
-    def node_row(self, name: str) -> NodeRow | None:
-        return self.session.execute(select(NodeRow).where(NodeRow.name == name)).scalar_one_or_none()
+    def node(self, name: str) -> NodeRef | None:
+        n = tables.nodes
+        row = self.conn.execute(select(n).where(n.c.name == name)).mappings().first()
+        return None if row is None else NodeRef(row["id"], convert.node_from_row(row))
 
-    def require_node(self, name: str, kind: str = "qmgr") -> NodeRow:
-        row = self.node_row(name)
-        if row is None:
-            raise NotFoundError(
-                f"{kind} {name} is not defined (define it first with `mqctl define qmgr {name}`)"
-            )
-        return row
+    def require_node(self, name: str, dialect: Dialect | None = None) -> NodeRef:
+        ref = self.node(name)
+        if ref is None:
+            what = "node" if dialect is None else node_label(dialect)
+            raise NotFoundError("does not exist", obj=f"{what} {name}")
+        return ref
 
-    def node_names(self) -> dict[str, str]:
-        """Every node name -> dialect."""
-        return {r.name: r.dialect for r in self.session.execute(select(NodeRow)).scalars()}
+    def dialects(self, names: Iterable[str]) -> dict[str, Dialect]:
+        """The dialect of each named node that exists."""
+        wanted = sorted(set(names))
+        n = tables.nodes
+        out: dict[str, Dialect] = {}
+        for chunk in _chunks(wanted, 500):
+            for name, dialect in self.conn.execute(select(n.c.name, n.c.dialect).where(n.c.name.in_(chunk))):
+                out[name] = Dialect(dialect)
+        return out
 
-    def add_node(self, node: Node) -> NodeRow:
-        row = NodeRow(**convert.node_values(node))
-        self.session.add(row)
-        self.session.flush()
-        return row
+    def node_names(self, dialect: Dialect | None = None) -> list[str]:
+        n = tables.nodes
+        stmt = select(n.c.name).order_by(n.c.name)
+        if dialect is not None:
+            stmt = stmt.where(n.c.dialect == str(dialect))
+        return list(self.conn.execute(stmt).scalars())
 
-    def update_node(self, row: NodeRow, node: Node) -> None:
-        for key, value in convert.node_values(node).items():
-            setattr(row, key, value)
-        self.session.flush()
+    def add_node(self, node: Node) -> NodeRef:
+        row_id = self.conn.execute(
+            insert(tables.nodes).values(**convert.node_values(node)).returning(tables.nodes.c.id)
+        ).scalar_one()
+        return NodeRef(row_id, node)
 
-    def delete_node(self, row: NodeRow) -> None:
-        self.session.execute(delete(tables.nodes).where(tables.nodes.c.id == row.id))
+    def update_node(self, ref: NodeRef, node: Node) -> NodeRef:
+        self.conn.execute(
+            update(tables.nodes).where(tables.nodes.c.id == ref.id).values(**convert.node_values(node))
+        )
+        return NodeRef(ref.id, node)
+
+    def delete_node(self, ref: NodeRef) -> None:
+        self.conn.execute(delete(tables.nodes).where(tables.nodes.c.id == ref.id))
+
+    def children(self, name: str) -> list[str]:
+        n = tables.nodes
+        return list(
+            self.conn.execute(select(n.c.name).where(n.c.parent == name).order_by(n.c.name)).scalars()
+        )
 
     # -- clusters --------------------------------------------------------------------------------
-    def cluster_row(self, name: str) -> ClusterRow | None:
-        return self.session.execute(select(ClusterRow).where(ClusterRow.name == name)).scalar_one_or_none()
+    def cluster(self, name: str) -> tuple[str, int] | None:
+        """(DESCR, seq) of a cluster, or None."""
+        c = tables.clusters
+        row = self.conn.execute(select(c.c.descr, c.c.seq).where(c.c.name == name)).first()
+        return None if row is None else (row.descr, row.seq)
+
+    def put_cluster(self, name: str, descr: str, seq: int) -> None:
+        c = tables.clusters
+        if self.cluster(name) is None:
+            self.conn.execute(insert(c).values(name=name, descr=descr, seq=seq))
+        else:
+            self.conn.execute(update(c).where(c.c.name == name).values(descr=descr, seq=seq))
+
+    def delete_cluster(self, name: str) -> None:
+        self.conn.execute(delete(tables.clusters).where(tables.clusters.c.name == name))
 
     def ensure_clusters(self, names: Iterable[str]) -> dict[str, int]:
-        """Clusters referenced by a node or a topic are created on first reference."""
-        wanted = {n for n in names if n}
+        """Clusters referenced by a node, a topic or a channel are created on first reference."""
+        wanted = sorted({n for n in names if n})
         if not wanted:
             return {}
-        rows = self.session.execute(
-            select(tables.clusters.c.name, tables.clusters.c.id).where(tables.clusters.c.name.in_(wanted))
-        ).all()
-        ids = {name: cid for name, cid in rows}
-        for name in sorted(wanted - ids.keys()):
-            ids[name] = self.session.execute(
-                insert(tables.clusters)
-                .values(name=name, descr="", seq=self.next_seq())
-                .returning(tables.clusters.c.id)
-            ).scalar_one()
+        c = tables.clusters
+        ids: dict[str, int] = {}
+        for chunk in _chunks(wanted, 500):
+            ids.update(
+                {
+                    name: cid
+                    for name, cid in self.conn.execute(select(c.c.name, c.c.id).where(c.c.name.in_(chunk)))
+                }
+            )
+        for name in wanted:
+            if name not in ids:
+                ids[name] = self.conn.execute(
+                    insert(c).values(name=name, descr="", seq=self.next_seq()).returning(c.c.id)
+                ).scalar_one()
         return ids
 
-    # -- node state ------------------------------------------------------------------------------
-    def load_node_state(self, name: str) -> NodeState:
-        row = self.require_node(name)
-        node = convert.node_from_row(_row_dict(row, tables.nodes))
-        state = NodeState(node=node)
-        for kind in _KINDS:
-            rows = self.session.execute(select(kind.table).where(kind.table.c.node_id == row.id)).mappings()
-            getattr(state, kind.attr).update({r[kind.key]: kind.from_row(r, name) for r in rows})
-        members = self.session.execute(
-            select(tables.clusters.c.name, tables.memberships.c.full_repository, tables.memberships.c.seq)
-            .join(tables.clusters, tables.clusters.c.id == tables.memberships.c.cluster_id)
-            .where(tables.memberships.c.node_id == row.id)
-        ).all()
-        state.memberships = {c: Membership(name, c, bool(fr), seq) for c, fr, seq in members}
-        route_ids = {
-            r.id: r.peer
-            for r in self.session.execute(
-                select(tables.routes.c.id, tables.routes.c.peer).where(tables.routes.c.node_id == row.id)
+    def cluster_members(self, name: str) -> list[str]:
+        n, m, c = tables.nodes, tables.memberships, tables.clusters
+        stmt = (
+            select(n.c.name)
+            .join(m, m.c.node_id == n.c.id)
+            .join(c, c.c.id == m.c.cluster_id)
+            .where(c.c.name == name)
+            .order_by(n.c.name)
+        )
+        return list(self.conn.execute(stmt).scalars())
+
+    def cluster_users(self, name: str) -> list[str]:
+        """Topic objects and channels that name a cluster, as ``topic T on QM``."""
+        out: list[str] = []
+        n = tables.nodes
+        for table, label in ((tables.topics, "topic"), (tables.channels, "channel")):
+            rows = self.conn.execute(
+                select(n.c.name, table.c.name)
+                .join(table, table.c.node_id == n.c.id)
+                .where(table.c.cluster == name)
+                .order_by(n.c.name, table.c.name)
+            ).all()
+            out += [f"{label} {obj} on {node}" for node, obj in rows]
+        return out
+
+    # -- per-node objects, one at a time --------------------------------------------------------
+    def find(self, kind: Kind, ref: NodeRef, key: str) -> tuple[int, Any] | None:
+        """(row id, object) of the object ``key`` on the node, or None."""
+        t = kind.table
+        row = (
+            self.conn.execute(
+                select(t).where(t.c.node_id == ref.id, t.c[kind.key_column] == kind.key_value(key))
             )
-        }
-        if route_ids:
-            sel_rows = self.session.execute(
-                select(tables.route_selectors)
-                .where(tables.route_selectors.c.route_id.in_(route_ids))
-                .order_by(tables.route_selectors.c.seq)
-            ).mappings()
-            state.route_selectors = [
-                convert.route_selector_from_row(r, name, route_ids[r["route_id"]]) for r in sel_rows
-            ]
+            .mappings()
+            .first()
+        )
+        if row is None or row[kind.key_field] != key:
+            return None
+        return row["id"], kind.from_row(row, ref.name)
+
+    def insert(self, kind: Kind, ref: NodeRef, obj: Any) -> int:
+        t = kind.table
+        return int(
+            self.conn.execute(
+                insert(t).values(**kind.values(obj, ref.id, ref.dialect)).returning(t.c.id)
+            ).scalar_one()
+        )
+
+    def update(self, kind: Kind, row_id: int, ref: NodeRef, obj: Any) -> None:
+        t = kind.table
+        self.conn.execute(update(t).where(t.c.id == row_id).values(**kind.values(obj, ref.id, ref.dialect)))
+
+    def delete_row(self, kind: Kind, row_id: int) -> None:
+        self.conn.execute(delete(kind.table).where(kind.table.c.id == row_id))
+
+    def count(self, kind: Kind, ref: NodeRef) -> int:
+        t = kind.table
+        return int(
+            self.conn.execute(select(func.count()).select_from(t).where(t.c.node_id == ref.id)).scalar_one()
+        )
+
+    def topic_named_by_topicstr(self, ref: NodeRef, topicstr: str) -> str | None:
+        """The topic object on the node that has this TOPICSTR (MQ allows one)."""
+        t = tables.topics
+        rows = self.conn.execute(
+            select(t.c.name, t.c.topicstr).where(t.c.node_id == ref.id, t.c.topicstr_key == digest(topicstr))
+        ).all()
+        return next((name for name, text in rows if text == topicstr), None)
+
+    def subscriptions_naming_topic(self, ref: NodeRef, topic: str) -> list[tuple[int, str]]:
+        """(row id, name) of the subscriptions whose TOPICOBJ is ``topic``."""
+        s = tables.subscriptions
+        rows = self.conn.execute(
+            select(s.c.id, s.c.name).where(s.c.node_id == ref.id, s.c.topicobj == topic).order_by(s.c.name)
+        )
+        return [(row.id, row.name) for row in rows]
+
+    def routes_to(self, peer: str) -> list[str]:
+        """Servers that define a route towards ``peer``."""
+        n, r = tables.nodes, tables.routes
+        return list(
+            self.conn.execute(
+                select(n.c.name).join(r, r.c.node_id == n.c.id).where(r.c.peer == peer).order_by(n.c.name)
+            ).scalars()
+        )
+
+    def node_object_counts(self, ref: NodeRef) -> list[tuple[str, int]]:
+        """How many objects of each kind a node holds (for a refused delete's message)."""
+        out = [
+            (label, self.count(kind, ref))
+            for label, kind in (
+                ("topic", TOPICS),
+                ("sub", SUBSCRIPTIONS),
+                ("namelist", NAMELISTS),
+                ("channel", CHANNELS),
+                ("route", ROUTES),
+            )
+        ]
+        m = tables.memberships
+        memberships = int(
+            self.conn.execute(select(func.count()).select_from(m).where(m.c.node_id == ref.id)).scalar_one()
+        )
+        out.append(("cluster membership", memberships))
+        return [(label, n) for label, n in out if n]
+
+    # -- route selectors -------------------------------------------------------------------------
+    def route_selectors(self, route_id: int, node: str, peer: str) -> list[tuple[int, RouteSelector]]:
+        rs = tables.route_selectors
+        rows = self.conn.execute(
+            select(rs).where(rs.c.route_id == route_id).order_by(rs.c.seq, rs.c.id)
+        ).mappings()
+        return [(r["id"], convert.route_selector_from_row(r, node, peer)) for r in rows]
+
+    def insert_route_selector(self, route_id: int, rs: RouteSelector) -> None:
+        self.conn.execute(
+            insert(tables.route_selectors).values(**convert.route_selector_values(rs, route_id))
+        )
+
+    def update_route_selector(self, row_id: int, route_id: int, rs: RouteSelector) -> None:
+        t = tables.route_selectors
+        self.conn.execute(
+            update(t).where(t.c.id == row_id).values(**convert.route_selector_values(rs, route_id))
+        )
+
+    def delete_route_selector(self, row_id: int) -> None:
+        t = tables.route_selectors
+        self.conn.execute(delete(t).where(t.c.id == row_id))
+
+    # -- node state (whole-file imports, membership derivation) -----------------------------------
+    def load_node_state(self, ref: NodeRef, parts: frozenset[str] = ALL_PARTS) -> NodeState:
+        """The node's objects of the given ``parts`` (the others stay empty)."""
+        state = NodeState(node=ref.node)
+        for kind in KINDS:
+            if kind.attr in parts:
+                rows = self.conn.execute(select(kind.table).where(kind.table.c.node_id == ref.id)).mappings()
+                getattr(state, kind.attr).update(
+                    {r[kind.key_field]: kind.from_row(r, ref.name) for r in rows}
+                )
+        if "memberships" in parts:
+            state.memberships = self.memberships_of(ref)
+        if "routes" in parts:
+            state.route_selectors = self._node_route_selectors(ref)
         return state
 
-    def save_node_state(self, before: NodeState, after: NodeState) -> None:
+    def memberships_of(self, ref: NodeRef) -> dict[str, Membership]:
+        c, m = tables.clusters, tables.memberships
+        members = self.conn.execute(
+            select(c.c.name, m.c.full_repository, m.c.seq)
+            .join(c, c.c.id == m.c.cluster_id)
+            .where(m.c.node_id == ref.id)
+            .order_by(c.c.name)
+        ).all()
+        return {name: Membership(ref.name, name, bool(full), seq) for name, full, seq in members}
+
+    def _node_route_selectors(self, ref: NodeRef) -> list[RouteSelector]:
+        r, rs = tables.routes, tables.route_selectors
+        rows = self.conn.execute(
+            select(rs, r.c.peer.label("route_peer"))
+            .join(r, r.c.id == rs.c.route_id)
+            .where(r.c.node_id == ref.id)
+            .order_by(rs.c.seq, rs.c.id)
+        ).mappings()
+        return [convert.route_selector_from_row(row, ref.name, row["route_peer"]) for row in rows]
+
+    def save_node_state(self, ref: NodeRef, before: NodeState, after: NodeState) -> NodeRef:
         """Write the difference between two states of one node (bulk statements, same transaction)."""
-        row = self.require_node(before.node.name)
         if after.node != before.node:
-            self.update_node(row, after.node)
-        dialect = after.node.dialect
+            ref = self.update_node(ref, after.node)
         self.ensure_clusters(
-            [m.cluster for m in after.memberships.values()] + [t.cluster for t in after.topics.values()]
+            [m.cluster for m in after.memberships.values()]
+            + [t.cluster for t in after.topics.values()]
+            + [c.cluster for c in after.channels.values()]
         )
         recreated_routes: set[str] = set()
-        for kind in _KINDS:
+        for kind in KINDS:
             old: dict[str, Any] = getattr(before, kind.attr)
             new: dict[str, Any] = getattr(after, kind.attr)
+            if old is new:
+                continue
             gone = [k for k in old if k not in new or new[k] != old[k]]
             added = [new[k] for k in new if k not in old or new[k] != old[k]]
-            if kind.attr == "routes":
+            if kind is ROUTES:
                 recreated_routes = set(gone) | {r.peer for r in added}
             for chunk in _chunks(gone, 500):
-                self.session.execute(
+                self.conn.execute(
                     delete(kind.table).where(
-                        kind.table.c.node_id == row.id, kind.table.c[kind.key].in_(chunk)
+                        kind.table.c.node_id == ref.id,
+                        kind.table.c[kind.key_column].in_([kind.key_value(k) for k in chunk]),
                     )
                 )
             if added:
-                self._insert_many(kind.table, [kind.values(obj, row.id, dialect) for obj in added])
-        self._save_memberships(row.id, before.memberships, after.memberships)
-        self._save_route_selectors(row.id, before.route_selectors, after.route_selectors, recreated_routes)
+                self._insert_many(kind, [kind.values(obj, ref.id, ref.dialect) for obj in added])
+        self._save_memberships(ref.id, before.memberships, after.memberships)
+        self._save_route_selectors(ref.id, before.route_selectors, after.route_selectors, recreated_routes)
+        return ref
 
-    def _insert_many(self, table: Any, rows: list[dict[str, Any]]) -> None:
+    def _insert_many(self, kind: Kind, rows: list[dict[str, Any]]) -> None:
         """Bulk insert through the driver's ``executemany`` with the statement compiled once.
 
-        ``session.execute(insert(table), rows)`` processes every row's parameters in Python (about
-        6 µs a row); an import writes hundreds of thousands of rows. The values are plain str/int/bool/
-        None, which sqlite3 and psycopg bind as SQLAlchemy would.
-        """
-        conn = self.session.connection()
-        dialect = conn.dialect
+        ``conn.execute(insert(table), rows)`` processes every row's parameters in Python (about 6 µs a
+        row); an import writes hundreds of thousands of rows. Values are plain str/int/bool/None, and
+        JSON columns are serialised here as SQLAlchemy would."""
+        json_columns = [c for c in kind.codec.json_columns if c in rows[0]]
+        for row in rows:
+            for column in json_columns:
+                value = row[column]
+                row[column] = "{}" if value == {} else json.dumps(value, separators=(",", ":"))
+        dialect = self.conn.dialect
         keys = list(rows[0])
-        compiled = insert(table).compile(dialect=dialect, column_keys=keys)
+        compiled = insert(kind.table).compile(dialect=dialect, column_keys=keys)
         params: list[Any]
         if dialect.paramstyle in ("qmark", "numeric", "format"):
             order = compiled.positiontup or []
@@ -223,7 +443,7 @@ class Repository:
             params = [pick(r) for r in rows] if len(order) > 1 else [(pick(r),) for r in rows]
         else:
             params = rows
-        cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+        cursor = self.conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
         try:
             cursor.executemany(str(compiled), params)
         finally:
@@ -233,25 +453,25 @@ class Repository:
         if old == new:
             return
         ids = self.ensure_clusters(list(old) + list(new))
-        changed = [c for c in old if c not in new or new[c] != old[c]]
-        for cluster in changed:
-            self.session.execute(
-                delete(tables.memberships).where(
-                    tables.memberships.c.node_id == node_id, tables.memberships.c.cluster_id == ids[cluster]
-                )
-            )
-        for cluster, m in new.items():
-            if cluster not in old or old[cluster] != m:
-                self.session.execute(
-                    insert(tables.memberships).values(
-                        node_id=node_id, cluster_id=ids[cluster], full_repository=m.full_repository, seq=m.seq
+        m = tables.memberships
+        for cluster in old:
+            if cluster not in new or new[cluster] != old[cluster]:
+                self.conn.execute(delete(m).where(m.c.node_id == node_id, m.c.cluster_id == ids[cluster]))
+        for cluster, membership in new.items():
+            if cluster not in old or old[cluster] != membership:
+                self.conn.execute(
+                    insert(m).values(
+                        node_id=node_id,
+                        cluster_id=ids[cluster],
+                        full_repository=membership.full_repository,
+                        seq=membership.seq,
                     )
                 )
 
     def _save_route_selectors(
-        self, node_id: int, old: list[RouteSelector], new: list[RouteSelector], recreated: set[str]
+        self, node_id: int, old: Sequence[RouteSelector], new: Sequence[RouteSelector], recreated: set[str]
     ) -> None:
-        def by_peer(items: list[RouteSelector]) -> dict[str, list[RouteSelector]]:
+        def by_peer(items: Sequence[RouteSelector]) -> dict[str, list[RouteSelector]]:
             out: dict[str, list[RouteSelector]] = {}
             for rs in items:
                 out.setdefault(rs.peer, []).append(rs)
@@ -261,44 +481,21 @@ class Repository:
         peers = {p for p in set(old_by) | set(new_by) if p in recreated or old_by.get(p) != new_by.get(p)}
         if not peers:
             return
+        r, rs = tables.routes, tables.route_selectors
         route_ids = dict(
-            self.session.execute(
-                select(tables.routes.c.peer, tables.routes.c.id).where(
-                    tables.routes.c.node_id == node_id, tables.routes.c.peer.in_(peers)
-                )
+            self.conn.execute(
+                select(r.c.peer, r.c.id).where(r.c.node_id == node_id, r.c.peer.in_(peers))
             ).all()
         )
         for peer in sorted(peers):
             route_id = route_ids.get(peer)
             if route_id is None:
-                if new_by.get(peer):
-                    raise InputError(f"route {peer} is not defined", obj=f"route selector on {peer}")
                 continue
-            self.session.execute(
-                delete(tables.route_selectors).where(tables.route_selectors.c.route_id == route_id)
-            )
-            rows = [convert.route_selector_values(rs, route_id) for rs in new_by.get(peer, [])]
-            if rows:
-                self.session.execute(insert(tables.route_selectors), rows)
-
-    # -- queries across nodes ---------------------------------------------------------------------
-    def count(self, table: Any, *where: Any) -> int:
-        return int(self.session.execute(select(func.count()).select_from(table).where(*where)).scalar_one())
+            self.conn.execute(delete(rs).where(rs.c.route_id == route_id))
+            for sel in new_by.get(peer, []):
+                self.insert_route_selector(route_id, sel)
 
 
-def edit_node(repo: Repository, name: str, change: Callable[[NodeState], T]) -> T:
-    """Load a node's state, let ``change`` edit a copy, write the difference back."""
-    before = repo.load_node_state(name)
-    after = copy.deepcopy(before)
-    result = change(after)
-    repo.save_node_state(before, after)
-    return result
-
-
-def _row_dict(row: Any, table: Any) -> dict[str, Any]:
-    return {c.name: getattr(row, c.name) for c in table.columns}
-
-
-def _chunks(items: list[T], size: int) -> Iterable[list[T]]:
+def _chunks(items: Sequence[T], size: int) -> Iterable[Sequence[T]]:
     for i in range(0, len(items), size):
         yield items[i : i + size]

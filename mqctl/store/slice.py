@@ -1,8 +1,10 @@
 """The slice of the store one publication needs, read with indexed Core queries (no ORM, no full scan).
 
 For MQ: topic objects whose TOPICSTR is a level-prefix of T (and every object sharing a name with a
-clustered one among them: a local object of the same name hides it, and same-name clustered objects conflict), subscriptions whose indexed fixed-prefix key is one of T's prefix keys, the memberships
-of the clusters and nodes involved, and the hierarchy links. For EMS: every EMS server, route and route
+clustered one among them: a local object of the same name hides it, and same-name clustered objects
+conflict), subscriptions whose indexed fixed-prefix key is one of T's prefix keys, the memberships of
+the clusters and nodes involved, the hierarchy links, and the cluster channels and namelists of the
+queue managers in those clusters (a topic host's CLUSRCVR channel ranks, prioritises and weights it). For EMS: every EMS server, route and route
 selector (a route network is small), definitions and subscriptions by prefix key. The routing engine
 gives the same answer on this slice as on the whole model.
 """
@@ -20,6 +22,7 @@ from mqctl.domain.errors import InputError
 from mqctl.domain.explanation import Failures
 from mqctl.domain.model import Dialect, Membership, Topology
 from mqctl.store import convert, tables
+from mqctl.store.convert import digest
 
 CHUNK = 500
 
@@ -96,18 +99,29 @@ def _check_offline(reader: _Reader, failures: Failures) -> None:
 def _load_mq(reader: _Reader, topic: str) -> None:
     topo = reader.topology
     prefixes = topic_strings.topic_level_prefixes(topic, Dialect.MQ)
-    rows = reader.per_node(tables.topics, tables.topics.c.topicstr.in_(prefixes), dialect=Dialect.MQ)
+    rows = [
+        (node, row)
+        for node, row in reader.per_node(
+            tables.topics, tables.topics.c.topicstr_key.in_([digest(p) for p in prefixes]), dialect=Dialect.MQ
+        )
+        if row["topicstr"] in prefixes
+    ]
     clustered_names = sorted({row["name"] for _, row in rows if row["cluster"]})
     seen = {(node, row["name"]) for node, row in rows}
     for chunk in _chunks(clustered_names):
-        for node, row in reader.per_node(tables.topics, tables.topics.c.name.in_(chunk), dialect=Dialect.MQ):
-            if (node, row["name"]) not in seen:
+        keys_chunk = [digest(name) for name in chunk]
+        for node, row in reader.per_node(
+            tables.topics, tables.topics.c.name_key.in_(keys_chunk), dialect=Dialect.MQ
+        ):
+            if (node, row["name"]) not in seen and row["name"] in chunk:
                 rows.append((node, row))
                 seen.add((node, row["name"]))
     topo.topics = [convert.topic_from_row(row, node) for node, row in rows]
     keys = topic_strings.topic_prefix_keys(topic, Dialect.MQ)
     subs = reader.per_node(
-        tables.subscriptions, tables.subscriptions.c.prefix_key.in_(keys), dialect=Dialect.MQ
+        tables.subscriptions,
+        tables.subscriptions.c.prefix_key.in_([digest(k) for k in keys]),
+        dialect=Dialect.MQ,
     )
     topo.subscriptions = [convert.subscription_from_row(row, node) for node, row in subs]
     # hierarchy links: few in practice, found through the index on parent
@@ -119,6 +133,19 @@ def _load_mq(reader: _Reader, topic: str) -> None:
     reader.load_nodes(involved)
     clusters = {t.cluster for t in topo.topics if t.cluster}
     _load_memberships(reader, clusters, set(topo.nodes))
+    _load_cluster_channels(reader, {m.node for m in topo.memberships if m.cluster in clusters})
+
+
+def _load_cluster_channels(reader: _Reader, hosts: set[str]) -> None:
+    """The CLUSRCVR channels (and the namelists their CLUSNL may name) of the members of T's clusters."""
+    topo = reader.topology
+    for table, attr, from_row in (
+        (tables.channels, "channels", convert.channel_from_row),
+        (tables.namelists, "namelists", convert.namelist_from_row),
+    ):
+        for chunk in _chunks(sorted(hosts)):
+            found = reader.per_node(table, tables.nodes.c.name.in_(chunk), dialect=Dialect.MQ)
+            getattr(topo, attr).extend(from_row(row, node) for node, row in found)
 
 
 def _load_memberships(reader: _Reader, clusters: set[str], nodes: set[str]) -> None:
@@ -150,7 +177,7 @@ def _membership_filters(clusters: set[str], nodes: set[str]) -> list[Any]:
 def _load_ems(reader: _Reader, topic: str) -> None:
     topo = reader.topology
     reader.node_rows(tables.nodes.c.dialect == str(Dialect.EMS))
-    keys = topic_strings.topic_prefix_keys(topic, Dialect.EMS)
+    keys = [digest(k) for k in topic_strings.topic_prefix_keys(topic, Dialect.EMS)]
     defs = reader.per_node(tables.topics, tables.topics.c.prefix_key.in_(keys), dialect=Dialect.EMS)
     topo.topics = [convert.topic_from_row(row, node) for node, row in defs]
     subs = reader.per_node(

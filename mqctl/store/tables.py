@@ -1,13 +1,19 @@
-"""The store's tables in SQLAlchemy Core: the ORM maps onto them, explain queries them directly.
+"""The store's tables in SQLAlchemy Core: every query of the store is written against them.
 
-Keeping the tables in Core lets the explain path run indexed queries without importing the ORM
-(start-up time is part of the explain budget). Columns follow MQSC attribute names.
+Columns carry the domain dataclasses' field names (``convert`` maps rows and objects by those names),
+so an attribute is spelt once in the model, once here and once in the migration. The database keeps
+what it can: enumerations by CHECK constraints, references between rows (a topic's or channel's
+cluster, a queue manager's hierarchy parent, a route's peer) by foreign keys on names, and uniqueness
+of names and TOPICSTRs per node by unique indexes on digests (a subscription name or a TOPICSTR may be
+10,240 characters: PostgreSQL cannot index text that long, so a 128-bit digest of it is indexed).
 """
 
 from __future__ import annotations
 
 from sqlalchemy import (
+    JSON,
     Boolean,
+    CheckConstraint,
     Column,
     ForeignKey,
     Index,
@@ -18,10 +24,26 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
 )
+from sqlalchemy.dialects.postgresql import JSONB
+
+from mqctl.domain.model import (
+    ChannelType,
+    ClRoute,
+    Dialect,
+    Direction,
+    Enablement,
+    ProxySub,
+    Scope,
+    SubScope,
+    Wildcard,
+    WSchema,
+    ZoneType,
+)
 
 NAMING = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
     "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
     "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
     "pk": "pk_%(table_name)s",
 }
@@ -29,7 +51,25 @@ NAMING = {
 metadata = MetaData(naming_convention=NAMING)
 
 NAME = 64
-TOPIC = 1024
+"""Node and cluster names (MQ: 48; EMS servers: 64)."""
+DIGEST = 32
+"""Hex of a 128-bit BLAKE2b digest (``convert.digest``)."""
+JSON_DOC = JSON().with_variant(JSONB(), "postgresql")
+PSMODES = ("ENABLED", "DISABLED", "COMPAT")
+PSCLUS = ("ENABLED", "DISABLED")
+
+
+def one_of(column: str, values: object) -> CheckConstraint:
+    """A CHECK that ``column`` holds one of an enumeration's values."""
+    allowed = [str(v) for v in values]  # type: ignore[attr-defined]
+    listed = ", ".join(f"'{v}'" for v in allowed)
+    return CheckConstraint(f"{column} IN ({listed})", name=column)
+
+
+def source_columns() -> list[Column[object]]:
+    """Where an imported definition came from (file, line), for validate's findings."""
+    return [Column("source_file", Text, nullable=True), Column("source_line", Integer, nullable=True)]
+
 
 counters = Table(
     "counters",
@@ -44,11 +84,15 @@ nodes = Table(
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("name", String(NAME), nullable=False, unique=True),
     Column("dialect", String(8), nullable=False),
-    Column("psmode", String(16), nullable=False, default="ENABLED"),
-    Column("psclus", String(16), nullable=False, default="ENABLED"),
-    Column("descr", String(256), nullable=False, default=""),
-    Column("parent", String(NAME), nullable=True, index=True),
+    Column("psmode", String(16), nullable=False),
+    Column("psclus", String(16), nullable=False),
+    Column("descr", Text, nullable=False),
+    Column("parent", String(NAME), ForeignKey("nodes.name", ondelete="SET NULL"), nullable=True, index=True),
     Column("seq", Integer, nullable=False),
+    *source_columns(),
+    one_of("dialect", Dialect),
+    one_of("psmode", PSMODES),
+    one_of("psclus", PSCLUS),
 )
 
 clusters = Table(
@@ -56,7 +100,7 @@ clusters = Table(
     metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("name", String(NAME), nullable=False, unique=True),
-    Column("descr", String(256), nullable=False, default=""),
+    Column("descr", Text, nullable=False),
     Column("seq", Integer, nullable=False),
 )
 
@@ -67,7 +111,7 @@ memberships = Table(
     Column(
         "cluster_id", Integer, ForeignKey("clusters.id", ondelete="CASCADE"), primary_key=True, index=True
     ),
-    Column("full_repository", Boolean, nullable=False, default=False),
+    Column("full_repository", Boolean, nullable=False),
     Column("seq", Integer, nullable=False),
 )
 
@@ -77,9 +121,10 @@ namelists = Table(
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("node_id", Integer, ForeignKey("nodes.id", ondelete="CASCADE"), nullable=False),
     Column("name", String(NAME), nullable=False),
-    Column("names", Text, nullable=False, default="[]"),
-    Column("descr", String(256), nullable=False, default=""),
+    Column("names", JSON_DOC, nullable=False),
+    Column("descr", Text, nullable=False),
     Column("seq", Integer, nullable=False),
+    *source_columns(),
     UniqueConstraint("node_id", "name"),
 )
 
@@ -90,12 +135,19 @@ channels = Table(
     Column("node_id", Integer, ForeignKey("nodes.id", ondelete="CASCADE"), nullable=False),
     Column("name", String(NAME), nullable=False),
     Column("chltype", String(16), nullable=False),
-    Column("cluster", String(NAME), nullable=False, default=""),
-    Column("clusnl", String(NAME), nullable=False, default=""),
-    Column("conname", String(TOPIC), nullable=False, default=""),
-    Column("descr", String(256), nullable=False, default=""),
+    Column(
+        "cluster", String(NAME), ForeignKey("clusters.name", ondelete="CASCADE"), nullable=True, index=True
+    ),
+    Column("clusnl", String(NAME), nullable=False),
+    Column("conname", Text, nullable=False),
+    Column("descr", Text, nullable=False),
+    Column("clwlrank", Integer, nullable=False),
+    Column("clwlprty", Integer, nullable=False),
+    Column("clwlwght", Integer, nullable=False),
     Column("seq", Integer, nullable=False),
+    *source_columns(),
     UniqueConstraint("node_id", "name"),
+    one_of("chltype", ChannelType),
 )
 
 topics = Table(
@@ -103,21 +155,34 @@ topics = Table(
     metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("node_id", Integer, ForeignKey("nodes.id", ondelete="CASCADE"), nullable=False),
-    Column("name", String(TOPIC), nullable=False, index=True),
-    Column("topicstr", String(TOPIC), nullable=False, index=True),
-    Column("prefix_key", String(TOPIC), nullable=False, index=True),
-    Column("cluster", String(NAME), nullable=False, default="", index=True),
-    Column("clroute", String(16), nullable=False, default="DIRECT"),
-    Column("wildcard", String(16), nullable=False, default="PASSTHRU"),
-    Column("pubscope", String(16), nullable=False, default="ASPARENT"),
-    Column("subscope", String(16), nullable=False, default="ASPARENT"),
-    Column("proxysub", String(16), nullable=False, default="FIRSTUSE"),
-    Column("pub", String(16), nullable=False, default="ASPARENT"),
-    Column("sub", String(16), nullable=False, default="ASPARENT"),
-    Column("descr", String(256), nullable=False, default=""),
-    Column("properties", Text, nullable=False, default="{}"),
+    Column("name", Text, nullable=False),
+    Column("name_key", String(DIGEST), nullable=False, index=True),
+    Column("topicstr", Text, nullable=False),
+    Column("topicstr_key", String(DIGEST), nullable=False, index=True),
+    Column("prefix_key", String(DIGEST), nullable=False, index=True),
+    Column(
+        "cluster", String(NAME), ForeignKey("clusters.name", ondelete="CASCADE"), nullable=True, index=True
+    ),
+    Column("clroute", String(16), nullable=False),
+    Column("wildcard", String(16), nullable=False),
+    Column("pubscope", String(16), nullable=False),
+    Column("subscope", String(16), nullable=False),
+    Column("proxysub", String(16), nullable=False),
+    Column("pub", String(16), nullable=False),
+    Column("sub", String(16), nullable=False),
+    Column("descr", Text, nullable=False),
+    Column("properties", JSON_DOC, nullable=False),
     Column("seq", Integer, nullable=False),
-    UniqueConstraint("node_id", "name"),
+    *source_columns(),
+    UniqueConstraint("node_id", "name_key"),
+    UniqueConstraint("node_id", "topicstr_key"),
+    one_of("clroute", ClRoute),
+    one_of("wildcard", Wildcard),
+    one_of("pubscope", Scope),
+    one_of("subscope", Scope),
+    one_of("proxysub", ProxySub),
+    one_of("pub", Enablement),
+    one_of("sub", Enablement),
 )
 
 subscriptions = Table(
@@ -126,18 +191,23 @@ subscriptions = Table(
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("node_id", Integer, ForeignKey("nodes.id", ondelete="CASCADE"), nullable=False),
     Column("name", Text, nullable=False),
-    Column("topicstr", String(TOPIC), nullable=False),
-    Column("prefix_key", String(TOPIC), nullable=False, index=True),
+    Column("name_key", String(DIGEST), nullable=False),
+    Column("topicstr", Text, nullable=False),
+    Column("prefix_key", String(DIGEST), nullable=False, index=True),
     Column("selector", Text, nullable=True),
-    Column("durable", Boolean, nullable=False, default=True),
-    Column("subscope", String(16), nullable=False, default="ALL"),
-    Column("wschema", String(16), nullable=False, default="TOPIC"),
-    Column("dest", String(NAME), nullable=False, default=""),
-    Column("destqmgr", String(NAME), nullable=False, default=""),
-    Column("topicobj", String(NAME), nullable=False, default=""),
-    Column("properties", Text, nullable=False, default="{}"),
+    Column("durable", Boolean, nullable=False),
+    Column("subscope", String(16), nullable=False),
+    Column("wschema", String(16), nullable=False),
+    Column("dest", String(NAME), nullable=False),
+    Column("destqmgr", String(NAME), nullable=False),
+    Column("topicobj", String(NAME), nullable=False),
+    Column("properties", JSON_DOC, nullable=False),
     Column("seq", Integer, nullable=False),
-    Index("ix_subscriptions_node_id_name", "node_id", "name", unique=True),
+    *source_columns(),
+    UniqueConstraint("node_id", "name_key"),
+    Index("ix_subscriptions_node_id_topicobj", "node_id", "topicobj"),
+    one_of("subscope", SubScope),
+    one_of("wschema", WSchema),
 )
 
 routes = Table(
@@ -145,13 +215,15 @@ routes = Table(
     metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("node_id", Integer, ForeignKey("nodes.id", ondelete="CASCADE"), nullable=False),
-    Column("peer", String(NAME), nullable=False, index=True),
-    Column("url", String(TOPIC), nullable=False, default=""),
-    Column("zone_name", String(NAME), nullable=False, default="default_mhop_zone"),
-    Column("zone_type", String(8), nullable=False, default="mhop"),
-    Column("properties", Text, nullable=False, default="{}"),
+    Column("peer", String(NAME), ForeignKey("nodes.name", ondelete="CASCADE"), nullable=False, index=True),
+    Column("url", Text, nullable=False),
+    Column("zone_name", String(NAME), nullable=False),
+    Column("zone_type", String(8), nullable=False),
+    Column("properties", JSON_DOC, nullable=False),
     Column("seq", Integer, nullable=False),
+    *source_columns(),
     UniqueConstraint("node_id", "peer"),
+    one_of("zone_type", ZoneType),
 )
 
 route_selectors = Table(
@@ -160,8 +232,11 @@ route_selectors = Table(
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("route_id", Integer, ForeignKey("routes.id", ondelete="CASCADE"), nullable=False),
     Column("direction", String(8), nullable=False),
-    Column("topic", String(TOPIC), nullable=False),
+    Column("topic", Text, nullable=False),
+    Column("topic_key", String(DIGEST), nullable=False),
     Column("selector", Text, nullable=False),
     Column("seq", Integer, nullable=False),
-    UniqueConstraint("route_id", "direction", "topic"),
+    *source_columns(),
+    UniqueConstraint("route_id", "direction", "topic_key"),
+    one_of("direction", Direction),
 )

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import click
 import pytest
 import typer
 
@@ -21,11 +22,11 @@ COMMON_OPTIONS = {"--help", "--output"}
 
 
 def walk(command: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Any]]:
-    """(path, command) for every leaf command of the Typer app."""
-    subcommands = getattr(command, "commands", None)
-    if subcommands:
-        for name, sub in sorted(subcommands.items()):
-            yield from walk(sub, (*path, name))
+    """(path, command) for every leaf command of the app, loaded as `mqctl` loads them (lazily)."""
+    if isinstance(command, click.Group):
+        ctx = click.Context(command)
+        for name in command.list_commands(ctx):
+            yield from walk(command.get_command(ctx, name), (*path, name))
     else:
         yield path, command
 

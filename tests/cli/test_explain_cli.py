@@ -7,6 +7,7 @@ engine run on the whole model read back from the store, so a slice that misses s
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Callable, Iterable
@@ -19,6 +20,7 @@ from mqctl.domain.messages import Message, parse_header, parse_property
 from mqctl.domain.model import NodeState, Topology, Wildcard
 from mqctl.domain.routing import explain
 from mqctl.store.session import unit_of_work
+from mqctl.store.topology import load_topology
 from tests.conftest import SHARED, Result
 from tests.domain import ems_builders as ems
 from tests.domain import mq_builders as mq
@@ -48,9 +50,12 @@ def explain_json(cli: Cli, *args: str) -> dict[str, Any]:
 
 def store_topology(url: str, topology: Topology) -> None:
     """Write a builder topology (tests/domain/*_builders.py) into the store, node by node."""
-    with unit_of_work(url) as repo:
-        for node in topology.nodes.values():
-            repo.add_node(node)
+    with unit_of_work(url) as store:
+        # parents are references to nodes: every node first, then their definitions (PARENT included)
+        refs = {
+            name: store.add_node(dataclasses.replace(node, parent=None))
+            for name, node in topology.nodes.items()
+        }
         for name, node in topology.nodes.items():
             state = NodeState(
                 node=node,
@@ -60,19 +65,13 @@ def store_topology(url: str, topology: Topology) -> None:
                 routes={r.peer: r for r in topology.routes if r.node == name},
                 route_selectors=[rs for rs in topology.route_selectors if rs.node == name],
             )
-            repo.save_node_state(NodeState(node=node), state)
+            store.save_node_state(refs[name], NodeState(node=refs[name].node), state)
 
 
 def whole_topology(url: str) -> Topology:
-    """Every node state of the store (``Repository.load_node_state``) as one Topology."""
-    topology = Topology()
-    with unit_of_work(url) as repo:
-        for name in sorted(repo.node_names()):
-            state = repo.load_node_state(name)
-            topology.add(state.node, *state.memberships.values(), *state.topics.values())
-            topology.add(*state.subscriptions.values(), *state.namelists.values(), *state.channels.values())
-            topology.add(*state.routes.values(), *state.route_selectors)
-    return topology
+    """The whole model as the store holds it (``load_topology``)."""
+    with unit_of_work(url, write=False) as store:
+        return load_topology(store.conn)
 
 
 def engine_answer(whole: Topology, args: list[str]) -> dict[str, Any]:

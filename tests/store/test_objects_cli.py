@@ -128,9 +128,12 @@ def test_sub_round_trip(cli: Cli) -> None:
         "subscope": "ALL",
         "wschema": "TOPIC",
     }
-    ok(cli("alter", "sub", "S1", "--qmgr", "QM4", "--subscope", "qmgr", "--selector", ""))
+    ok(cli("alter", "sub", "S1", "--qmgr", "QM4", "--dest", "Q1", "--destqmgr", "QM9"))
     item = one(cli, "display", "sub", "S1", "--qmgr", "QM4")
-    assert item["subscope"] == "QMGR" and item["selector"] is None
+    assert (item["dest"], item["destqmgr"], item["selector"]) == ("Q1", "QM9", "state = 'AL'")
+    # what MQ fixes at DEFINE SUB cannot be altered, as runmqsc refuses it
+    refused = cli("alter", "sub", "S1", "--qmgr", "QM4", "--subscope", "qmgr")
+    assert refused.exit_code == 2 and "SUBSCOPE" in refused.stderr and "delete it and define it again" in refused.stderr
     ok(cli("delete", "sub", "S1", "--qmgr", "QM4"))
     assert cli("display", "sub", "S1").exit_code == 1
 
@@ -267,9 +270,12 @@ def test_route_and_route_selector_round_trip(cli: Cli) -> None:
         )
     )
     assert one(cli, "display", "route-selector")["selector"] == "country='US'"
-    ok(cli("alter", "route", "USA", "--qmgr", "ORD", "--zone-name", "WO", "--zone-type", "1hop"))
+    # a route's zone is fixed when it is created, as tibemsadmin says; the URL is not
+    refused = cli("alter", "route", "USA", "--qmgr", "ORD", "--zone-name", "WO", "--zone-type", "1hop")
+    assert refused.exit_code == 2 and "cannot be changed after the route is created" in refused.stderr
+    ok(cli("alter", "route", "USA", "--qmgr", "ORD", "--url", "tcp://usa2:7222"))
     route = one(cli, "display", "route", "USA")
-    assert route["zone_type"] == "1hop" and route["selectors"][0]["selector"] == "country='US'"
+    assert route["url"] == "tcp://usa2:7222" and route["selectors"][0]["selector"] == "country='US'"
     assert cli("delete", "route", "USA", "--qmgr", "ORD").exit_code == 2
     ok(
         cli(

@@ -16,14 +16,25 @@ import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from mqctl.domain.errors import InputError
 from mqctl.domain.model import NodeState, Route, RouteSelector, TopicObject, ZoneType
-from mqctl.formats.ems.model_edit import check_pattern, check_server, selectors_from, zone_type
+from mqctl.domain.rules import ems_definitions, route_selectors
+from mqctl.domain.rules import routes as route_rules
+from mqctl.formats.ems.model_edit import (
+    check_pattern,
+    check_server,
+    rule_at,
+    selectors_from,
+    sourced,
+    zone_type,
+)
 from mqctl.formats.ems.props import Prop, check_topic_props, format_props, split_props
 from mqctl.formats.script_run import ScriptRun
 
 _WORD = re.compile(r"\S+")
+T = TypeVar("T")
 _VERBS = frozenset({"create", "delete", "addprop", "setprop", "removeprop"})
 
 
@@ -127,13 +138,14 @@ class _Interpreter:
         if verb == "create":
             if current is not None:
                 raise self.fail(f"Topic '{name}' already exists", line, column)
-            topics[name] = TopicObject(
+            topic = TopicObject(
                 node=self.state.node.name,
                 name=name,
                 topicstr=name,
                 properties=self.topic_props(props, line),
                 seq=self.next_seq(),
             )
+            topics[name] = self.checked(ems_definitions.check, topic, line, column)
             return f"Topic '{name}' has been created"
         if current is None:
             raise self.fail(f"Topic '{name}' does not exist", line, column)
@@ -152,8 +164,15 @@ class _Interpreter:
                 if prop.key not in new:
                     raise self.fail(f"property {prop.key} is not set on topic '{name}'", line, prop.column)
                 del new[prop.key]
-        topics[name] = dataclasses.replace(current, properties=new, seq=self.next_seq())
+        topic = dataclasses.replace(current, properties=new, seq=self.next_seq())
+        topics[name] = self.checked(ems_definitions.check, topic, line, column)
         return f"Topic '{name}' has been modified"
+
+    def checked(self, check: Callable[[T], None], obj: T, line: _Line, column: int) -> T:
+        """A domain rule on what the command built, placed at the command's name; the object remembers
+        the line it came from."""
+        rule_at(check, obj, file=self.file, line=line.number, column=column)
+        return sourced(obj, self.file, line.number)
 
     def topic_props(self, props: list[Prop], line: _Line) -> dict[str, str | None]:
         return check_topic_props(props, line=line.number, file=self.file)
@@ -175,8 +194,10 @@ class _Interpreter:
             selectors = self.route_props(route, props, line, creating=True)
             if not route.url:
                 raise self.fail(f"create route {peer} needs url=tcp://host:port", line, column + len(name))
-            state.routes[peer] = route
-            state.route_selectors.extend(selectors)
+            state.routes[peer] = self.checked(route_rules.check, route, line, column)
+            state.route_selectors.extend(
+                self.checked(route_selectors.check, s, line, column) for s in selectors
+            )
             self.run_info.peers_referenced.add(peer)
             return f"Route '{peer}' has been created"
         if current is None:
@@ -210,7 +231,9 @@ class _Interpreter:
             mine = [s for s in mine if (s.direction, s.topic) not in keys] + added
         for sel in mine:
             sel.seq = route.seq
-        state.routes[peer] = route
+            self.checked(route_selectors.check, sel, line, column)
+        rule_at(route_rules.check_change, current, route, file=self.file, line=line.number, column=column)
+        state.routes[peer] = sourced(route, self.file, line.number)
         state.route_selectors = others + mine
         return f"Route '{peer}' has been modified"
 

@@ -27,8 +27,16 @@ from pathlib import Path
 
 from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect, Node, NodeState, Route, Subscription, TopicObject
+from mqctl.domain.rules import ems_definitions, route_selectors, routes, subscriptions
 from mqctl.formats._checks import check_selector_at, on_line
-from mqctl.formats.ems.model_edit import check_pattern, check_server, selectors_from, zone_type
+from mqctl.formats.ems.model_edit import (
+    check_pattern,
+    check_server,
+    rule_at,
+    selectors_from,
+    sourced,
+    zone_type,
+)
 from mqctl.formats.ems.props import check_topic_props, split_props
 
 OTHER_FILES = (
@@ -105,9 +113,9 @@ def read_topics_conf(state: NodeState, text: str, *, file: str | None, next_seq:
         props = check_topic_props(
             split_props(rest, column=rest_start + 1, line=number, file=file), line=number, file=file
         )
-        state.topics[name] = TopicObject(
-            node=state.node.name, name=name, topicstr=name, properties=props, seq=next_seq()
-        )
+        topic = TopicObject(node=state.node.name, name=name, topicstr=name, properties=props, seq=next_seq())
+        rule_at(ems_definitions.check, topic, file=file, line=number, column=indent + 1)
+        state.topics[name] = sourced(topic, file, number)
 
 
 def read_routes_conf(
@@ -148,6 +156,8 @@ def read_routes_conf(
                 )
             for sel in selectors:
                 sel.seq = route.seq
+                rule_at(route_selectors.check, sel, file=file, line=number, column=indent)
+                sourced(sel, file, number)
             state.route_selectors.extend(selectors)
             continue
         key, sep, value = stripped.partition("=")
@@ -170,6 +180,8 @@ def read_routes_conf(
                 line=number,
                 column=1,
             )
+        rule_at(routes.check, state.routes[peer], file=file, line=number, column=1)
+        sourced(state.routes[peer], file, number)
     return set(lines_of)
 
 
@@ -262,8 +274,9 @@ def read_durables_conf(
             raise InputError(f"durable {name} is defined twice", file=file, line=number, column=name_col + 1)
         if sub.is_route_durable:
             peers.add(check_server(name, line=number, column=name_col + 1, file=file))
+        rule_at(subscriptions.check, sub, Dialect.EMS, file=file, line=number, column=name_col + 1)
         sub.seq = next_seq()
-        state.subscriptions[name] = sub
+        state.subscriptions[name] = sourced(sub, file, number)
     return peers
 
 

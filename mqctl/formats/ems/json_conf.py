@@ -34,6 +34,7 @@ from mqctl.domain.model import (
     Subscription,
     TopicObject,
 )
+from mqctl.domain.rules import ems_definitions, route_selectors, routes, subscriptions
 from mqctl.formats._checks import check_selector_at
 from mqctl.formats.ems.conf import (
     EmsServerConfig,
@@ -42,7 +43,7 @@ from mqctl.formats.ems.conf import (
     read_routes_conf,
     read_topics_conf,
 )
-from mqctl.formats.ems.model_edit import check_pattern, check_server, zone_type
+from mqctl.formats.ems.model_edit import check_pattern, check_server, sourced, zone_type
 
 _ROUTE_KEYS = frozenset(
     {
@@ -125,9 +126,19 @@ def _topics(state: NodeState, items: list[Any], file: str, next_seq: Callable[[]
             text = _text(value)
             if key != "name" and text is not None:
                 props[key] = None if text == "" and value is True else text
-        state.topics[name] = TopicObject(
-            node=state.node.name, name=name, topicstr=name, properties=props, seq=next_seq()
-        )
+        topic = TopicObject(node=state.node.name, name=name, topicstr=name, properties=props, seq=next_seq())
+        _rule(ems_definitions.check, topic, where=where, file=file)
+        state.topics[name] = sourced(topic, file, None)
+
+
+def _rule(check: Callable[..., None], *args: object, where: str, file: str) -> None:
+    """A domain rule on what one JSON item built; an error names the item's path in the document."""
+    try:
+        check(*args)
+    except InputError as err:
+        err.obj = f"{where}: {err.obj}" if err.obj else where
+        err.file = file
+        raise
 
 
 def _pattern(topic: Any, where: str, file: str) -> None:
@@ -172,7 +183,8 @@ def _routes(state: NodeState, items: list[Any], file: str, next_seq: Callable[[]
         for key, value in item.items():
             if key not in _ROUTE_KEYS and not isinstance(value, dict | list) and _text(value) is not None:
                 route.properties[key] = str(_text(value))
-        state.routes[peer] = route
+        _rule(routes.check, route, where=where, file=file)
+        state.routes[peer] = sourced(route, file, None)
         state.route_selectors.extend(_selectors(item, route, where, file))
         peers.add(peer)
     return peers
@@ -204,16 +216,16 @@ def _selectors(item: dict[str, Any], route: Route, where: str, file: str) -> lis
         if not isinstance(text, str):
             raise _fail("expected a string 'selector'", path, file)
         _selector(text, f"{path}.selector", file)
-        out.append(
-            RouteSelector(
-                node=route.node,
-                peer=route.peer,
-                direction=direction,
-                topic=str(topic),
-                selector=text,
-                seq=route.seq,
-            )
+        rs = RouteSelector(
+            node=route.node,
+            peer=route.peer,
+            direction=direction,
+            topic=str(topic),
+            selector=text,
+            seq=route.seq,
         )
+        _rule(route_selectors.check, rs, where=path, file=file)
+        out.append(sourced(rs, file, None))
     return out
 
 
@@ -240,6 +252,7 @@ def _durables(state: NodeState, items: list[Any], file: str, next_seq: Callable[
             raise _fail(f"durable {name} is defined twice", where, file)
         if sub.is_route_durable:
             peers.add(check_server(name, line=None, column=None, file=file))
+        _rule(subscriptions.check, sub, Dialect.EMS, where=where, file=file)
         sub.seq = next_seq()
-        state.subscriptions[name] = sub
+        state.subscriptions[name] = sourced(sub, file, None)
     return peers

@@ -6,6 +6,9 @@ at the exact file position of the mistake.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect, Direction, RouteSelector, ZoneType
 from mqctl.domain.names import check_ems_server_name
@@ -14,6 +17,25 @@ from mqctl.formats._located import locate
 from mqctl.formats.ems.props import Prop
 
 DIRECTIONS = {"incoming_topic": Direction.INCOMING, "outgoing_topic": Direction.OUTGOING}
+T = TypeVar("T")
+
+
+def rule_at(
+    check: Callable[..., None], *args: object, file: str | None, line: int | None, column: int | None
+) -> None:
+    """Run a domain rule (``mqctl.domain.rules``) on what a line built; an error gets the line's position."""
+    try:
+        check(*args)
+    except InputError as err:
+        raise locate(err, file=file, line=line, column=column) from None
+
+
+def sourced(obj: T, file: str | None, line: int | None) -> T:
+    """Record where a definition came from (for validate's findings)."""
+    if file is not None:
+        obj.source_file = file  # type: ignore[attr-defined]
+        obj.source_line = line  # type: ignore[attr-defined]
+    return obj
 
 
 def check_pattern(topic: str, *, line: int, column: int, file: str | None) -> str:

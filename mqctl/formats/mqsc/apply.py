@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from mqctl.domain.errors import InputError
-from mqctl.domain.model import NodeState
+from mqctl.domain.model import Dialect, NodeState
 from mqctl.formats.mqsc import clusters, topics
 from mqctl.formats.mqsc.display import display
 from mqctl.formats.mqsc.parser import BadCommand, Command, SkippedInsert, echo, iter_mqsc
@@ -65,13 +65,17 @@ def apply_mqsc(
     next_seq: Callable[[], int],
     continue_on_error: bool = False,
     progress: Callable[[int], None] | None = None,
+    dialect_of: Callable[[str], Dialect | None] | None = None,
 ) -> MqscRun:
     """Apply ``text`` to ``state`` (see the module docstring for the all-or-nothing rule).
 
-    ``progress``, if given, is called now and then with the line number reached (for a progress bar).
+    ``progress``, if given, is called now and then with the line number reached (for a progress bar);
+    ``dialect_of`` tells the dialect of other nodes of the store (a PARENT must be a queue manager).
     """
     work = copy.deepcopy(state)
     ctx = Context(state=work, file=file, next_seq=next_seq)
+    if dialect_of is not None:
+        ctx.dialect_of = dialect_of
     run = MqscRun()
     for item in iter_mqsc(text, file=file, inserts=inserts):
         run.read += 1
@@ -92,6 +96,7 @@ def apply_mqsc(
         else:
             _one(ctx, item, run)
     run.warnings.extend(ctx.warnings)
+    run.unmodelled.update(ctx.unmodelled)
     run.clusters_referenced = set(ctx.clusters)
     run.lines.extend(summary(run))
     if continue_on_error or run.error_count == 0:
@@ -112,6 +117,7 @@ def _one(ctx: Context, cmd: Command, run: MqscRun) -> None:
             raise Unmodelled(f"{cmd.verb} {cmd.noun} is not modelled")
     except Unmodelled as skip:
         run.not_modelled += 1
+        run.unmodelled[f"{cmd.verb} {cmd.noun}"] += 1
         run.lines.append(f"mqctl: not modelled ({skip.reason}); skipped.")
         return
     except InputError as err:
@@ -142,4 +148,6 @@ def summary(run: MqscRun) -> list[str]:
         f"{run.not_modelled} commands not modelled by mqctl and skipped; "
         f"{run.skipped} skipped for an insert with no value."
     )
+    if run.unmodelled:
+        out.append(f"Not modelled: {run.unmodelled_text()}.")
     return out

@@ -10,6 +10,8 @@ import dataclasses
 
 from mqctl.domain.memberships import channel_gives, full_repositories, rederive
 from mqctl.domain.model import Channel, ChannelType, Namelist
+from mqctl.domain.rules import channels as channel_rules
+from mqctl.domain.rules import namelists, nodes
 from mqctl.formats.mqsc.parser import Command
 from mqctl.formats.mqsc.topics import Unmodelled, is_system
 from mqctl.formats.mqsc.values import Context
@@ -19,6 +21,7 @@ from mqctl.formats.mqsc.vocabulary import (
     COMMON,
     NAMELIST_IGNORED,
     NAMELIST_MODELLED,
+    QMGR_MODELLED,
 )
 
 CHANNEL_NAME_MAX = 20
@@ -43,8 +46,10 @@ def define_namelist(ctx: Context, cmd: Command) -> str:
             base = dataclasses.replace(source, name=name)
     replaced = name in lists
     released = set(lists[name].names) if replaced else set()
-    lists[name] = _namelist_attributes(ctx, cmd, base)
-    rederive(ctx.state, seq=lists[name].seq, released=released)
+    nl = _namelist_attributes(ctx, cmd, base)
+    ctx.rule(cmd, namelists.check, nl)
+    lists[name] = ctx.sourced(cmd, nl)
+    rederive(ctx.state, seq=nl.seq, released=released)
     return "AMQ8551I: IBM MQ namelist changed." if replaced else "AMQ8552I: IBM MQ namelist created."
 
 
@@ -56,8 +61,10 @@ def alter_namelist(ctx: Context, cmd: Command) -> str:
         if is_system(name):
             raise Unmodelled(f"NAMELIST({name}) is a predefined system object")
         raise ctx.fail(f"NAMELIST({name}) not found (AMQ8147E); DEFINE it first", cmd.name_pos)
-    ctx.state.namelists[name] = _namelist_attributes(ctx, cmd, dataclasses.replace(current))
-    rederive(ctx.state, seq=ctx.state.namelists[name].seq, released=set(current.names))
+    nl = _namelist_attributes(ctx, cmd, dataclasses.replace(current))
+    ctx.rule(cmd, namelists.check, nl)
+    ctx.state.namelists[name] = ctx.sourced(cmd, nl)
+    rederive(ctx.state, seq=nl.seq, released=set(current.names))
     return "AMQ8551I: IBM MQ namelist changed."
 
 
@@ -111,8 +118,10 @@ def define_channel(ctx: Context, cmd: Command) -> str:
             base = dataclasses.replace(source, name=name, chltype=ChannelType(chltype))
     replaced = name in channels
     released = channel_gives(ctx.state, channels.get(name))
-    channels[name] = _channel_attributes(ctx, cmd, base)
-    rederive(ctx.state, seq=channels[name].seq, released=released)
+    channel = _channel_attributes(ctx, cmd, base)
+    ctx.rule(cmd, channel_rules.check, channel)
+    channels[name] = ctx.sourced(cmd, channel)
+    rederive(ctx.state, seq=channel.seq, released=released)
     return "AMQ8016I: IBM MQ channel changed." if replaced else "AMQ8014I: IBM MQ channel created."
 
 
@@ -130,8 +139,10 @@ def alter_channel(ctx: Context, cmd: Command) -> str:
             f"CHANNEL({name}) is a {current.chltype.value} channel, not {chltype}", cmd.params["CHLTYPE"].pos
         )
     released = channel_gives(ctx.state, current)
-    ctx.state.channels[name] = _channel_attributes(ctx, cmd, dataclasses.replace(current))
-    rederive(ctx.state, seq=ctx.state.channels[name].seq, released=released)
+    channel = _channel_attributes(ctx, cmd, dataclasses.replace(current))
+    ctx.rule(cmd, channel_rules.check_change, current, channel)
+    ctx.state.channels[name] = ctx.sourced(cmd, channel)
+    rederive(ctx.state, seq=channel.seq, released=released)
     return "AMQ8016I: IBM MQ channel changed."
 
 
@@ -171,6 +182,9 @@ def _channel_attributes(ctx: Context, cmd: Command, channel: Channel) -> Channel
         channel.conname = ",".join(v.text for v in values).rstrip(" ")
     if "DESCR" in p:
         channel.descr = ctx.text(p["DESCR"])
+    for keyword in ("CLWLRANK", "CLWLPRTY", "CLWLWGHT"):
+        if keyword in p:
+            setattr(channel, keyword.lower(), ctx.integer(p[keyword]))
     channel.seq = ctx.next_seq()
     return channel
 
@@ -178,36 +192,52 @@ def _channel_attributes(ctx: Context, cmd: Command, channel: Channel) -> Channel
 def alter_qmgr(ctx: Context, cmd: Command) -> str:
     """Only PARENT, REPOS, REPOSNL, PSMODE, PSCLUS and DESCR are modelled; other attributes are ignored."""
     p = cmd.params
-    node = ctx.state.node
+    node = dataclasses.replace(ctx.state.node)
+    for keyword in p:
+        if keyword not in QMGR_MODELLED and keyword != "FORCE":
+            ctx.unmodelled[f"{keyword} on QMGR"] += 1
     for keyword in ("FORCE",):
         if keyword in p and p[keyword].values is not None:
             raise ctx.fail(f"{keyword} takes no value", p[keyword].pos)
     if "PARENT" in p:
         value = ctx.one(p["PARENT"])
         node.parent = ctx.mq_name(value, "qmgr") if value.text.strip() else None
+        if node.parent is not None:
+            ctx.rule(cmd, nodes.check_parent, node, ctx.dialect_of(node.parent))
     if "PSMODE" in p:
         node.psmode = ctx.choice(p["PSMODE"], ("COMPAT", "DISABLED", "ENABLED"))
     if "PSCLUS" in p:
         node.psclus = ctx.choice(p["PSCLUS"], ("ENABLED", "DISABLED"))
     if "DESCR" in p:
         node.descr = ctx.text(p["DESCR"])
+    ctx.rule(cmd, nodes.check, node)
+    repos = _full_repositories(ctx, cmd)
     seq = ctx.next_seq()
     node.seq = seq
-    if "REPOS" in p or "REPOSNL" in p:
-        repos: set[str] = set()
-        if "REPOS" in p:
-            repos |= {ctx.cluster(p["REPOS"])} - {""}
-        if "REPOSNL" in p:
-            value = ctx.one(p["REPOSNL"])
-            if value.text.strip():
-                nl = ctx.state.namelists.get(value.text)
-                if nl is None:
-                    raise ctx.fail(
-                        f"REPOSNL: NAMELIST({value.text}) not found; define the namelist first", value.pos
-                    )
-                repos |= set(nl.names)
-                ctx.clusters.update(nl.names)
+    ctx.state.node = ctx.sourced(cmd, node)
+    if repos is not None:
         rederive(ctx.state, seq=seq, full_repos=repos, released=full_repositories(ctx.state))
     else:
         rederive(ctx.state, seq=seq, full_repos=full_repositories(ctx.state))
     return "AMQ8005I: IBM MQ queue manager changed."
+
+
+def _full_repositories(ctx: Context, cmd: Command) -> set[str] | None:
+    """The clusters REPOS and REPOSNL make this queue manager a full repository of (None: not given)."""
+    p = cmd.params
+    if "REPOS" not in p and "REPOSNL" not in p:
+        return None
+    repos: set[str] = set()
+    if "REPOS" in p:
+        repos |= {ctx.cluster(p["REPOS"])} - {""}
+    if "REPOSNL" in p:
+        value = ctx.one(p["REPOSNL"])
+        if value.text.strip():
+            nl = ctx.state.namelists.get(value.text)
+            if nl is None:
+                raise ctx.fail(
+                    f"REPOSNL: NAMELIST({value.text}) not found; define the namelist first", value.pos
+                )
+            repos |= set(nl.names)
+            ctx.clusters.update(nl.names)
+    return repos

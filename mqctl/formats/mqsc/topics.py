@@ -23,6 +23,7 @@ from mqctl.domain.model import (
     WSchema,
 )
 from mqctl.domain.names import check_subscription_name
+from mqctl.domain.rules import subscriptions, topic_objects
 from mqctl.formats._checks import check_selector_at, check_topic
 from mqctl.formats._located import locate
 from mqctl.formats.mqsc.parser import Command, Value
@@ -31,7 +32,6 @@ from mqctl.formats.mqsc.vocabulary import COMMON, SUB_IGNORED, SUB_MODELLED, TOP
 
 TOPIC_KEYWORDS = TOPIC_MODELLED | TOPIC_IGNORED | COMMON
 SUB_KEYWORDS = SUB_MODELLED | SUB_IGNORED | COMMON
-SUB_IMMUTABLE = ("TOPICSTR", "TOPICOBJ", "SELECTOR", "SUBSCOPE", "WSCHEMA")
 
 
 class Unmodelled(Exception):
@@ -57,17 +57,16 @@ def define_topic(ctx: Context, cmd: Command) -> str:
     if "TOPICSTR" not in cmd.params and base.topicstr == "":
         raise ctx.fail("DEFINE TOPIC needs TOPICSTR('...')", cmd.pos, obj=f"TOPIC({name})")
     topic = _topic_attributes(ctx, cmd, base)
+    ctx.rule(cmd, topic_objects.check, topic)
     counts = ctx.topicstr_index()
     old = topics.get(name)
     if counts[topic.topicstr] > (1 if old is not None and old.topicstr == topic.topicstr else 0):
-        # another object has this string: find the first one, as the error names it
-        for other in topics.values():
-            if other.name != name and other.topicstr == topic.topicstr:
-                pos = cmd.params["TOPICSTR"].pos if "TOPICSTR" in cmd.params else cmd.pos
-                raise ctx.fail(f"topic string {topic.topicstr!r} is already used by TOPIC({other.name})", pos)
+        # another object has this string: find it, as the error names it
+        holder = next(o.name for o in topics.values() if o.name != name and o.topicstr == topic.topicstr)
+        ctx.rule(cmd, topic_objects.check_unique_topicstr, topic, holder)
     replaced = old is not None
     topic.seq = ctx.next_seq()
-    topics[name] = topic
+    topics[name] = ctx.sourced(cmd, topic)
     if old is not None:
         counts[old.topicstr] -= 1
     counts[topic.topicstr] += 1
@@ -82,13 +81,11 @@ def alter_topic(ctx: Context, cmd: Command) -> str:
         if is_system(name):
             raise Unmodelled(f"TOPIC({name}) is a predefined system object")
         raise ctx.fail(f"TOPIC({name}) not found (AMQ8147E); DEFINE it first", cmd.name_pos)
-    if "TOPICSTR" in cmd.params:
-        raise ctx.fail(
-            "TOPICSTR cannot be altered; delete and define the topic object again", cmd.params["TOPICSTR"].pos
-        )
+    ctx.rule(cmd, topic_objects.check_alterable, name, cmd.params)
     topic = _topic_attributes(ctx, cmd, dataclasses.replace(current, properties=dict(current.properties)))
+    ctx.rule(cmd, topic_objects.check_change, current, topic)
     topic.seq = ctx.next_seq()
-    ctx.state.topics[name] = topic
+    ctx.state.topics[name] = ctx.sourced(cmd, topic)
     return "AMQ8691I: IBM MQ topic changed."
 
 
@@ -168,9 +165,10 @@ def define_sub(ctx: Context, cmd: Command) -> str:
             check_selector_at(value.text, value.at, file=ctx.file)
             sub.selector = value.text
     _sub_mutable(ctx, cmd, sub)
+    ctx.rule(cmd, subscriptions.check, sub, Dialect.MQ)
     replaced = name in subs
     sub.seq = ctx.next_seq()
-    subs[name] = sub
+    subs[name] = ctx.sourced(cmd, sub)
     return "AMQ8095I: IBM MQ subscription changed." if replaced else "AMQ8094I: IBM MQ subscription created."
 
 
@@ -182,16 +180,12 @@ def alter_sub(ctx: Context, cmd: Command) -> str:
         if is_system(name):
             raise Unmodelled(f"SUB({name}) is a predefined system subscription")
         raise ctx.fail(f"SUB({name}) not found (AMQ8147E); DEFINE it first", cmd.name_pos)
-    for keyword in SUB_IMMUTABLE:
-        if keyword in cmd.params:
-            raise ctx.fail(
-                f"{keyword} of a subscription cannot be altered; delete and define it again",
-                cmd.params[keyword].pos,
-            )
+    ctx.rule(cmd, subscriptions.check_alterable, name, cmd.params)
     sub = dataclasses.replace(current, properties=dict(current.properties))
     _sub_mutable(ctx, cmd, sub)
+    ctx.rule(cmd, subscriptions.check_change, current, sub, Dialect.MQ)
     sub.seq = ctx.next_seq()
-    ctx.state.subscriptions[name] = sub
+    ctx.state.subscriptions[name] = ctx.sourced(cmd, sub)
     return "AMQ8095I: IBM MQ subscription changed."
 
 

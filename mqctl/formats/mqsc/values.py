@@ -9,13 +9,15 @@ from enum import StrEnum
 from typing import TypeVar
 
 from mqctl.domain.errors import InputError
-from mqctl.domain.model import NodeState
+from mqctl.domain.model import Dialect, NodeState
 from mqctl.domain.names import check_mq_name
 from mqctl.formats._located import locate
 from mqctl.formats.mqsc.lexer import Pos
 from mqctl.formats.mqsc.parser import Command, Param, Value
+from mqctl.formats.mqsc.vocabulary import IGNORED
 
 E = TypeVar("E", bound=StrEnum)
+T = TypeVar("T")
 
 
 @dataclass
@@ -27,6 +29,10 @@ class Context:
     next_seq: Callable[[], int]
     clusters: set[str] = field(default_factory=set)
     warnings: list[str] = field(default_factory=list)
+    dialect_of: Callable[[str], Dialect | None] = lambda _name: None
+    """The dialect of another node of the store (None: not defined): the rules about PARENT need it."""
+    unmodelled: Counter[str] = field(default_factory=Counter)
+    """Attributes accepted but not modelled (``CLWLUSEQ on QLOCAL``... ``NPMSGDLV on TOPIC``), counted."""
     topicstr_counts: Counter[str] | None = None
     """How many topic objects of ``state`` use each TOPICSTR, built on first use and kept up to date by
     the topic handlers: DEFINE TOPIC's uniqueness check would otherwise scan every topic (quadratic)."""
@@ -41,9 +47,30 @@ class Context:
     ) -> InputError:
         return InputError(message, obj=obj, attribute=attribute, file=self.file, line=pos[0], column=pos[1])
 
+    def rule(self, cmd: Command, check: Callable[..., None], *args: object) -> None:
+        """Run a domain rule (``mqctl.domain.rules``) on what the command built; an error is placed at
+        the parameter it names (``TOPICSTR(...)``), else at the object name."""
+        try:
+            check(*args)
+        except InputError as err:
+            param = cmd.params.get((err.attribute or "").upper())
+            pos = param.pos if param is not None else cmd.name_pos
+            raise locate(err, file=self.file, line=pos[0], column=pos[1]) from None
+
+    def sourced(self, cmd: Command, obj: T) -> T:
+        """Record where a definition came from (for validate's findings)."""
+        if self.file is not None:
+            obj.source_file = self.file  # type: ignore[attr-defined]
+            obj.source_line = cmd.pos[0]  # type: ignore[attr-defined]
+        return obj
+
     def check_keywords(self, cmd: Command, allowed: frozenset[str], what: str) -> None:
-        """Every parameter must be one mqctl knows for this object (modelled or accepted and ignored)."""
+        """Every parameter must be one mqctl knows for this object (modelled or accepted and ignored);
+        the accepted-and-ignored ones are counted, so the summary names what was not modelled."""
+        ignored = IGNORED.get(what, frozenset())
         for param in cmd.params.values():
+            if param.keyword in ignored:
+                self.unmodelled[f"{param.keyword} on {what}"] += 1
             if param.keyword not in allowed:
                 raise self.fail(
                     f"unknown parameter {param.keyword} for {cmd.verb} {what}; expected one of "
@@ -100,6 +127,16 @@ class Context:
                 value.pos,
                 attribute=param.keyword,
             ) from None
+
+    def integer(self, param: Param) -> int:
+        """A numeric attribute (CLWLRANK(5)); its range is the domain rule's to check."""
+        value = self.one(param)
+        text = value.text.strip()
+        if not text.isdigit() or len(text) > 9:
+            raise self.fail(
+                f"bad value {value.text!r}; expected a number", value.pos, attribute=param.keyword
+            )
+        return int(text)
 
     def choice(self, param: Param, choices: tuple[str, ...]) -> str:
         value = self.one(param)

@@ -162,7 +162,9 @@ SUB_IGNORED = frozenset(
 NAMELIST_MODELLED = frozenset({"NAMES", "DESCR"})
 NAMELIST_IGNORED = frozenset({"NLTYPE", "TYPE"})
 
-CHANNEL_MODELLED = frozenset({"CHLTYPE", "CLUSTER", "CLUSNL", "CONNAME", "DESCR"})
+CHANNEL_MODELLED = frozenset(
+    {"CHLTYPE", "CLUSTER", "CLUSNL", "CONNAME", "DESCR", "CLWLRANK", "CLWLPRTY", "CLWLWGHT"}
+)
 CHANNEL_IGNORED = frozenset(
     {
         "TRPTYPE",
@@ -178,9 +180,6 @@ CHANNEL_IGNORED = frozenset(
         "BATCHSZ",
         "DISCINT",
         "NETPRTY",
-        "CLWLPRTY",
-        "CLWLRANK",
-        "CLWLWGHT",
         "MAXMSGL",
         "MCANAME",
         "MCATYPE",
@@ -260,3 +259,11 @@ DISPLAY_OPTIONS = frozenset(
     }
 )
 """DISPLAY parameters that select rather than name an attribute (attribute names are also accepted)."""
+
+IGNORED: dict[str, frozenset[str]] = {
+    "TOPIC": TOPIC_IGNORED,
+    "SUB": SUB_IGNORED,
+    "NAMELIST": NAMELIST_IGNORED,
+    "CHANNEL": CHANNEL_IGNORED,
+}
+"""Attributes accepted on modelled objects but not modelled: counted and named in the summary."""

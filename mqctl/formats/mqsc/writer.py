@@ -13,11 +13,10 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from mqctl.domain.memberships import full_repositories
+from mqctl.domain.memberships import REPOS_NAMELIST, full_repositories
 from mqctl.domain.model import Namelist, NodeState, Subscription
 
 _HEADER_QMGR = re.compile(r"^\*\s*Queue manager name:\s*(\S+)\s*$", re.MULTILINE)
-REPOS_NAMELIST = "MQCTL.REPOS"
 
 
 def dump_header_qmgr(text: str) -> str | None:
@@ -87,6 +86,9 @@ def write_mqsc(
                 f"CLUSNL({quote(ch.clusnl)})",
                 f"CONNAME({quote(ch.conname)})",
                 f"DESCR({quote(ch.descr)})",
+                f"CLWLRANK({ch.clwlrank})",
+                f"CLWLPRTY({ch.clwlprty})",
+                f"CLWLWGHT({ch.clwlwght})",
             ],
         )
     for t in sorted(state.topics.values(), key=lambda t: t.name):

@@ -1,0 +1,56 @@
+"""EMS routes (a ``routes.conf`` section, or tibemsadmin ``create route``).
+
+A route is named after its peer server and needs a URL; its zone is fixed when it is created
+(tibemsadmin refuses to change ``zone_name``/``zone_type`` afterwards). Every value is one line of
+routes.conf, so nothing in it may change that file's structure.
+"""
+
+from __future__ import annotations
+
+from mqctl.domain.errors import InputError
+from mqctl.domain.model import Dialect, Route
+from mqctl.domain.names import check_node_name
+from mqctl.domain.rules.text import check_ems_token, check_ems_value
+
+RESERVED = frozenset({"url", "zone_name", "zone_type", "incoming_topic", "outgoing_topic", "selector"})
+
+
+def label(route: Route) -> str:
+    return f"route {route.peer}"
+
+
+def check(route: Route) -> None:
+    check_node_name(route.peer, Dialect.EMS)
+    obj = label(route)
+    if route.peer == route.node:
+        raise InputError("a server cannot route to itself", obj=obj)
+    if not route.url.strip():
+        raise InputError("is required, e.g. tcp://host:7222", obj=obj, attribute="url")
+    check_ems_value(route.url, obj, "url", quoted=True)
+    if any(c.isspace() for c in route.url):
+        raise InputError(
+            "cannot hold a blank (several URLs are separated by commas)", obj=obj, attribute="url"
+        )
+    check_ems_token(route.zone_name, obj, "zone_name")
+    for key, value in route.properties.items():
+        check_ems_token(key, obj, "property")
+        if key in RESERVED:
+            raise InputError("is not a free route property", obj=obj, attribute=key)
+        check_ems_value(value, obj, key)
+
+
+def check_change(old: Route, new: Route) -> None:
+    obj = label(old)
+    if new.zone_name != old.zone_name:
+        raise InputError("cannot be changed after the route is created", obj=obj, attribute="zone_name")
+    if new.zone_type is not old.zone_type:
+        raise InputError("cannot be changed after the route is created", obj=obj, attribute="zone_type")
+    check(new)
+
+
+def check_peer(route: Route, peer_dialect: Dialect | None) -> None:
+    """The peer is an EMS server (None: not defined yet; it is created as one)."""
+    if peer_dialect is Dialect.MQ:
+        raise InputError(
+            f"route peer {route.peer} is an MQ queue manager, not an EMS server", obj=label(route)
+        )

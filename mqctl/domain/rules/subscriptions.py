@@ -1,0 +1,121 @@
+"""Subscriptions: MQ DEFINE SUB, EMS durables and JMS subscribers.
+
+MQ refuses to ALTER what identifies what a subscription receives (TOPICSTR, TOPICOBJ, SELECTOR,
+SUBSCOPE, WSCHEMA): the subscription is deleted and defined again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from mqctl.domain.errors import InputError
+from mqctl.domain.model import Dialect, Subscription, WSchema
+from mqctl.domain.names import check_mq_name, check_subscription_name
+from mqctl.domain.rules.text import (
+    SELECTOR_MAX,
+    TOPICSTR_MAX,
+    check_ems_value,
+    check_length,
+    check_no_control,
+)
+
+IMMUTABLE = (
+    ("topicstr", "TOPICSTR"),
+    ("topicobj", "TOPICOBJ"),
+    ("selector", "SELECTOR"),
+    ("subscope", "SUBSCOPE"),
+    ("wschema", "WSCHEMA"),
+)
+
+
+def label(sub: Subscription) -> str:
+    return f"sub {sub.name}"
+
+
+def check_selector(selector: str | None, obj: str, attribute: str = "SELECTOR", *, ems: bool = False) -> None:
+    """A JMS selector of at most 10,240 characters that parses and type-checks (SEMANTICS §7)."""
+    if selector is None or not selector.strip():
+        return
+    from mqctl.domain.selector import check_selector as parse_and_check
+
+    check_length(selector, SELECTOR_MAX, obj, attribute)
+    if ems:
+        check_ems_value(selector, obj, attribute, quoted=True)
+    else:
+        check_no_control(selector, obj, attribute)
+    try:
+        parse_and_check(selector)
+    except InputError as exc:
+        raise InputError(exc.message, obj=obj, attribute=attribute, column=exc.column) from None
+
+
+def check_pattern(pattern: str, dialect: Dialect, wschema: WSchema, obj: str) -> None:
+    from mqctl.domain.rules.ems_definitions import check_pattern as check_ems_pattern
+    from mqctl.domain.topics import validate_pattern
+
+    if not pattern:
+        raise InputError("is empty", obj=obj, attribute="TOPICSTR")
+    if dialect is Dialect.EMS:
+        check_ems_pattern(pattern, obj)
+        return
+    check_length(pattern, TOPICSTR_MAX, obj, "TOPICSTR")
+    check_no_control(pattern, obj, "TOPICSTR")
+    if wschema is WSchema.TOPIC:
+        try:
+            validate_pattern(pattern, dialect)
+        except InputError as exc:
+            raise InputError(exc.message, obj=obj, attribute="TOPICSTR") from None
+
+
+def check(sub: Subscription, dialect: Dialect) -> None:
+    check_subscription_name(sub.name, dialect)
+    obj = label(sub)
+    if sub.wschema is WSchema.CHAR and dialect is Dialect.EMS:
+        raise InputError("WSCHEMA(CHAR) is an MQ subscription option", obj=obj, attribute="WSCHEMA")
+    check_pattern(sub.topicstr, dialect, sub.wschema, obj)
+    check_selector(sub.selector, obj, ems=dialect is Dialect.EMS)
+    for attr in ("dest", "destqmgr", "topicobj"):
+        value = getattr(sub, attr)
+        if value:
+            if dialect is Dialect.EMS:
+                raise InputError("is an MQ subscription attribute", obj=obj, attribute=attr.upper())
+            check_mq_name(value, attr.upper())
+    for key, value in sub.properties.items():
+        if dialect is Dialect.MQ:
+            raise InputError("EMS durable options are not MQ subscription attributes", obj=obj, attribute=key)
+        check_ems_value(key, obj, "option")
+        if value is not None:
+            check_ems_value(value, obj, key)
+
+
+def check_alterable(name: str, attributes: Iterable[str]) -> None:
+    """ALTER SUB names none of the attributes MQ fixes at DEFINE (whatever value it gives them)."""
+    for attr, keyword in IMMUTABLE:
+        if attr in attributes or keyword in attributes:
+            raise InputError(
+                "of a subscription cannot be altered; delete it and define it again",
+                obj=f"sub {name}",
+                attribute=keyword,
+            )
+
+
+def check_change(old: Subscription, new: Subscription, dialect: Dialect) -> None:
+    for attr, keyword in IMMUTABLE:
+        if getattr(old, attr) != getattr(new, attr):
+            raise InputError(
+                "of a subscription cannot be altered; delete it and define it again",
+                obj=label(old),
+                attribute=keyword,
+            )
+    check(new, dialect)
+
+
+def topicobj_prefix(sub_topicstr: str, topicobj_topicstr: str | None, obj: str) -> str:
+    """MQ's TOPICOBJ rule: the object's TOPICSTR, a '/', then the given TOPICSTR (either may be empty).
+
+    ``topicobj_topicstr`` is None when the named topic object does not exist."""
+    if topicobj_topicstr is None:
+        raise InputError("names a topic object that is not defined", obj=obj, attribute="TOPICOBJ")
+    if topicobj_topicstr and sub_topicstr:
+        return f"{topicobj_topicstr}/{sub_topicstr}"
+    return topicobj_topicstr or sub_topicstr
