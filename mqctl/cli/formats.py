@@ -14,7 +14,7 @@ from mqctl.cli.common import OUTPUT_OPTION, Output, emit_json, reading, transact
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from mqctl.services.formats import FileResult
+    from mqctl.services.formats import Exported, FileResult
     from mqctl.store.repository import Store
 
 import_app = sub_app(help="Import MQSC scripts and dumps, or EMS configuration files.", no_args_is_help=True)
@@ -35,11 +35,15 @@ def _inserts(values: list[str]) -> dict[str, str]:
     return out
 
 
-def _script(file: Path | None) -> tuple[str, str | None]:
+STDIN = "<stdin>"
+"""How errors and sources name a script read from standard input (``<stdin>:LINE:COL``)."""
+
+
+def _script(file: Path | None) -> tuple[str, str]:
     from mqctl.domain.errors import InputError
 
     if file is None or str(file) == "-":
-        return sys.stdin.read(), None
+        return sys.stdin.read(), STDIN
     try:
         return file.read_text(encoding="utf-8-sig"), str(file)
     except OSError as exc:
@@ -284,13 +288,20 @@ def export_mqsc_command(
     file_mode = parse_mode(mode)
     with reading() as store:
         names = node_names(store, Dialect.MQ) if all_ else [qmgr or ""]
-        texts = {name: export_mqsc(store, name) for name in names}
+        exports = [export_mqsc(store, name) for name in names]
+    _not_written(exports)
     if out is None:
         # one dump after another, each with its dmpmqcfg header naming its queue manager
-        sys.stdout.write("\n".join(texts[name] for name in names))
+        sys.stdout.write("\n".join(text for e in exports for text in e.files.values()))
         return
-    write_files(out, {f"{name}.mqsc": text for name, text in texts.items()}, mode=file_mode)
-    typer.echo(f"{len(texts)} queue managers written to {out}")
+    write_files(out, {name: text for e in exports for name, text in e.files.items()}, mode=file_mode)
+    typer.echo(f"{len(exports)} queue managers written to {out}")
+
+
+def _not_written(exports: list[Exported]) -> None:
+    for exported in exports:
+        for note in exported.not_written:
+            sys.stderr.write(f"mqctl: warning: {exported.node}: not written: {note}\n")
 
 
 @export_app.command("ems")
@@ -315,14 +326,11 @@ def export_ems_command(
         raise InputError("give --server or --all", attribute="--server")
     file_mode = parse_mode(mode)
     with reading() as store:
-        if all_:
-            files = {
-                f"{name}/{file}": text
-                for name in node_names(store, Dialect.EMS)
-                for file, text in export_ems(store, name).items()
-            }
-        else:
-            files = export_ems(store, server or "")
-    write_files(out, files, mode=file_mode)
-    what = f"{len({f.split('/')[0] for f in files})} servers" if all_ else f"server {server}"
-    typer.echo(f"{what} written to {out}")
+        names = node_names(store, Dialect.EMS) if all_ else [server or ""]
+        exports = [export_ems(store, name) for name in names]
+    _not_written(exports)
+    prefix = (lambda e: f"{e.node}/") if all_ else (lambda e: "")
+    write_files(
+        out, {prefix(e) + name: text for e in exports for name, text in e.files.items()}, mode=file_mode
+    )
+    typer.echo(f"{len(exports)} servers written to {out}" if all_ else f"server {server} written to {out}")

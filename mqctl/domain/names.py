@@ -15,8 +15,13 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _EMS_SERVER_BAD = frozenset("[]\"',=")
 
 
+NO_SLASH = frozenset({"qmgr", "cluster"})
+"""Queue manager and cluster names cannot hold a '/' (other MQ object names can)."""
+
+
 def check_mq_name(name: str, kind: str) -> None:
-    """MQ queue manager, cluster, namelist, channel and topic object names: 1-48 of A-Z a-z 0-9 . / _ %."""
+    """MQ object names: 1-48 of A-Z a-z 0-9 . / _ %, without '/' for queue managers and clusters (their
+    names also name files and channels)."""
     if not name:
         raise InputError(f"{kind} name is empty", obj=kind)
     if len(name) > MQ_NAME_MAX:
@@ -28,6 +33,8 @@ def check_mq_name(name: str, kind: str) -> None:
         raise InputError(
             f"character {bad!r} is not allowed in an MQ name (use A-Z a-z 0-9 . / _ %)", obj=f"{kind} {name}"
         )
+    if kind in NO_SLASH and "/" in name:
+        raise InputError(f"a {kind} name cannot contain '/' (use A-Z a-z 0-9 . _ %)", obj=f"{kind} {name}")
 
 
 def check_ems_server_name(name: str) -> None:

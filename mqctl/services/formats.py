@@ -8,6 +8,7 @@ back, all inside the caller's one transaction.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import gc
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -291,7 +292,27 @@ def tibemsadmin(
     return result
 
 
-def export_mqsc(store: Store, qmgr: str) -> str:
+@dataclass
+class Exported:
+    """One node's export: file name -> text, and what the format cannot hold (named, not dropped)."""
+
+    node: str
+    files: dict[str, str]
+    not_written: list[str] = field(default_factory=list)
+
+
+def _without_non_durable(state: NodeState, why: str) -> tuple[NodeState, list[str]]:
+    """Configuration files define durable subscriptions only: the others are left out, and named."""
+    gone = sorted(name for name, sub in state.subscriptions.items() if not sub.durable)
+    if not gone:
+        return state, []
+    kept = {name: sub for name, sub in state.subscriptions.items() if sub.durable}
+    note = f"{len(gone)} non-durable subscription(s) ({', '.join(gone[:5])}{', ...' if len(gone) > 5 else ''}): {why}"
+    return dataclasses.replace(state, subscriptions=kept), [note]
+
+
+def export_mqsc(store: Store, qmgr: str) -> Exported:
+    """``QMGR.mqsc``, dmpmqcfg style, stamped with the export time."""
     from datetime import datetime
 
     from mqctl.formats.mqsc import write_mqsc
@@ -299,22 +320,23 @@ def export_mqsc(store: Store, qmgr: str) -> str:
     ref = store.require_node(qmgr, Dialect.MQ)
     if ref.dialect is not Dialect.MQ:
         raise InputError("is an EMS server: use `mqctl export ems`", obj=f"server {qmgr}")
-    return write_mqsc(store.load_node_state(ref), generated=datetime.now())
+    state, skipped = _without_non_durable(store.load_node_state(ref), "DEFINE SUB defines durable ones only")
+    return Exported(qmgr, {f"{qmgr}.mqsc": write_mqsc(state, generated=datetime.now())}, skipped)
 
 
 def node_names(store: Store, dialect: Dialect) -> list[str]:
     return store.node_names(dialect)
 
 
-def export_ems(store: Store, server: str) -> dict[str, str]:
-    """File name -> text: tibemsd.conf pointing at topics.conf, routes.conf and durables.conf."""
+def export_ems(store: Store, server: str) -> Exported:
+    """tibemsd.conf pointing at topics.conf, routes.conf and durables.conf."""
     from mqctl.formats.ems import write_durables_conf, write_routes_conf, write_topics_conf
 
     ref = store.require_node(server, Dialect.EMS)
-    state = store.load_node_state(ref)
-    if state.node.dialect is not Dialect.EMS:
+    if ref.dialect is not Dialect.EMS:
         raise InputError("is an MQ queue manager: use `mqctl export mqsc`", obj=f"qmgr {server}")
-    return {
+    state, skipped = _without_non_durable(store.load_node_state(ref), "durables.conf holds durable ones only")
+    files = {
         "tibemsd.conf": (
             f"# EMS server {server}, exported by mqctl\nserver = {server}\nrouting = enabled\n"
             "topics = topics.conf\nroutes = routes.conf\ndurables = durables.conf\n"
@@ -323,3 +345,4 @@ def export_ems(store: Store, server: str) -> dict[str, str]:
         "routes.conf": write_routes_conf(state),
         "durables.conf": write_durables_conf(state),
     }
+    return Exported(server, files, skipped)

@@ -19,8 +19,18 @@ from mqctl.domain.errors import StoreError
 from mqctl.store.revision import HEAD, KNOWN_REVISIONS
 
 ENV_VAR = "MQCTL_DB"
-BUSY_TIMEOUT_MS = 30000
-"""How long a command waits for another writer (a large import holds the store for seconds)."""
+LOCK_TIMEOUT_VAR = "MQCTL_LOCK_TIMEOUT"
+
+
+def lock_timeout_ms() -> int:
+    """How long a command waits for another writer: 30 s by default (a large import holds the store for
+    seconds), ``MQCTL_LOCK_TIMEOUT`` seconds when set."""
+    try:
+        return max(0, int(float(os.environ.get(LOCK_TIMEOUT_VAR, "30")) * 1000))
+    except ValueError:
+        return 30000
+
+
 WRITE = "mqctl_write"
 """Execution option of a connection that will write: SQLite then begins with ``BEGIN IMMEDIATE``."""
 
@@ -60,7 +70,7 @@ def redact(url: str | URL) -> str:
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    cursor.execute(f"PRAGMA busy_timeout={lock_timeout_ms()}")
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.close()

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, TypeVar
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import delete, func, insert, select, text, update
 from sqlalchemy.engine import Connection
 
 from mqctl.domain.errors import NotFoundError
@@ -28,6 +28,7 @@ from mqctl.domain.model import (
 from mqctl.domain.names import node_label
 from mqctl.store import convert, tables
 from mqctl.store.convert import Codec, digest
+from mqctl.store.engine import lock_timeout_ms
 
 T = TypeVar("T")
 ALL_PARTS = frozenset({"memberships", "topics", "subscriptions", "namelists", "channels", "routes"})
@@ -113,7 +114,10 @@ class Store:
         """Serialise writers: take the sequence counter's row lock before reading anything.
 
         Every write command starts here, so it reads the store after the previous writer committed
-        and no update is ever lost (SQLite gets the same from ``BEGIN IMMEDIATE``)."""
+        and no update is ever lost (SQLite gets the same from ``BEGIN IMMEDIATE``). A writer waits at most
+        the lock timeout for the one before it."""
+        if self.conn.dialect.name == "postgresql":
+            self.conn.execute(text(f"SET LOCAL lock_timeout = {lock_timeout_ms()}"))
         self._read_seq()
 
     def _read_seq(self) -> int:

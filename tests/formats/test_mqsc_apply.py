@@ -59,7 +59,11 @@ def without_seq(state: NodeState) -> dict[str, object]:
 
     def strip(obj: object) -> object:
         if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-            return {f.name: strip(getattr(obj, f.name)) for f in dataclasses.fields(obj) if f.name not in UNCOMPARED}
+            return {
+                f.name: strip(getattr(obj, f.name))
+                for f in dataclasses.fields(obj)
+                if f.name not in UNCOMPARED
+            }
         if isinstance(obj, dict):
             return {k: strip(v) for k, v in obj.items()}
         if isinstance(obj, list):
@@ -81,7 +85,10 @@ def test_every_real_corpus_file_applies_without_error(path: Path) -> None:
     assert result.not_modelled > 0
     assert result.lines[-5].endswith("MQSC commands read.")
     # what was not modelled is named, not only counted
-    assert result.lines[-1].startswith("Not modelled: ") and sum(result.unmodelled.values()) >= result.not_modelled
+    assert (
+        result.lines[-1].startswith("Not modelled: ")
+        and sum(result.unmodelled.values()) >= result.not_modelled
+    )
 
 
 def test_corpus_pubsub_file_gives_topic_and_composed_subscription() -> None:

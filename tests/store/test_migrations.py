@@ -226,7 +226,11 @@ def test_0002_migrates_rows_up_and_back_down(store_url: str) -> None:
 
     nodes = {n["name"]: n for n in shown("qmgr")}
     assert set(nodes) == {"QM1", "QMP", "E1", "E2"}
-    assert nodes["QM1"]["parent"] == "QMP" and nodes["QM1"]["repos"] == ["CL1"] and nodes["E2"]["dialect"] == "ems"
+    assert (
+        nodes["QM1"]["parent"] == "QMP"
+        and nodes["QM1"]["repos"] == ["CL1"]
+        and nodes["E2"]["dialect"] == "ems"
+    )
     assert {c["name"] for c in shown("cluster")} == {"CL1", "CL9"}
     assert shown("namelist")[0]["names"] == ["CL1", "CL2"]
     channels = {c["name"]: c for c in shown("channel")}
@@ -240,7 +244,9 @@ def test_0002_migrates_rows_up_and_back_down(store_url: str) -> None:
     assert subs["S1"]["selector"] == "a > 1" and subs["D1"]["properties"] == {"clientid": "c"}
     assert shown("route")[0]["selectors"][0]["selector"] == "x = 1"
     # the indexes work on the migrated rows: explain finds the subscription by its prefix key
-    explained = run_cli(["explain", "--from", "QM1", "--topic", "/USA/Alabama", "--prop", "a=2", "-o", "json"], db=store_url)
+    explained = run_cli(
+        ["explain", "--from", "QM1", "--topic", "/USA/Alabama", "--prop", "a=2", "-o", "json"], db=store_url
+    )
     assert [d["subscription"] for d in explained.json()["deliveries"]] == ["S1"]
     # and the id sequences continue after the copied rows
     assert run_cli(["define", "sub", "S2", "--qmgr", "QM1", "--topicstr", "/x"], db=store_url).exit_code == 0

@@ -133,7 +133,11 @@ def test_sub_round_trip(cli: Cli) -> None:
     assert (item["dest"], item["destqmgr"], item["selector"]) == ("Q1", "QM9", "state = 'AL'")
     # what MQ fixes at DEFINE SUB cannot be altered, as runmqsc refuses it
     refused = cli("alter", "sub", "S1", "--qmgr", "QM4", "--subscope", "qmgr")
-    assert refused.exit_code == 2 and "SUBSCOPE" in refused.stderr and "delete it and define it again" in refused.stderr
+    assert (
+        refused.exit_code == 2
+        and "SUBSCOPE" in refused.stderr
+        and "delete it and define it again" in refused.stderr
+    )
     ok(cli("delete", "sub", "S1", "--qmgr", "QM4"))
     assert cli("display", "sub", "S1").exit_code == 1
 
@@ -324,7 +328,24 @@ BAD_INPUTS = [
     (("define", "sub", "S2", "--qmgr", "EMS1", "--topicstr", "foo.>.x"), "sub S2 TOPICSTR"),
     (("define", "namelist", "NL-1", "--qmgr", "QM1"), "namelist NL-1"),
     (("define", "channel", "C1", "--qmgr", "QM1", "--chltype", "sdr", "--cluster", "X"), "CHLTYPE"),
-    (("define", "channel", "C1", "--qmgr", "QM1", "--chltype", "clusrcvr"), "CLUSTER"),
+    (
+        (
+            "define",
+            "channel",
+            "C1",
+            "--qmgr",
+            "QM1",
+            "--chltype",
+            "clusrcvr",
+            "--cluster",
+            "A",
+            "--clusnl",
+            "B",
+        ),
+        "CLUSNL",
+    ),
+    (("define", "channel", "C1", "--qmgr", "QM1", "--chltype", "clusrcvr", "--clwlrank", "10"), "CLWLRANK"),
+    (("define", "channel", "C1", "--qmgr", "QM1", "--chltype", "clusrcvr", "--clwlwght", "0"), "CLWLWGHT"),
     (("define", "route", "M", "--qmgr", "QM1"), "qmgr QM1"),
     (("define", "route", "M.X", "--qmgr", "EMS1"), "server M.X"),
     (("define", "route", "M", "--qmgr", "EMS1", "--zone-type", "2hop"), "zone_type"),

@@ -117,16 +117,15 @@ class Context:
         return self.one(param).text.rstrip(" ")
 
     def enum(self, param: Param, kind: type[E]) -> E:
+        """An enumerated attribute, judged as the object commands judge it (``rules.text.parse_enum``)."""
+        from mqctl.domain.rules.text import parse_enum
+
         value = self.one(param)
         try:
-            return kind(value.text.upper())
-        except ValueError:
-            expected = ", ".join(e.value for e in kind)
-            raise self.fail(
-                f"bad value {value.text!r}; expected one of {expected}",
-                value.pos,
-                attribute=param.keyword,
-            ) from None
+            return parse_enum(kind, value.text, "", param.keyword)
+        except InputError as err:
+            err.obj = None
+            raise locate(err, file=self.file, line=value.pos[0], column=value.pos[1]) from None
 
     def integer(self, param: Param) -> int:
         """A numeric attribute (CLWLRANK(5)); its range is the domain rule's to check."""

@@ -1,0 +1,309 @@
+"""What keeps the doors together (property-based, on SQLite and PostgreSQL):
+
+- random models built through the object commands, exported (`export mqsc --all`, `export ems --all`)
+  and imported into a fresh store, display the same (every kind, sequences aside);
+- a random single definition made through `define` and through `runmqsc` ends in the same store or in
+  the same error.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import Result, _reset_pg, run_cli
+from tests.store.test_one_model import model
+
+Cli = Callable[..., Result]
+PROPERTY = settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    derandomize=True,
+)
+
+
+def _fresh(store_url: str, tmp_path: Path, name: str) -> str:
+    """An empty store of the same backend as ``store_url``."""
+    if store_url.startswith("sqlite"):
+        path = tmp_path / f"{name}.db"
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{path}{suffix}").unlink(missing_ok=True)
+        return f"sqlite:///{path}"
+    _reset_pg(store_url)
+    return store_url
+
+
+# -- random models, as a user builds them ------------------------------------------------------------
+
+QMGRS = ("QMA", "QMB", "QMC")
+CLUSTERS = ("CL1", "CL2")
+TOPICSTRS = ("/a", "/a/b", "/c", "/c/d/e", "sport")
+PATTERNS = ("/a/#", "/a/+/x", "/c", "#", "/a/b", "sport/+")
+SELECTORS = (None, "amount > 100", "country = 'US' AND n BETWEEN 1 AND 5", "x LIKE 'a%'")
+ENUM_CHOICES = {
+    "--clroute": ("direct", "TOPICHOST"),
+    "--wildcard": ("passthru", "block"),
+    "--pubscope": ("all", "qmgr", "asparent"),
+    "--subscope": ("all", "qmgr", "asparent"),
+    "--proxysub": ("firstuse", "force"),
+    "--pub": ("enabled", "disabled", "asparent"),
+    "--sub": ("enabled", "disabled", "asparent"),
+}
+SERVERS = ("E1", "E2", "E3")
+EMS_PATTERNS = ("orders", "orders.*", "orders.>", "market.fx.*", "$TMP$.>")
+
+
+@st.composite
+def mq_commands(draw: st.DrawFn) -> list[list[str]]:
+    cmds: list[list[str]] = []
+    qmgrs = draw(st.lists(st.sampled_from(QMGRS), min_size=1, max_size=3, unique=True))
+    for qm in qmgrs:
+        cmd = ["define", "qmgr", qm]
+        for cluster in draw(st.lists(st.sampled_from(CLUSTERS), max_size=2, unique=True)):
+            cmd += ["--cluster", cluster]
+        for cluster in draw(st.lists(st.sampled_from(CLUSTERS), max_size=2, unique=True)):
+            cmd += ["--full-repository", cluster]
+        if draw(st.booleans()):
+            cmd += ["--descr", draw(st.sampled_from(["hub", "it's mine", "100% (test)"]))]
+        cmds.append(cmd)
+    if len(qmgrs) > 1 and draw(st.booleans()):
+        cmds.append(["alter", "qmgr", qmgrs[1], "--parent", qmgrs[0], "--psmode", "compat"])
+    if draw(st.booleans()):
+        qm = draw(st.sampled_from(qmgrs))
+        cmds.append(["define", "namelist", "NL1", "--qmgr", qm, "--names", "CL1,CL3"])
+        cmds.append(["define", "channel", "TO.NL", "--qmgr", qm, "--chltype", "clusrcvr", "--clusnl", "NL1"])
+    for i in range(draw(st.integers(0, 2))):
+        qm = draw(st.sampled_from(qmgrs))
+        cmds.append(
+            [
+                "define",
+                "channel",
+                f"CH{i}",
+                "--qmgr",
+                qm,
+                "--chltype",
+                draw(st.sampled_from(["clusrcvr", "clussdr"])),
+            ]
+            + ["--cluster", draw(st.sampled_from(CLUSTERS)), "--conname", "host(1414)"]
+            + ["--clwlrank", str(draw(st.integers(0, 9))), "--clwlwght", str(draw(st.integers(1, 99)))]
+        )
+    for i in range(draw(st.integers(0, 4))):
+        qm = draw(st.sampled_from(qmgrs))
+        cmd = ["define", "topic", f"T{i}", "--qmgr", qm, "--topicstr", draw(st.sampled_from(TOPICSTRS))]
+        if draw(st.booleans()):
+            cmd += ["--cluster", draw(st.sampled_from(CLUSTERS))]
+        for option, values in ENUM_CHOICES.items():
+            if draw(st.booleans()):
+                cmd += [option, draw(st.sampled_from(values))]
+        cmds.append(cmd)
+    for i in range(draw(st.integers(0, 4))):
+        qm = draw(st.sampled_from(qmgrs))
+        cmd = ["define", "sub", f"S {i}", "--qmgr", qm, "--topicstr", draw(st.sampled_from(PATTERNS))]
+        selector = draw(st.sampled_from(SELECTORS))
+        if selector:
+            cmd += ["--selector", selector]
+        if draw(st.booleans()):
+            cmd += ["--subscope", "qmgr", "--dest", "Q1", "--destqmgr", "QMX"]
+        if draw(st.booleans()):
+            cmd += ["--topicobj", "T0"]  # refused unless T0 is on that queue manager: the store is unchanged
+        cmds.append(cmd)
+    return cmds
+
+
+@st.composite
+def ems_commands(draw: st.DrawFn) -> list[list[str]]:
+    cmds: list[list[str]] = []
+    servers = draw(st.lists(st.sampled_from(SERVERS), min_size=1, max_size=3, unique=True))
+    for server in servers:
+        cmds.append(["define", "qmgr", server, "--dialect", "ems"])
+        for pattern in draw(st.lists(st.sampled_from(EMS_PATTERNS), max_size=3, unique=True)):
+            cmd = ["define", "topic", pattern, "--qmgr", server]
+            for prop in draw(
+                st.lists(
+                    st.sampled_from(["global", "maxbytes=64MB", "secure", "flowControl=1KB"]), unique=True
+                )
+            ):
+                cmd += ["--prop", prop]
+            cmds.append(cmd)
+    for a in servers:
+        for b in servers:
+            if a != b and draw(st.booleans()):
+                cmd = [
+                    "define",
+                    "route",
+                    b,
+                    "--qmgr",
+                    a,
+                    "--url",
+                    f"tcp://{b.lower()}:7222,tcp://{b.lower()}b:7222",
+                ]
+                if draw(st.booleans()):
+                    cmd += ["--zone-name", "Z1", "--zone-type", "1hop"]
+                if draw(st.booleans()):
+                    cmd += ["--prop", "ssl_identity=/certs/x.pem"]
+                cmds.append(cmd)
+                if draw(st.booleans()):
+                    cmds.append(
+                        ["define", "route-selector", "--qmgr", a, "--route", b, "--direction"]
+                        + [draw(st.sampled_from(["incoming", "outgoing"])), "--topic", "orders.>"]
+                        + ["--selector", draw(st.sampled_from(["country = 'US'", "amount > 5 OR x IS NULL"]))]
+                    )
+    for i in range(draw(st.integers(0, 3))):
+        cmd = ["define", "sub", f"D{i}", "--qmgr", draw(st.sampled_from(servers)), "--durable"]
+        cmd += ["--topicstr", draw(st.sampled_from(EMS_PATTERNS))]
+        if draw(st.booleans()):
+            cmd += ["--selector", "amount > 100"]
+        cmds.append(cmd)
+    return cmds
+
+
+def _build(url: str, cmds: list[list[str]]) -> None:
+    for cmd in cmds:
+        result = run_cli(cmd, db=url)
+        assert result.exit_code in (0, 2), (
+            cmd,
+            result.stderr,
+        )  # a refused definition leaves the store as it was
+        assert "internal error" not in result.stderr, (cmd, result.stderr)
+
+
+@given(mq=mq_commands(), ems=ems_commands())
+@PROPERTY
+def test_export_then_import_gives_the_same_model(
+    store_url: str, tmp_path_factory: pytest.TempPathFactory, mq: list[list[str]], ems: list[list[str]]
+) -> None:
+    tmp = tmp_path_factory.mktemp("roundtrip")
+    first = _fresh(store_url, tmp, "first")
+    _build(first, mq + ems)
+    original = model(lambda *a: run_cli(list(a), db=first))
+    for args in (
+        ["export", "mqsc", "--all", "--out", str(tmp / "mqsc")],
+        ["export", "ems", "--all", "--out", str(tmp / "ems")],
+    ):
+        done = run_cli(args, db=first)
+        assert done.exit_code == 0, done.stderr
+    second = first if not first.startswith("sqlite") else _fresh(first, tmp, "second")
+    if second == first:
+        _reset_pg(second)
+    if any(p.suffix == ".mqsc" for p in (tmp / "mqsc").iterdir()):
+        done = run_cli(["import", "mqsc", str(tmp / "mqsc")], db=second)
+        assert done.exit_code == 0, done.stderr
+    confs = sorted(str(p) for p in (tmp / "ems").glob("*/tibemsd.conf"))
+    if confs:
+        done = run_cli(["import", "ems", *(x for c in confs for x in ("--tibemsd", c))], db=second)
+        assert done.exit_code == 0, done.stderr
+    assert model(lambda *a: run_cli(list(a), db=second)) == original
+
+
+# -- one definition, two doors ----------------------------------------------------------------------------
+
+TEXT = st.sampled_from(["", "plain", "it's", "x" * 64, "x" * 65, "tab\there"])
+NAMES = st.sampled_from(["T1", "t.lower", "BAD NAME", "X" * 48, "Y" * 49, "A/B"])
+
+
+@st.composite
+def topic_definition(draw: st.DrawFn) -> tuple[list[str], str]:
+    """The same DEFINE TOPIC as CLI options and as MQSC."""
+    name = draw(NAMES)
+    topicstr = draw(st.sampled_from(["/a", "/a/b", "", "#/+", "/a\nb", "x" * 10241, "/USED"]))
+    cli = ["define", "topic", name, "--qmgr", "QM1", "--topicstr", topicstr]
+    mqsc = f"DEFINE TOPIC('{name}') TOPICSTR('{topicstr}')"
+    cluster = draw(st.sampled_from([None, "CL1", "BAD CLUSTER"]))
+    if cluster:
+        cli += ["--cluster", cluster]
+        mqsc += f" CLUSTER('{cluster}')"
+    for option, values in ENUM_CHOICES.items():
+        value = draw(st.sampled_from([None, *values, "SIDEWAYS"]))
+        if value:
+            cli += [option, value]
+            mqsc += f" {option[2:].upper()}({value})"
+    descr = draw(st.one_of(st.none(), TEXT))
+    if descr is not None:
+        cli += ["--descr", descr]
+        mqsc += " DESCR('" + descr.replace("'", "''") + "')"
+    return cli, mqsc
+
+
+@st.composite
+def sub_definition(draw: st.DrawFn) -> tuple[list[str], str]:
+    name = draw(st.sampled_from(["S1", "s lower", "S" * 10241, "a\tb"]))
+    pattern = draw(st.sampled_from(["/a/#", "/a/+", "", "sport*", "x" * 10241]))
+    cli = ["define", "sub", name, "--qmgr", "QM1", "--topicstr", pattern]
+    mqsc = f"DEFINE SUB('{name}') TOPICSTR('{pattern}')"
+    selector = draw(st.sampled_from([None, "a > 1", "a >", "p > 'foo'", "q LIKE 'x%'"]))
+    if selector:
+        cli += ["--selector", selector]
+        mqsc += " SELECTOR('" + selector.replace("'", "''") + "')"
+    for option in ("--subscope", "--wschema"):
+        value = draw(st.sampled_from([None, "all", "qmgr", "topic", "char", "nope"]))
+        if value:
+            cli += [option, value]
+            mqsc += f" {option[2:].upper()}({value})"
+    for option in ("--dest", "--destqmgr"):
+        value = draw(st.sampled_from([None, "Q1", "BAD Q"]))
+        if value:
+            cli += [option, value]
+            mqsc += f" {option[2:].upper()}('{value}')"
+    return cli, mqsc
+
+
+@st.composite
+def channel_definition(draw: st.DrawFn) -> tuple[list[str], str]:
+    name = draw(st.sampled_from(["TO.QM1", "C" * 20, "C" * 21]))
+    chltype = draw(st.sampled_from(["clusrcvr", "clussdr"]))
+    cli = ["define", "channel", name, "--qmgr", "QM1", "--chltype", chltype]
+    mqsc = f"DEFINE CHANNEL('{name}') CHLTYPE({chltype.upper()})"
+    for option, value in (
+        ("--cluster", draw(st.sampled_from([None, "CL1"]))),
+        ("--conname", draw(st.sampled_from([None, "h(1414)", "h" * 265]))),
+        ("--clwlrank", draw(st.sampled_from([None, "0", "9", "10"]))),
+        ("--clwlprty", draw(st.sampled_from([None, "5"]))),
+        ("--clwlwght", draw(st.sampled_from([None, "1", "99", "0", "100"]))),
+        ("--descr", draw(st.sampled_from([None, "d", "d" * 65]))),
+    ):
+        if value is not None:
+            cli += [option, value]
+            quoted = value if option.startswith("--clwl") else f"'{value}'"
+            mqsc += f" {option[2:].upper()}({quoted})"
+    return cli, mqsc
+
+
+def _outcome(result: Result) -> tuple[int, str]:
+    """Exit code and, for an error, what the rule says (the file position and the object label aside)."""
+    if result.exit_code == 0:
+        return 0, ""
+    line = result.stderr.strip().splitlines()[-1].removesuffix(" (script rejected, nothing changed)")
+    return result.exit_code, re.split(r": ", line)[-1]
+
+
+@given(definition=st.one_of(topic_definition(), sub_definition(), channel_definition()))
+@PROPERTY
+def test_define_and_runmqsc_agree(
+    store_url: str, tmp_path_factory: pytest.TempPathFactory, definition: tuple[list[str], str]
+) -> None:
+    cli_args, mqsc = definition
+    tmp = tmp_path_factory.mktemp("doors")
+    results: list[tuple[tuple[int, str], dict[str, Any]]] = []
+    for door in ("cli", "mqsc"):
+        url = _fresh(store_url, tmp, door)
+        for setup in (
+            ["define", "qmgr", "QM1"],
+            ["define", "topic", "USED", "--qmgr", "QM1", "--topicstr", "/USED"],
+        ):
+            assert run_cli(setup, db=url).exit_code == 0
+        if door == "cli":
+            result = run_cli(cli_args, db=url)
+        else:
+            result = run_cli(["runmqsc", "QM1", "-"], db=url, stdin=mqsc + "\n")
+        assert "internal error" not in result.stderr, (door, result.stderr)
+        results.append((_outcome(result), model(lambda *a, u=url: run_cli(list(a), db=u))))
+    (cli_outcome, cli_model), (mqsc_outcome, mqsc_model) = results
+    assert cli_outcome[0] == mqsc_outcome[0], (cli_args, mqsc, cli_outcome, mqsc_outcome)
+    assert cli_model == mqsc_model, (cli_args, mqsc)
