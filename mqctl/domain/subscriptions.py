@@ -1,0 +1,27 @@
+"""Where a subscription sits in its node's topic space and what it receives, whatever its wildcard schema.
+
+An MQ subscription with ``WSCHEMA(CHAR)`` matches by characters and resolves by the levels before its
+first character wildcard; every other subscription matches by levels in its node's dialect (SEMANTICS
+§2, §3). Views that list or draw subscriptions ask here instead of re-deciding per schema.
+"""
+
+from __future__ import annotations
+
+from mqctl.domain.model import Dialect, Subscription, WSchema
+from mqctl.domain.topics import char_matches, char_prefix_levels, fixed_prefix_levels, matches
+
+__all__ = ["prefix_levels", "receives"]
+
+
+def prefix_levels(sub: Subscription) -> list[str]:
+    """The MQ levels before the first wildcard: where the subscription resolves in the topic tree."""
+    if sub.wschema == WSchema.CHAR:
+        return char_prefix_levels(sub.topicstr)
+    return fixed_prefix_levels(sub.topicstr, Dialect.MQ)
+
+
+def receives(sub: Subscription, topic: str, dialect: Dialect) -> bool:
+    """The subscription's pattern matches concrete ``topic`` (``dialect`` is its node's)."""
+    if dialect is Dialect.MQ and sub.wschema == WSchema.CHAR:
+        return char_matches(sub.topicstr, topic)
+    return matches(sub.topicstr, topic, dialect)
