@@ -15,7 +15,7 @@ from typing import Any
 import typer
 
 from mqctl import __version__
-from mqctl.cli import core, db, mqobjects, nodes, routes, topics  # noqa: F401  (register commands)
+from mqctl.cli import core, db, mqobjects, nodes, routes, topic_tree, topics  # noqa: F401  (register commands)
 from mqctl.cli._fastparams import install as _plain_params
 from mqctl.cli.apps import alter_app, define_app, delete_app, display_app
 from mqctl.cli.common import Settings

@@ -8,9 +8,10 @@ first character wildcard; every other subscription matches by levels in its node
 from __future__ import annotations
 
 from mqctl.domain.model import Dialect, Subscription, WSchema
-from mqctl.domain.topics import char_matches, char_prefix_levels, fixed_prefix_levels, matches
+from mqctl.domain.topics import _char_scan, char_matches, char_prefix_levels, fixed_prefix_levels, matches
+from mqctl.domain.topics import has_wildcards as topic_has_wildcards
 
-__all__ = ["prefix_levels", "receives"]
+__all__ = ["has_wildcards", "prefix_levels", "receives"]
 
 
 def prefix_levels(sub: Subscription) -> list[str]:
@@ -25,3 +26,10 @@ def receives(sub: Subscription, topic: str, dialect: Dialect) -> bool:
     if dialect is Dialect.MQ and sub.wschema == WSchema.CHAR:
         return char_matches(sub.topicstr, topic)
     return matches(sub.topicstr, topic, dialect)
+
+
+def has_wildcards(sub: Subscription, dialect: Dialect) -> bool:
+    """The pattern holds a wildcard of its schema (a whole-level one, or a CHAR ``*``/``?``)."""
+    if dialect is Dialect.MQ and sub.wschema == WSchema.CHAR:
+        return _char_scan(sub.topicstr)[1]
+    return topic_has_wildcards(sub.topicstr, dialect)

@@ -152,7 +152,12 @@ def diagram_json(diagram: Diagram) -> dict[str, Any]:
         "title": diagram.title,
         "groups": [{"key": g.key, "label": g.label, "members": list(g.members)} for g in diagram.groups],
         "boxes": [
-            {"key": b.key, "lines": list(b.lines), "shape": str(b.shape), "marks": sorted(str(m) for m in b.marks)}
+            {
+                "key": b.key,
+                "lines": list(b.lines),
+                "shape": str(b.shape),
+                "marks": sorted(str(m) for m in b.marks),
+            }
             for b in diagram.boxes.values()
         ],
         "arrows": [
