@@ -34,11 +34,12 @@ def _inserts(values: list[str]) -> dict[str, str]:
     return out
 
 
-def _script(file: Path | None) -> tuple[str, str | None]:
+def _script(file: Path | None) -> tuple[str, str]:
+    """The script's text and the name its errors give (``<stdin>:LINE:COL`` as for a file)."""
     from mqctl.domain.errors import InputError
 
     if file is None or str(file) == "-":
-        return sys.stdin.read(), None
+        return sys.stdin.read(), "<stdin>"
     try:
         return file.read_text(encoding="utf-8-sig"), str(file)
     except OSError as exc:

@@ -9,7 +9,7 @@ from enum import StrEnum
 from typing import TypeVar
 
 from mqctl.domain.errors import InputError
-from mqctl.domain.model import NodeState
+from mqctl.domain.model import NodeState, Topology
 from mqctl.domain.names import check_mq_name
 from mqctl.formats._located import locate
 from mqctl.formats.mqsc.lexer import Pos
@@ -27,6 +27,10 @@ class Context:
     next_seq: Callable[[], int]
     clusters: set[str] = field(default_factory=set)
     warnings: list[str] = field(default_factory=list)
+    cluster_view: Topology | None = None
+    """Read only: what the rest of this queue manager's clusters define (their members' nodes,
+    memberships, channels, namelists and topic objects), for DISPLAY TCLUSTER, TOPIC CLUSINFO and
+    CLUSQMGR. None: those answer from this queue manager's own definitions."""
     topicstr_counts: Counter[str] | None = None
     """How many topic objects of ``state`` use each TOPICSTR, built on first use and kept up to date by
     the topic handlers: DEFINE TOPIC's uniqueness check would otherwise scan every topic (quadratic)."""
