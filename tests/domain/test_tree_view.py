@@ -30,7 +30,11 @@ def test_overlap_qm3_sees_both_clusters_and_the_wildcard_above_them() -> None:
         ("/Sport/Tennis", "/Sport", 2),
     ]
     football, tennis = at(view, "/Sport/Football"), at(view, "/Sport/Tennis")
-    assert (football.object.name, football.defined_on, football.resolution.cluster) == ("TB", ("QM1",), "CLUSTER1")
+    assert (football.object.name, football.defined_on, football.resolution.cluster) == (
+        "TB",
+        ("QM1",),
+        "CLUSTER1",
+    )
     assert (tennis.object.name, tennis.resolution.cluster) == ("TC", "CLUSTER2")
     (wild,) = at(view, "/Sport").subscriptions
     assert wild.subscription.name == "ALL.SPORT" and at(view, "/Sport").object is None
@@ -49,11 +53,19 @@ def test_a_local_object_hides_clustered_ones_of_the_same_topicstr_or_name() -> N
     )  # fmt: skip
     view = tree_view(t, "QM1")
     (hidden,) = at(view, "/News").set_aside
-    assert (hidden.object.name, hidden.reason, hidden.winner.name) == ("NEWS", SetAsideReason.HIDDEN_BY_LOCAL, "MYNEWS")
+    assert (hidden.object.name, hidden.reason, hidden.winner.name) == (
+        "NEWS",
+        SetAsideReason.HIDDEN_BY_LOCAL,
+        "MYNEWS",
+    )
     assert "same TOPICSTR" in hidden.detail
     assert at(view, "/News").object.name == "MYNEWS" and at(view, "/News").resolution.subscope is Scope.QMGR
     (by_name,) = at(view, "/Sport").set_aside
-    assert by_name.winner.name == "SPORT" and by_name.winner.topicstr == "/Games" and "same name" in by_name.detail
+    assert (
+        by_name.winner.name == "SPORT"
+        and by_name.winner.topicstr == "/Games"
+        and "same name" in by_name.detail
+    )
     assert at(view, "/Sport").object is None and not at(view, "/Sport").resolution.clustered
 
 

@@ -105,7 +105,9 @@ def test_clusqmgr_shows_each_member_and_how_it_is_known() -> None:
         ("SYSTEM.TEMPQMGR.new(1414)", "TO.NEW", "CLUSSDR", "REPOS"),
     ]
     assert (found[0]["CLUSTER"], found[0]["CONNAME"], found[0]["CLWLRANK"]) == ("USA", "qm1(1414)", "1")
-    assert [r["CLUSQMGR"] for r in records(run("DISPLAY CLUSQMGR(QM1) CHANNEL(TO.*)", view, me="QM5"))] == ["QM1"]
+    assert [r["CLUSQMGR"] for r in records(run("DISPLAY CLUSQMGR(QM1) CHANNEL(TO.*)", view, me="QM5"))] == [
+        "QM1"
+    ]
 
 
 def test_display_sub_uses_mq_attribute_names() -> None:
@@ -118,11 +120,16 @@ def test_display_sub_uses_mq_attribute_names() -> None:
 
 
 def test_a_rejected_script_echoes_no_change_as_made() -> None:
-    result = run("DEFINE TOPIC(A) TOPICSTR('/a')\nDISPLAY TOPIC(A)\nDEFINE TOPIC(B) TOPICSTR('/b') CLROUTE(X)")
+    result = run(
+        "DEFINE TOPIC(A) TOPICSTR('/a')\nDISPLAY TOPIC(A)\nDEFINE TOPIC(B) TOPICSTR('/b') CLROUTE(X)"
+    )
     assert not result.applied
     assert "AMQ8690I: IBM MQ topic created." not in result.lines
     assert result.lines[1] == "mqctl: valid, but not applied: the script is rejected."
-    assert result.lines[2] == "     2 : DISPLAY TOPIC(A)" and result.lines[3] == "AMQ8633I: Display topic details."
+    assert (
+        result.lines[2] == "     2 : DISPLAY TOPIC(A)"
+        and result.lines[3] == "AMQ8633I: Display topic details."
+    )
     assert "No commands have a syntax error." not in result.lines
     assert result.lines[-1].startswith("The script is rejected: no command was applied")
     kept = run("DEFINE TOPIC(A) TOPICSTR('/a')\nDEFINE TOPIC(B) TOPICSTR('/b') CLROUTE(X)", keep_going=True)

@@ -64,7 +64,8 @@ def read_back(diagram: Diagram) -> pydot.Dot:
     )
     assert drawn == wanted
     want_groups = sorted(
-        ((g.label,), tuple(sorted(tuple(boxes[m].lines) for m in g.members if m in boxes))) for g in diagram.groups
+        ((g.label,), tuple(sorted(tuple(boxes[m].lines) for m in g.members if m in boxes)))
+        for g in diagram.groups
     )
     assert sorted(groups) == want_groups
     return graph
@@ -82,8 +83,14 @@ def _awkward_journeys() -> list[Diagram]:
 
 
 CASES: dict[str, Callable[[], list[Diagram]]] = {
-    "demo": lambda: [topology_diagram(topologies.demo()), topology_diagram(topologies.demo(), topic="/USA/Alaska/x")],
-    "overlap": lambda: [topology_diagram(topologies.overlap()), topology_diagram(topologies.overlap(), nodes=["QM6"])],
+    "demo": lambda: [
+        topology_diagram(topologies.demo()),
+        topology_diagram(topologies.demo(), topic="/USA/Alaska/x"),
+    ],
+    "overlap": lambda: [
+        topology_diagram(topologies.overlap()),
+        topology_diagram(topologies.overlap(), nodes=["QM6"]),
+    ],
     "ems": lambda: [topology_diagram(ems.orders()), topology_diagram(ems.regions(), topic="market.fx.eur")],
     "awkward": lambda: [
         topology_diagram(topologies.awkward()),

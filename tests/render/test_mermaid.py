@@ -28,9 +28,12 @@ def read_back(diagram: Diagram) -> None:
         for a in diagram.arrows
     )
     assert drawn == wanted
-    groups = sorted((tuple(label), tuple(sorted(by_id[m] for m in members))) for label, members in chart.groups.values())
+    groups = sorted(
+        (tuple(label), tuple(sorted(by_id[m] for m in members))) for label, members in chart.groups.values()
+    )
     want_groups = sorted(
-        ((g.label,), tuple(sorted(tuple(boxes[m].lines) for m in g.members if m in boxes))) for g in diagram.groups
+        ((g.label,), tuple(sorted(tuple(boxes[m].lines) for m in g.members if m in boxes)))
+        for g in diagram.groups
     )
     assert groups == want_groups
     broken = {i for i, a in enumerate(diagram.arrows) if a.down}
@@ -41,7 +44,7 @@ def test_the_checker_refuses_what_mermaid_would_misread() -> None:
     for bad in ('"a"b"', '"a#b"', '"a/b"', '"a>b"', '"a|b"', '"a;b"', '"#bogus;"'):
         with pytest.raises(MermaidError):
             decode(bad)
-    for text in ("flowchart LR\n  end[\"x\"]", "flowchart LR\n  o_1[\"x\"]", 'flowchart LR\n  a["x"] --> b'):
+    for text in ('flowchart LR\n  end["x"]', 'flowchart LR\n  o_1["x"]', 'flowchart LR\n  a["x"] --> b'):
         with pytest.raises(MermaidError):
             parse(text)
     assert decode('"a#35;b<br/>#47;#quot;"') == ["a#b", '/"']
@@ -70,7 +73,9 @@ def test_overlapping_clusters_and_a_hierarchy() -> None:
     diagram = topology_diagram(topologies.overlap())
     read_back(diagram)
     chart = parse(write_mermaid(diagram))
-    groups = {label[0]: sorted(chart.nodes[m][0] for m in members) for label, members in chart.groups.values()}
+    groups = {
+        label[0]: sorted(chart.nodes[m][0] for m in members) for label, members in chart.groups.values()
+    }
     assert groups == {
         "cluster CLUSTER1": ["QM1", "QM2"],
         "cluster CLUSTER2": ["QM4", "QM5"],
@@ -119,7 +124,10 @@ def test_names_that_need_escaping_read_back_exactly() -> None:
     ):
         read_back(diagram)
     shown = topology_diagram(t, topic=topologies.AWKWARD_TOPIC)
-    assert {b.lines[0] for b in shown.boxes.values()} >= {*topologies.AWKWARD_SERVERS[:3], 'sub sub "q" #1 <b>|x;%\\'}
+    assert {b.lines[0] for b in shown.boxes.values()} >= {
+        *topologies.AWKWARD_SERVERS[:3],
+        'sub sub "q" #1 <b>|x;%\\',
+    }
 
 
 def test_explain_journey_with_a_host_down() -> None:
