@@ -7,6 +7,8 @@ first character wildcard; every other subscription matches by levels in its node
 
 from __future__ import annotations
 
+import re
+
 from mqctl.domain.model import Dialect, Subscription, WSchema
 from mqctl.domain.topics import _char_scan, char_matches, char_prefix_levels, fixed_prefix_levels, matches
 from mqctl.domain.topics import has_wildcards as topic_has_wildcards
@@ -21,11 +23,24 @@ def prefix_levels(sub: Subscription) -> list[str]:
     return fixed_prefix_levels(sub.topicstr, Dialect.MQ)
 
 
+_SPECIAL = {"char": re.compile(r"[*?%]"), Dialect.MQ: re.compile(r"[#+]"), Dialect.EMS: re.compile(r"[*>]")}
+"""Characters that may make a pattern more than its literal text, per schema."""
+
+
 def receives(sub: Subscription, topic: str, dialect: Dialect) -> bool:
-    """The subscription's pattern matches concrete ``topic`` (``dialect`` is its node's)."""
-    if dialect is Dialect.MQ and sub.wschema == WSchema.CHAR:
-        return char_matches(sub.topicstr, topic)
-    return matches(sub.topicstr, topic, dialect)
+    """The subscription's pattern matches concrete ``topic`` (``dialect`` is its node's).
+
+    The text before the first character that could be a wildcard is literal, so ``topic`` must start
+    with it: most subscriptions of a large estate are answered by that test alone, without compiling
+    their pattern (a pattern with no such character matches its own text only).
+    """
+    char = dialect is Dialect.MQ and sub.wschema == WSchema.CHAR
+    special = _SPECIAL["char" if char else dialect].search(sub.topicstr)
+    if special is None:
+        return topic == sub.topicstr
+    if not topic.startswith(sub.topicstr[: special.start()]):
+        return False
+    return char_matches(sub.topicstr, topic) if char else matches(sub.topicstr, topic, dialect)
 
 
 def has_wildcards(sub: Subscription, dialect: Dialect) -> bool:

@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from mqctl.domain.ems_topics import EmsTopicIndex
 from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect, Route, Subscription, TopicObject, Topology
-from mqctl.domain.resolution import ClusterIndex, Resolution, TopicTrees
+from mqctl.domain.resolution import ClusterIndex, Resolution, TopicTrees, chain_topicstrs
 from mqctl.domain.subscriptions import receives
-from mqctl.domain.topics import TopicSyntaxError, matches, validate_topic
+from mqctl.domain.topics import TopicSyntaxError, levels, matches, validate_topic
 from mqctl.render.diagram import Arrow, Diagram, Group, Line, Mark, Shape
 from mqctl.render.wording import and_list, route_links
 
@@ -64,8 +64,12 @@ def topology_diagram(
         visible &= focus.nodes
     title = "mqctl graph" + (f" of topic '{topic}'" if topic is not None else "")
     diagram = Diagram(title)
+    repos: dict[str, list[str]] = defaultdict(list)
+    for m in sorted(topology.memberships, key=lambda m: m.cluster):
+        if m.full_repository:
+            repos[m.node].append(m.cluster)
     for name in sorted(visible):
-        _node_box(diagram, topology, index, dialects[name], name, focus)
+        _node_box(diagram, index, repos.get(name, []), dialects[name], name, focus)
     diagram.groups = _groups(index, visible, clusters)
     for name in sorted(visible):
         parent = topology.nodes[name].parent if name in topology.nodes else None
@@ -110,7 +114,7 @@ def _chosen(
 
 def _focus(topology: Topology, index: ClusterIndex, dialects: dict[str, Dialect], topic: str) -> _Focus:
     focus = _Focus(topic)
-    trees = TopicTrees(index)
+    trees = TopicTrees(_chain_slice(topology, topic))
     for name, dialect in dialects.items():
         if dialect is Dialect.MQ:
             res = trees.resolve(name, topic)
@@ -134,6 +138,18 @@ def _focus(topology: Topology, index: ClusterIndex, dialects: dict[str, Dialect]
             kept |= pair
     focus.nodes = kept | _hierarchy_relays(topology, dialects, kept)
     return focus
+
+
+def _chain_slice(topology: Topology, topic: str) -> Topology:
+    """The objects that can decide where ``topic`` resolves, as the store's explain slice takes them:
+    those whose TOPICSTR lies on its chain, and those sharing a name with one of them (a local object
+    hides a clustered one of the same name; same-name clustered objects conflict). Resolving on this
+    costs the chain, not every queue manager's whole tree."""
+    on_chain = set(chain_topicstrs(levels(topic, Dialect.MQ)))
+    names = {o.name for o in topology.topics if o.topicstr in on_chain}
+    part = Topology(nodes=topology.nodes, memberships=topology.memberships)
+    part.topics = [o for o in topology.topics if o.topicstr in on_chain or o.name in names]
+    return part
 
 
 def _is_ems_topic(topic: str) -> bool:
@@ -163,14 +179,13 @@ def _hierarchy_relays(topology: Topology, dialects: dict[str, Dialect], kept: se
 
 def _node_box(
     diagram: Diagram,
-    topology: Topology,
     index: ClusterIndex,
+    repos: list[str],
     dialect: Dialect,
     name: str,
     focus: _Focus | None,
 ) -> None:
     box = diagram.box(name, name, Shape.QMGR if dialect is Dialect.MQ else Shape.SERVER)
-    repos = sorted(m.cluster for m in topology.memberships if m.node == name and m.full_repository)
     if repos:
         box.marks.add(Mark.FULL_REPOSITORY)
         box.lines.append(
