@@ -59,7 +59,7 @@ def topology_diagram(
     index = ClusterIndex(topology)
     dialects = _dialects(topology)
     visible = _chosen(index, dialects, clusters, nodes)
-    focus = _focus(topology, index, dialects, topic) if topic is not None else None
+    focus = _focus(topology, dialects, topic) if topic is not None else None
     if focus is not None:
         visible &= focus.nodes
     title = "mqctl graph" + (f" of topic '{topic}'" if topic is not None else "")
@@ -112,7 +112,7 @@ def _chosen(
     return chosen
 
 
-def _focus(topology: Topology, index: ClusterIndex, dialects: dict[str, Dialect], topic: str) -> _Focus:
+def _focus(topology: Topology, dialects: dict[str, Dialect], topic: str) -> _Focus:
     focus = _Focus(topic)
     trees = TopicTrees(_chain_slice(topology, topic))
     for name, dialect in dialects.items():
