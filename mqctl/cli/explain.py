@@ -10,12 +10,14 @@ from typing import TYPE_CHECKING
 import typer
 
 from mqctl.cli.apps import sub_app
-from mqctl.cli.common import OUTPUT_OPTION, Output, emit_json, reading
+from mqctl.cli.common import emit_json, reading
+from mqctl.cli.pictures import ExplainOutput, emit_diagram
 
 app = sub_app()
 
 if TYPE_CHECKING:
     from mqctl.domain.explanation import Explanation, Failures
+    from mqctl.domain.model import Topology
 
 
 def _pairs(values: list[str], option: str, what: str) -> list[tuple[str, str]]:
@@ -59,7 +61,13 @@ def explain_command(
     offline: list[str] = typer.Option(
         [], "--offline", metavar="NODE:SUB", help="A subscriber that is offline (repeatable)."
     ),
-    output: Output = OUTPUT_OPTION,
+    output: ExplainOutput = typer.Option(
+        ExplainOutput.table,
+        "--output",
+        "-o",
+        case_sensitive=False,
+        help="table (a tree) for people, json for programs, mermaid or dot for a diagram.",
+    ),
 ) -> None:
     """Explain how one publication routes (dry run: nothing is sent anywhere)."""
     from mqctl.domain.explanation import Publication
@@ -73,16 +81,26 @@ def explain_command(
     with reading() as store:
         topology = load_slice(store.conn, from_node, topic, failures)
     result = explain(topology, Publication(from_node, topic, properties, headers), failures)
-    if output is Output.json:
+    if output is ExplainOutput.json:
         emit_json(result.to_json())
+    elif output is ExplainOutput.table:
+        render(result, topology)
     else:
-        render(result)
+        from mqctl.render.journey import journey_diagram
+
+        emit_diagram(journey_diagram(result, failures, topology), output)
 
 
-def render(result: Explanation) -> None:
-    """A Rich tree of the journey, then the misses with their reasons, then the warnings."""
+def render(result: Explanation, topology: Topology | None = None) -> None:
+    """A Rich tree of the journey, then the misses with their reasons, then the warnings.
+
+    ``topology``, the model explained, lets a route hop say who defines the route."""
     from rich.console import Console
     from rich.tree import Tree
+
+    from mqctl.render.wording import delivery_status, hop_phrase, route_links
+
+    links = route_links(topology.routes) if topology is not None else None
 
     pub = result.publication
     props = ", ".join(f"{k}={getattr(v, 'value', v)!r}" for k, v in sorted(pub.properties.items()))
@@ -106,17 +124,16 @@ def render(result: Explanation) -> None:
         for hop in d.hops:
             node_key = (*node_key, hop.to_node)
             if node_key not in branches:
-                label = f"-> {hop.to_node}  [dim]via {hop.via} {hop.name}[/dim]"
+                label = f"-> {hop.to_node}  [dim]via {hop_phrase(hop, links)}[/dim]"
                 if hop.selector:
                     label += f"  [dim]route selector: {hop.selector}[/dim]"
                 branches[node_key] = parent.add(label)
             parent = branches[node_key]
-        status = (
-            "[green]delivered[/green]"
+        leaf = parent.add(
+            f"[green]delivered[/green] to sub [bold]{d.subscription}[/bold] on {d.node}"
             if d.status == "delivered"
-            else f"[yellow]stored at {d.stored_at}[/yellow]"
+            else f"[yellow]{delivery_status(d)}[/yellow]"
         )
-        leaf = parent.add(f"{status} to sub [bold]{d.subscription}[/bold] on {d.node}")
         for alt in d.alternatives:
             leaf.add(f"[dim]alternative path: {' -> '.join(alt)}[/dim]")
     console = Console(highlight=False)

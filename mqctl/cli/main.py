@@ -34,6 +34,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "topic": ("mqctl.cli.core", "topic_app"),
     "selector": ("mqctl.cli.core", "selector_app"),
     "db": ("mqctl.cli.db", "db_app"),
+    "graph": ("mqctl.cli.graph", "app"),
 }
 """Command name -> (module, Typer app attribute)."""
 

@@ -298,6 +298,8 @@ class TopicTree:
     entries: dict[str, TopicObject] = field(default_factory=dict)
     conflicts: list[Conflict] = field(default_factory=list)
     """Definition conflicts (not interferences) among the clustered objects Q sees."""
+    hidden: list[TopicObject] = field(default_factory=list)
+    """Clustered definitions Q sees but hides behind one of its plain objects (same TOPICSTR or name)."""
     _cache: dict[str, Resolution] = field(default_factory=dict)
 
     @classmethod
@@ -315,6 +317,7 @@ class TopicTree:
         own = [o for o in index.local(qmgr) if o.cluster]
         remote = [o for c in sorted(index.clusters_of(qmgr)) for o in index.clustered(c) if o.node != qmgr]
         clustered = [o for o in [*own, *remote] if o.topicstr not in strs and o.name not in names]
+        tree.hidden = [o for o in [*own, *remote] if o.topicstr in strs or o.name in names]
         tree.conflicts = find_conflicts(clustered)
         losers = {(o.node, o.name) for c in tree.conflicts for o in c.losers}
         for obj in sorted(clustered, key=lambda o: (o.node == qmgr, *_recency(o))):

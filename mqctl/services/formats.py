@@ -22,6 +22,7 @@ from mqctl.domain.rules import nodes
 from mqctl.formats.script_run import ScriptRun
 from mqctl.services.objects import ensure_ems_peers
 from mqctl.store.repository import NodeRef, Store
+from mqctl.store.topology import load_cluster_view
 
 MQSC_SUFFIXES = {".mqsc", ".mqs", ".txt", ".dmp", ".in"}
 
@@ -121,6 +122,7 @@ def runmqsc(
             continue_on_error=continue_on_error,
             progress=progress,
             dialect_of=lambda name: store.dialects([name]).get(name),
+            cluster_view=lambda clusters: load_cluster_view(store.conn, clusters),
         )
         result.run = run
         return state if run.applied else None

@@ -495,7 +495,7 @@ def test_human_tree_mq(cli: Cli) -> None:
     assert "\x1b" not in text + result.stderr and "Traceback" not in text + result.stderr
     stored = ok(cli("explain", "--from", "QM6", "--topic", "/USA/Alabama/Mobile", "--prop", "amount=250",
                     "--down", "QM3", "--down", "QM4")).stdout  # fmt: skip
-    assert "stored at QM6 to sub MOBILE.ORDERS on QM5" in stored
+    assert "stored at QM6 for MOBILE.ORDERS on QM5" in stored
 
 
 @needs_ems

@@ -7,7 +7,7 @@ import itertools
 
 import pytest
 
-from mqctl.domain.model import Dialect, Direction, Node, NodeState, ZoneType
+from mqctl.domain.model import Dialect, Direction, Node, NodeState, Subscription, ZoneType
 from mqctl.formats.ems import AdminRun, apply_tibemsadmin
 
 
@@ -99,3 +99,58 @@ def test_broken_scripts_report_position_and_change_nothing(text: str, line: int,
 def test_continue_on_error_applies_valid_commands() -> None:
     st, result = run("create topic a\ncreate topic a\ncreate topic b", keep_going=True)
     assert result.applied and result.failed == 1 and list(st.topics) == ["a", "b"]
+
+
+def test_show_routes_lists_selectors_and_show_route_one_route() -> None:
+    st = ok(
+        "create route CANADA url=tcp://canada:7222 zone_name=Z zone_type=1hop ssl_identity=x.pem\n"
+        "setprop route CANADA outgoing_topic=orders selector=\"country='Canada'\" ssl_identity=x.pem\n"
+        'addprop route CANADA incoming_topic=orders.> selector="amount > 0"\n'
+    )
+    _, result = run("show routes\nshow route CANADA", st)
+    lines = result.lines
+    at = lines.index("Command: show routes")
+    assert lines[at + 2].startswith("  CANADA  A  -       tcp://canada:7222")
+    assert lines[at + 3].strip() == "outgoing_topic=orders selector=\"country='Canada'\""
+    assert lines[at + 4].strip() == 'incoming_topic=orders.> selector="amount > 0"'
+    detail = lines[lines.index("Command: show route CANADA") + 1 :]
+    assert detail[:4] == [
+        " Route:      CANADA",
+        " Type:       active (defined on this server)",
+        " URL:        tcp://canada:7222",
+        " Zone:       Z (1hop)",
+    ]
+    assert "ssl_identity=x.pem" in detail[5]
+    _, missing = run("show route NOPE", st)
+    assert missing.first_error is not None and "Route 'NOPE' does not exist" in missing.first_error.message
+
+
+def test_show_topic_shows_what_a_name_takes_from_every_matching_definition() -> None:
+    st = ok("create topic orders.> global,maxbytes=64MB\ncreate topic orders.us trace,maxbytes=1MB")
+    st.subscriptions["s1"] = Subscription("ORD", "s1", "orders.*", durable=True)
+    st.subscriptions["s2"] = Subscription("ORD", "s2", "orders.us", durable=False)
+    _, result = run("show topic orders.us\nshow topic orders.mx\nshow topic orders.>", st)
+    text = "\n".join(result.lines)
+    assert " Type:                  static\n Properties:            *global,trace,maxbytes=1MB" in text
+    assert " Topic:                 orders.mx\n Type:                  dynamic\n" in text
+    assert " Properties:            *global,*maxbytes=64MB" in text
+    assert " Subscriptions:         1\n Durable Subscriptions: 1" in text
+    _, missing = run("show topic other", st)
+    assert missing.first_error is not None and "Topic 'other' does not exist" in missing.first_error.message
+
+
+def test_unknown_topic_properties_are_kept_and_reported_once() -> None:
+    st, result = run("create topic a globl,trace\naddprop topic a globl,flavour=x\ncreate topic b globl")
+    assert st.topics["a"].properties == {"globl": None, "trace": None, "flavour": "x"}
+    assert result.warnings == [
+        "a.txt:1: topic property 'globl' is not one EMS documents: kept, not modelled",
+        "a.txt:2: topic property 'flavour' is not one EMS documents: kept, not modelled",
+    ]
+    assert run("create topic c global,maxBytes=1MB,overflowPolicy=discardOld")[1].warnings == []
+
+
+def test_a_rejected_script_echoes_no_change_as_made() -> None:
+    _, result = run("create topic a\ncreate topic a")
+    assert not result.applied and "Topic 'a' has been created" not in result.lines
+    assert result.lines[1] == "mqctl: valid, but not applied: the script is rejected."
+    assert result.lines[-1].startswith("The script is rejected: no command was applied")

@@ -6,6 +6,7 @@ import copy
 import dataclasses
 import itertools
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -310,12 +311,14 @@ def test_round_trip_through_a_dmpmqcfg_style_dump() -> None:
         "DEFINE SUB(S1) TOPICOBJ(SPORT) TOPICSTR('Football/#') DEST(Q1) DESTQMGR(QM2) SELECTOR('x = ''y''')\n"
         "DEFINE SUB('lower s') TOPICSTR('USA/*') WSCHEMA(CHAR) SUBSCOPE(QMGR)\n"
     )
-    dump = write_mqsc(st)
+    when = datetime(2026, 11, 22, 10, 0, 0)
+    dump = write_mqsc(st, generated=when)
     assert dump_header_qmgr(dump) == "QM1"
+    assert dump.startswith("* Script generated on 2026-11-22   at 10.00.00\n")
     assert "DEFINE TOPIC('SPORT') +" in dump and "   REPLACE" in dump
     again = ok(dump, empty())
     assert without_seq(again) == without_seq(st)
-    assert write_mqsc(again) == dump
+    assert write_mqsc(again, generated=when) == dump
 
 
 def test_round_trip_with_several_full_repositories_and_no_matching_namelist() -> None:

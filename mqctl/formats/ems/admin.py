@@ -3,10 +3,12 @@
 Modelled: ``create|delete topic NAME``, ``addprop|setprop|removeprop topic NAME props`` (setprop
 replaces every property), ``create route NAME url=.. [zone_name=..] [zone_type=..] [props]``,
 ``delete route NAME``, ``setprop|addprop|removeprop route NAME props`` (selectors as
-``outgoing_topic=T selector="..."``), ``show topics``, ``show routes``. ``#`` comments and blank lines are
-skipped; any other command is counted as not modelled. Command words are case-insensitive, names
-are not. Same all-or-nothing rule as MQSC: without ``continue_on_error`` a script with any error
-leaves ``state`` untouched.
+``outgoing_topic=T selector="..."``), ``show topics``, ``show topic NAME`` (a concrete name takes the
+properties of every definition matching it), ``show routes`` (with their selectors), ``show route NAME``.
+``#`` comments and blank lines are skipped; any other command is counted as not modelled. Command words
+are case-insensitive, names are not. A topic property EMS does not document is kept and reported once per
+script. Same all-or-nothing rule as MQSC: without ``continue_on_error`` a script with any error leaves
+``state`` untouched, and the replies of its valid changes say they were not applied.
 """
 
 from __future__ import annotations
@@ -18,10 +20,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from mqctl.domain.ems_topics import definitions_for, effective_properties
 from mqctl.domain.errors import InputError
-from mqctl.domain.model import NodeState, Route, RouteSelector, TopicObject, ZoneType
+from mqctl.domain.model import Dialect, NodeState, Route, RouteSelector, TopicObject, ZoneType
 from mqctl.domain.rules import ems_definitions, route_selectors
 from mqctl.domain.rules import routes as route_rules
+from mqctl.domain.topics import has_wildcards, matches
 from mqctl.formats.ems.model_edit import (
     check_pattern,
     check_server,
@@ -30,7 +34,7 @@ from mqctl.formats.ems.model_edit import (
     sourced,
     zone_type,
 )
-from mqctl.formats.ems.props import Prop, check_topic_props, format_props, split_props
+from mqctl.formats.ems.props import TOPIC_PROPERTIES, Prop, check_topic_props, format_props, split_props
 from mqctl.formats.script_run import ScriptRun
 
 _WORD = re.compile(r"\S+")
@@ -38,11 +42,18 @@ T = TypeVar("T")
 _VERBS = frozenset({"create", "delete", "addprop", "setprop", "removeprop"})
 
 
+NOT_APPLIED = "mqctl: valid, but not applied: the script is rejected."
+
+
 @dataclass
 class AdminRun(ScriptRun):
     """A tibemsadmin run: the shared counts, plus the peer servers its routes name."""
 
     peers_referenced: set[str] = field(default_factory=set)
+    changed_lines: list[int] = field(default_factory=list)
+    """Indexes in ``lines`` of the replies that report a change ("has been created", ...)."""
+    unknown_properties: set[str] = field(default_factory=set)
+    """Topic property names EMS does not document, each reported once."""
 
 
 @dataclass
@@ -91,6 +102,8 @@ def apply_tibemsadmin(
             run.lines.append("mqctl: not modelled; skipped.")
         else:
             run.processed += 1
+            if line.words[0][0].lower() != "show":
+                run.changed_lines.append(len(run.lines))
             run.lines.extend(result)
     run.lines.append(
         f"{run.read} commands read, {run.processed} processed, {run.not_modelled} not modelled, "
@@ -100,6 +113,12 @@ def apply_tibemsadmin(
         for f in dataclasses.fields(state):
             setattr(state, f.name, getattr(work, f.name))
         run.applied = True
+    else:
+        for index in run.changed_lines:
+            run.lines[index] = NOT_APPLIED
+        run.lines.append(
+            "The script is rejected: no command was applied (--continue applies the valid ones)."
+        )
     return run
 
 
@@ -120,6 +139,15 @@ class _Interpreter:
         kind = line.words[1][0].lower() if len(line.words) > 1 else ""
         if verb == "show" and kind in ("topics", "routes"):
             return self.show_topics() if kind == "topics" else self.show_routes()
+        if verb == "show" and kind in ("topic", "route"):
+            if len(line.words) < 3:
+                raise self.fail(f"show {kind} needs a {kind} name", line, len(line.raw.rstrip()) + 1)
+            name, column = line.words[2]
+            return (
+                self.show_topic(name, line, column)
+                if kind == "topic"
+                else self.show_route(name, line, column)
+            )
         if verb not in _VERBS or kind not in ("topic", "route"):
             return None
         if len(line.words) < 3:
@@ -175,7 +203,16 @@ class _Interpreter:
         return sourced(obj, self.file, line.number)
 
     def topic_props(self, props: list[Prop], line: _Line) -> dict[str, str | None]:
-        return check_topic_props(props, line=line.number, file=self.file)
+        checked = check_topic_props(props, line=line.number, file=self.file)
+        run = self.run_info
+        for key in checked:
+            if key.lower() not in TOPIC_PROPERTIES and key not in run.unknown_properties:
+                run.unknown_properties.add(key)
+                run.warnings.append(
+                    f"{self.file or '<input>'}:{line.number}: topic property {key!r} is not one EMS "
+                    "documents: kept, not modelled"
+                )
+        return checked
 
     def _no_props(self, props: list[Prop], line: _Line) -> None:
         if props:
@@ -278,6 +315,7 @@ class _Interpreter:
         ]
 
     def show_routes(self) -> list[str]:
+        """The route table (each defined here, so active from here), each route's selectors below it."""
         routes = list(self.state.routes.values())
         w_name = max([len("Route"), *(len(r.peer) for r in routes)]) + 2
         w_url = max([len("URL"), *(len(r.url) for r in routes)]) + 2
@@ -288,4 +326,58 @@ class _Interpreter:
             out.append(
                 f"  {r.peer.ljust(w_name)}A  -       {r.url.ljust(w_url)}{r.zone_name.ljust(w_zone)}{zt}"
             )
+            out.extend(f"  {' ' * w_name}{text}" for text in self._selector_texts(r.peer))
         return out
+
+    def _selector_texts(self, peer: str) -> list[str]:
+        return [
+            f'{s.direction.value}_topic={s.topic} selector="{s.selector}"'
+            for s in self.state.route_selectors
+            if s.peer == peer
+        ]
+
+    def show_route(self, name: str, line: _Line, column: int) -> list[str]:
+        route = self.state.routes.get(name)
+        if route is None:
+            raise self.fail(f"Route '{name}' does not exist", line, column)
+        rows = [
+            ("Route", route.peer),
+            ("Type", "active (defined on this server)"),
+            ("URL", route.url),
+            ("Zone", f"{route.zone_name} ({route.zone_type.value})"),
+            ("Selectors", "; ".join(self._selector_texts(route.peer)) or "<none>"),
+            ("Properties", format_props(dict(route.properties)) or "<none>"),
+        ]
+        return _detail(rows)
+
+    def show_topic(self, name: str, line: _Line, column: int) -> list[str]:
+        """A defined pattern shows its own properties (static); any other name those it takes from the
+        definitions matching it (dynamic), each inherited one marked ``*`` as tibemsadmin marks them."""
+        own = self.state.topics.get(name)
+        matching = (
+            []
+            if has_wildcards(name, Dialect.EMS)
+            else definitions_for(self.state.topics.values(), self.state.node.name, name)
+        )
+        if own is None and not matching:
+            raise self.fail(f"Topic '{name}' does not exist", line, column)
+        if own is not None and not matching:
+            matching = [own]
+        props = effective_properties(matching)
+        inherited = {k for k in props if own is None or k not in own.properties}
+        shown = ",".join(("*" if k in inherited else "") + format_props({k: v}) for k, v in props.items())
+        subs = [s for s in self.state.subscriptions.values() if matches(s.topicstr, name, Dialect.EMS)]
+        rows = [
+            ("Topic", name),
+            ("Type", "static" if own is not None else "dynamic"),
+            ("Properties", shown or "<none>"),
+            ("Subscriptions", str(sum(not s.durable for s in subs))),
+            ("Durable Subscriptions", str(sum(s.durable for s in subs))),
+        ]
+        return _detail(rows)
+
+
+def _detail(rows: list[tuple[str, str]]) -> list[str]:
+    """``Label:   value`` lines, values aligned, as tibemsadmin's ``show topic``/``show route`` print them."""
+    width = max(len(label) for label, _ in rows) + 2
+    return [f" {(label + ':').ljust(width)}{value}" for label, value in rows]

@@ -15,6 +15,35 @@ from mqctl.domain.errors import InputError
 
 _SIZE = re.compile(r"\d+\s*(?:[KMG]B?)?", re.IGNORECASE)
 
+TOPIC_PROPERTIES = frozenset(
+    p.lower()
+    for p in (
+        "global",
+        "maxbytes",
+        "maxmsgs",
+        "overflowPolicy",
+        "secure",
+        "sender_name",
+        "sender_name_enforced",
+        "flowControl",
+        "trace",
+        "import",
+        "export",
+        "channel",
+        "expiration",
+        "prefetch",
+        "store",
+        "exclusive",
+        "failsafe",
+        "tibrv_import",
+        "tibrvcm_import",
+        "tibrv_export",
+        "tibrvcm_export",
+    )
+)
+"""The destination properties TIBCO EMS documents for topics (lower case: EMS reads them so). Any other
+name is kept as given, and reported, since a misspelt ``global`` silently stops routing."""
+
 
 @dataclass(frozen=True, slots=True)
 class Prop:

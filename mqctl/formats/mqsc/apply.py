@@ -14,16 +14,18 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from mqctl.domain.errors import InputError
-from mqctl.domain.model import Dialect, NodeState
+from mqctl.domain.model import Dialect, NodeState, Topology
 from mqctl.formats.mqsc import clusters, topics
 from mqctl.formats.mqsc.display import display
 from mqctl.formats.mqsc.parser import BadCommand, Command, SkippedInsert, echo, iter_mqsc
 from mqctl.formats.mqsc.topics import Unmodelled
 from mqctl.formats.mqsc.values import Context
-from mqctl.formats.mqsc.vocabulary import MODELLED_NOUNS
+from mqctl.formats.mqsc.vocabulary import DISPLAYED_NOUNS
 from mqctl.formats.script_run import ScriptRun
 
 Handler = Callable[[Context, Command], str]
+NOT_APPLIED = "mqctl: valid, but not applied: the script is rejected."
+"""Replaces a change's reply ("AMQ8690I: IBM MQ topic created.") in a script that is then rejected."""
 PROGRESS_EVERY = 500
 """Commands between two progress reports."""
 
@@ -50,6 +52,8 @@ class MqscRun(ScriptRun):
 
     syntax_errors: int = 0
     clusters_referenced: set[str] = field(default_factory=set)
+    changed_lines: list[int] = field(default_factory=list)
+    """Indexes in ``lines`` of the replies that report a change ("created", "changed", ...)."""
 
     @property
     def error_count(self) -> int:
@@ -66,14 +70,16 @@ def apply_mqsc(
     continue_on_error: bool = False,
     progress: Callable[[int], None] | None = None,
     dialect_of: Callable[[str], Dialect | None] | None = None,
+    cluster_view: Callable[[frozenset[str]], Topology] | None = None,
 ) -> MqscRun:
     """Apply ``text`` to ``state`` (see the module docstring for the all-or-nothing rule).
 
     ``progress``, if given, is called now and then with the line number reached (for a progress bar);
-    ``dialect_of`` tells the dialect of other nodes of the store (a PARENT must be a queue manager).
+    ``dialect_of`` tells the dialect of other nodes of the store (a PARENT must be a queue manager);
+    ``cluster_view`` reads what the members of some clusters define (``Context.clusters_known``).
     """
     work = copy.deepcopy(state)
-    ctx = Context(state=work, file=file, next_seq=next_seq)
+    ctx = Context(state=work, file=file, next_seq=next_seq, cluster_view=cluster_view)
     if dialect_of is not None:
         ctx.dialect_of = dialect_of
     run = MqscRun()
@@ -98,18 +104,21 @@ def apply_mqsc(
     run.warnings.extend(ctx.warnings)
     run.unmodelled.update(ctx.unmodelled)
     run.clusters_referenced = set(ctx.clusters)
-    run.lines.extend(summary(run))
     if continue_on_error or run.error_count == 0:
         for f in dataclasses.fields(state):
             setattr(state, f.name, getattr(work, f.name))
         run.applied = True
+    else:
+        for index in run.changed_lines:
+            run.lines[index] = NOT_APPLIED
+    run.lines.extend(summary(run))
     return run
 
 
 def _one(ctx: Context, cmd: Command, run: MqscRun) -> None:
     handler = HANDLERS.get((cmd.verb, cmd.noun))
     try:
-        if cmd.verb == "DISPLAY" and cmd.noun in MODELLED_NOUNS:
+        if cmd.verb == "DISPLAY" and cmd.noun in DISPLAYED_NOUNS:
             result = display(ctx, cmd)
         elif handler is not None:
             result = [handler(ctx, cmd)]
@@ -126,6 +135,8 @@ def _one(ctx: Context, cmd: Command, run: MqscRun) -> None:
         run.lines.append(f"mqctl: error: {err.one_line()}")
         return
     run.processed += 1
+    if handler is not None:
+        run.changed_lines.append(len(run.lines))
     run.lines.extend(result)
 
 
@@ -133,7 +144,8 @@ def summary(run: MqscRun) -> list[str]:
     """runmqsc's closing lines, plus mqctl's counts of skipped commands."""
     out = [":", f"{run.read} MQSC commands read."]
     if run.syntax_errors == 0:
-        out.append("No commands have a syntax error.")
+        if run.failed == 0:  # never "no syntax error" beside a refused command
+            out.append("No commands have a syntax error.")
     elif run.syntax_errors == 1:
         out.append("One command has a syntax error.")
     else:
@@ -150,4 +162,6 @@ def summary(run: MqscRun) -> list[str]:
     )
     if run.unmodelled:
         out.append(f"Not modelled: {run.unmodelled_text()}.")
+    if not run.applied:
+        out.append("The script is rejected: no command was applied (--continue applies the valid ones).")
     return out

@@ -2,12 +2,17 @@
 
 DISPLAY of a modelled object shows the modelled attributes (all of them, whatever attributes were
 asked for: mqctl knows no others). Generic names (``TOPIC(SPORT*)``, ``TOPIC(*)``) list every match.
+``DISPLAY TCLUSTER`` (= ``DISPLAY TOPIC TYPE(CLUSTER)``), ``DISPLAY TOPIC … CLUSINFO`` (or ``TYPE(ALL)``)
+and ``DISPLAY CLUSQMGR`` show what the queue manager knows of its clusters (``cluster_info``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from mqctl.domain.memberships import full_repositories
 from mqctl.domain.model import Channel, Namelist, NodeState, Subscription, TopicObject
+from mqctl.formats.mqsc.cluster_info import ClusterQmgr, ClusterTopic, cluster_qmgrs, cluster_topics
 from mqctl.formats.mqsc.parser import Command
 from mqctl.formats.mqsc.topics import Unmodelled, is_system
 from mqctl.formats.mqsc.values import Context
@@ -48,18 +53,30 @@ def topic_pairs(t: TopicObject) -> list[tuple[str, str]]:
     ]
 
 
+def cluster_topic_pairs(entry: ClusterTopic) -> list[tuple[str, str]]:
+    """A cluster topic as DISPLAY TCLUSTER shows it: TYPE(CLUSTER), the host in CLUSQMGR, its CLSTATE."""
+    t = entry.object
+    pairs = topic_pairs(t)
+    pairs[1] = ("TYPE", "CLUSTER")
+    return [*pairs[:6], ("CLUSQMGR", t.node), ("CLSTATE", entry.clstate), *pairs[6:]]
+
+
 def sub_pairs(s: Subscription) -> list[tuple[str, str]]:
+    """DISPLAY SUB's attributes that the model holds or implies, in runmqsc's order."""
     return [
         ("SUB", s.name),
         ("TOPICSTR", s.topicstr),
         ("TOPICOBJ", s.topicobj),
+        ("DISTYPE", "RESOLVED"),
         ("DEST", s.dest),
         ("DESTQMGR", s.destqmgr),
         ("SELECTOR", s.selector or ""),
-        ("SUBSCOPE", s.subscope.value),
-        ("WSCHEMA", s.wschema.value),
+        ("SELTYPE", "STANDARD" if s.selector else "NONE"),
+        ("DESTCLAS", "PROVIDED" if s.dest else "MANAGED"),
         ("DURABLE", "YES" if s.durable else "NO"),
+        ("SUBSCOPE", s.subscope.value),
         ("SUBTYPE", "ADMIN"),
+        ("WSCHEMA", s.wschema.value),
     ]
 
 
@@ -97,13 +114,31 @@ def qmgr_pairs(state: NodeState) -> list[tuple[str, str]]:
     ]
 
 
+def clusqmgr_pairs(q: ClusterQmgr) -> list[tuple[str, str]]:
+    c = q.channel
+    return [
+        ("CLUSQMGR", q.name),
+        ("CHANNEL", c.name if c is not None else ""),
+        ("CLUSTER", q.cluster),
+        ("CONNAME", c.conname if c is not None else ""),
+        ("DEFTYPE", q.deftype),
+        ("QMTYPE", "REPOS" if q.full_repository else "NORMAL"),
+        ("CLWLRANK", str(c.clwlrank if c is not None else 0)),
+        ("CLWLPRTY", str(c.clwlprty if c is not None else 0)),
+        ("CLWLWGHT", str(c.clwlwght if c is not None else 50)),
+        ("DESCR", c.descr if c is not None else ""),
+    ]
+
+
 _HEADERS = {
     "TOPIC": "AMQ8633I: Display topic details.",
     "SUB": "AMQ8096I: IBM MQ subscription inquired.",
     "NAMELIST": "AMQ8550I: Display namelist details.",
     "CHANNEL": "AMQ8414I: Display Channel details.",
     "QMGR": "AMQ8408I: Display Queue Manager details.",
+    "CLUSQMGR": "AMQ8441I: Display Cluster Queue Manager details.",
 }
+_TOPIC_TYPES = ("LOCAL", "CLUSTER", "ALL")
 
 
 def display(ctx: Context, cmd: Command) -> list[str]:
@@ -112,25 +147,65 @@ def display(ctx: Context, cmd: Command) -> list[str]:
     if cmd.noun == "QMGR":
         return [_HEADERS["QMGR"], *layout(qmgr_pairs(state))]
     pattern = ctx.name(cmd, cmd.noun.lower(), check=False).text
-    table: dict[str, list[tuple[str, str]]]
-    if cmd.noun == "TOPIC":
-        table = {k: topic_pairs(v) for k, v in state.topics.items()}
-    elif cmd.noun == "SUB":
-        table = {k: sub_pairs(v) for k, v in state.subscriptions.items()}
-    elif cmd.noun == "NAMELIST":
-        table = {k: namelist_pairs(v) for k, v in state.namelists.items()}
-    else:
-        table = {k: channel_pairs(v) for k, v in state.channels.items()}
+    items = _items(ctx, cmd)
     if pattern.endswith("*"):
-        names = sorted(n for n in table if n.startswith(pattern[:-1]))
+        shown = [(name, pairs) for name, pairs in items if name.startswith(pattern[:-1])]
     else:
-        names = [pattern] if pattern in table else []
-    if not names:
-        if pattern.endswith("*") or is_system(pattern) or cmd.noun == "CHANNEL":
+        shown = [(name, pairs) for name, pairs in items if name == pattern]
+    if not shown:
+        if pattern.endswith("*") or is_system(pattern) or cmd.noun in ("CHANNEL", "CLUSQMGR"):
             raise Unmodelled(f"no modelled {cmd.noun} matches {pattern}")
         raise ctx.fail(f"{cmd.noun}({pattern}) not found (AMQ8147E)", cmd.name_pos)
+    header = _HEADERS["TOPIC" if cmd.noun == "TCLUSTER" else cmd.noun]
     out: list[str] = []
-    for name in names:
-        out.append(_HEADERS[cmd.noun])
-        out.extend(layout(table[name]))
+    for _, pairs in shown:
+        out.append(header)
+        out.extend(layout(pairs))
     return out
+
+
+def _items(ctx: Context, cmd: Command) -> list[tuple[str, list[tuple[str, str]]]]:
+    """(name, attributes) of every object of the command's kind, in display order."""
+    state = ctx.state
+    if cmd.noun in ("TOPIC", "TCLUSTER"):
+        kind = "CLUSTER" if cmd.noun == "TCLUSTER" else _topic_type(ctx, cmd)
+        items = []
+        if kind != "CLUSTER":
+            items += [(k, topic_pairs(v)) for k, v in sorted(state.topics.items())]
+        if kind != "LOCAL":
+            clusters = _filter(ctx, cmd, "CLUSTER")
+            items += [
+                (e.object.name, cluster_topic_pairs(e))
+                for e in cluster_topics(ctx)
+                if clusters(e.object.cluster)
+            ]
+        return items
+    if cmd.noun == "CLUSQMGR":
+        clusters, channels = _filter(ctx, cmd, "CLUSTER"), _filter(ctx, cmd, "CHANNEL")
+        return [
+            (q.name, clusqmgr_pairs(q))
+            for q in cluster_qmgrs(ctx)
+            if clusters(q.cluster) and channels(q.channel.name if q.channel is not None else "")
+        ]
+    if cmd.noun == "SUB":
+        return [(k, sub_pairs(v)) for k, v in sorted(state.subscriptions.items())]
+    if cmd.noun == "NAMELIST":
+        return [(k, namelist_pairs(v)) for k, v in sorted(state.namelists.items())]
+    return [(k, channel_pairs(v)) for k, v in sorted(state.channels.items())]
+
+
+def _topic_type(ctx: Context, cmd: Command) -> str:
+    """DISPLAY TOPIC's TYPE(LOCAL|CLUSTER|ALL); CLUSINFO adds the cluster topics to the local ones."""
+    kind = ctx.choice(cmd.params["TYPE"], _TOPIC_TYPES) if "TYPE" in cmd.params else "LOCAL"
+    return "ALL" if "CLUSINFO" in cmd.params and kind == "LOCAL" else kind
+
+
+def _filter(ctx: Context, cmd: Command, keyword: str) -> Callable[[str], bool]:
+    """A ``KEYWORD(generic-name)`` selection such as TCLUSTER's CLUSTER(...): a trailing * is generic."""
+    param = cmd.params.get(keyword)
+    if param is None or param.values is None:
+        return lambda _: True
+    wanted = ctx.one(param).text
+    if wanted.endswith("*"):
+        return lambda value: value.startswith(wanted[:-1])
+    return lambda value: value == wanted

@@ -9,7 +9,7 @@ from enum import StrEnum
 from typing import TypeVar
 
 from mqctl.domain.errors import InputError
-from mqctl.domain.model import Dialect, NodeState
+from mqctl.domain.model import Dialect, NodeState, Topology
 from mqctl.domain.names import check_mq_name
 from mqctl.formats._located import locate
 from mqctl.formats.mqsc.lexer import Pos
@@ -33,6 +33,11 @@ class Context:
     """The dialect of another node of the store (None: not defined): the rules about PARENT need it."""
     unmodelled: Counter[str] = field(default_factory=Counter)
     """Attributes accepted but not modelled (``CLWLUSEQ on QLOCAL``... ``NPMSGDLV on TOPIC``), counted."""
+    cluster_view: Callable[[frozenset[str]], Topology] | None = None
+    """Read only: what the rest of this queue manager's clusters define (their members' nodes,
+    memberships, channels, namelists and topic objects), for DISPLAY TCLUSTER, TOPIC CLUSINFO and
+    CLUSQMGR. None: those answer from this queue manager's own definitions."""
+    _view: tuple[frozenset[str], Topology] | None = None
     topicstr_counts: Counter[str] | None = None
     """How many topic objects of ``state`` use each TOPICSTR, built on first use and kept up to date by
     the topic handlers: DEFINE TOPIC's uniqueness check would otherwise scan every topic (quadratic)."""
@@ -41,6 +46,16 @@ class Context:
         if self.topicstr_counts is None:
             self.topicstr_counts = Counter(t.topicstr for t in self.state.topics.values())
         return self.topicstr_counts
+
+    def clusters_known(self) -> Topology:
+        """What the other members of this queue manager's clusters define (read from the store on first
+        use, for the clusters it is a member of at that point of the script)."""
+        clusters = frozenset(self.state.memberships)
+        if self.cluster_view is None:
+            return Topology()
+        if self._view is None or self._view[0] != clusters:
+            self._view = (clusters, self.cluster_view(clusters))
+        return self._view[1]
 
     def fail(
         self, message: str, pos: Pos, *, obj: str | None = None, attribute: str | None = None

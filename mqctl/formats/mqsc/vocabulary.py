@@ -68,6 +68,7 @@ NOUNS: dict[str, str] = {
     "AUTHSERV": "AUTHSERV",
     "SECURITY": "SECURITY",
     "CLUSQMGR": "CLUSQMGR",
+    "TCLUSTER": "TCLUSTER",
     "CLUSTER": "CLUSTER",
     "CHSTATUS": "CHSTATUS",
     "CHS": "CHSTATUS",
@@ -106,6 +107,10 @@ NOUNS: dict[str, str] = {
 
 MODELLED_NOUNS = frozenset({"TOPIC", "SUB", "NAMELIST", "CHANNEL", "QMGR"})
 """Object types mqctl applies to its model (channels only with CHLTYPE CLUSRCVR/CLUSSDR)."""
+
+DISPLAYED_NOUNS = MODELLED_NOUNS | {"TCLUSTER", "CLUSQMGR"}
+"""Object types DISPLAY answers from the model (cluster topics and queue managers as one queue manager
+knows them, see ``cluster_info``)."""
 
 STRICT_VERBS = frozenset({"DEFINE", "ALTER", "DELETE", "DISPLAY"})
 """Verbs whose object type must be known (others are skipped as not modelled whatever their noun)."""

@@ -40,8 +40,9 @@ def _block(head: str, attrs: list[str], last: str = "REPLACE") -> list[str]:
 def write_mqsc(
     state: NodeState, *, generated: datetime | None = None, user: str = "mqctl", host: str = "mqctl"
 ) -> str:
-    """The whole model of one queue manager as an MQSC script."""
-    when = generated or datetime(1970, 1, 1)
+    """The whole model of one queue manager as an MQSC script; the header's time is ``generated``, the
+    time of the export unless given."""
+    when = generated or datetime.now()
     name = state.node.name
     out = [
         f"* Script generated on {when:%Y-%m-%d}   at {when:%H.%M.%S}",

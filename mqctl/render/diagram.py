@@ -1,0 +1,175 @@
+"""A drawing as plain data: boxes, arrows and groups with their text, independent of the output format.
+
+The builders (``graph``, ``journey``) say *what* is drawn; the writers (``mermaid``, ``dot``) say how
+each format spells it. Keys are the model's own names (a node's name, ``sub:NODE:NAME``); each writer
+turns them into identifiers its grammar accepts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class Shape(StrEnum):
+    QMGR = "qmgr"
+    """An MQ queue manager: a rectangle."""
+    SERVER = "server"
+    """An EMS server: a rounded box."""
+    SUBSCRIPTION = "subscription"
+    """A subscriber: a stadium (pill)."""
+
+
+class Mark(StrEnum):
+    """What a box stands out for; each writer gives every mark one style."""
+
+    FULL_REPOSITORY = "fullrepo"
+    TOPIC_HOST = "host"
+    PUBLISHER = "publisher"
+    DELIVERED = "delivered"
+    STORED = "stored"
+    MISSED = "missed"
+    DOWN = "down"
+
+
+class Line(StrEnum):
+    SOLID = "solid"
+    DASHED = "dashed"
+    DOTTED = "dotted"
+
+
+@dataclass(slots=True)
+class Box:
+    key: str
+    lines: list[str]
+    """The label: the first line names the thing, the others say what matters about it."""
+    shape: Shape = Shape.QMGR
+    marks: set[Mark] = field(default_factory=set)
+
+
+@dataclass(slots=True)
+class Arrow:
+    tail: str
+    head: str
+    lines: list[str] = field(default_factory=list)
+    line: Line = Line.SOLID
+    directed: bool = True
+    down: bool = False
+    """Drawn as broken: the link or the far node is down."""
+
+
+@dataclass(slots=True)
+class Group:
+    key: str
+    label: str
+    members: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Diagram:
+    title: str
+    boxes: dict[str, Box] = field(default_factory=dict)
+    arrows: list[Arrow] = field(default_factory=list)
+    groups: list[Group] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    """Said beside the picture (comments in the text): warnings, what was left out."""
+    _drawn: dict[tuple[object, ...], Arrow] = field(default_factory=dict, repr=False)
+
+    def box(self, key: str, first_line: str, shape: Shape = Shape.QMGR) -> Box:
+        """The box ``key``, made with its first line on first use."""
+        found = self.boxes.get(key)
+        if found is None:
+            found = self.boxes[key] = Box(key, [first_line], shape)
+        return found
+
+    def arrow(self, arrow: Arrow) -> Arrow:
+        """Add ``arrow`` unless the same one (ends, text, kind) is drawn already; return the drawn one."""
+        key = (arrow.tail, arrow.head, tuple(arrow.lines), arrow.line, arrow.directed)
+        drawn = self._drawn.get(key)
+        if drawn is not None:
+            drawn.down = drawn.down or arrow.down
+            return drawn
+        self._drawn[key] = arrow
+        self.arrows.append(arrow)
+        return arrow
+
+    def grouped(self) -> tuple[list[tuple[Group, list[Box]]], list[Box]]:
+        """Groups with their boxes (those drawn), and the boxes in no group, each in a stable order."""
+        placed: set[str] = set()
+        out: list[tuple[Group, list[Box]]] = []
+        for group in self.groups:
+            boxes = [self.boxes[k] for k in group.members if k in self.boxes and k not in placed]
+            placed.update(b.key for b in boxes)
+            if boxes:
+                out.append((group, boxes))
+        loose = [b for k, b in self.boxes.items() if k not in placed]
+        return out, loose
+
+
+def wrap(text: str, width: int = 48) -> list[str]:
+    """Split a sentence into lines of at most ``width`` characters (a longer word stays whole)."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        if current and len(current) + 1 + len(word) > width:
+            lines.append(current)
+            current = word
+        else:
+            current = f"{current} {word}" if current else word
+    if current:
+        lines.append(current)
+    return lines
+
+
+_ID_CHAR = re.compile(r"[^A-Za-z0-9_]")
+
+
+def identifiers(keys: Iterable[str], prefix: str) -> dict[str, str]:
+    """A plain identifier per key (``prefix`` + the key with every other character as ``_``), unique.
+
+    Both Mermaid and DOT accept ``[A-Za-z_][A-Za-z0-9_]*`` unquoted; the prefix keeps an identifier from
+    being a keyword (Mermaid's ``end``, DOT's ``node``) or starting with Mermaid's ``o``/``x`` edge ends.
+    """
+    out: dict[str, str] = {}
+    taken: set[str] = set()
+    for key in keys:
+        base = prefix + _ID_CHAR.sub("_", key)
+        ident, n = base, 1
+        while ident in taken:
+            n += 1
+            ident = f"{base}_{n}"
+        taken.add(ident)
+        out[key] = ident
+    return out
+
+
+def diagram_json(diagram: Diagram) -> dict[str, Any]:
+    """The documented JSON shape of a picture (docs/cli.md, ``mqctl graph -o json``)."""
+    return {
+        "title": diagram.title,
+        "groups": [{"key": g.key, "label": g.label, "members": list(g.members)} for g in diagram.groups],
+        "boxes": [
+            {
+                "key": b.key,
+                "lines": list(b.lines),
+                "shape": str(b.shape),
+                "marks": sorted(str(m) for m in b.marks),
+            }
+            for b in diagram.boxes.values()
+        ],
+        "arrows": [
+            {
+                "from": a.tail,
+                "to": a.head,
+                "lines": list(a.lines),
+                "line": str(a.line),
+                "directed": a.directed,
+                "down": a.down,
+            }
+            for a in diagram.arrows
+        ],
+        "notes": list(diagram.notes),
+    }

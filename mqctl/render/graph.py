@@ -1,0 +1,279 @@
+"""The topology as a picture: clusters as groups, queue managers and EMS servers as boxes, hierarchy
+links and EMS routes as arrows (``mqctl graph``).
+
+A queue manager in several clusters is drawn in a group of its own ("clusters CL1 and CL2"): neither
+Mermaid nor Graphviz can draw a box inside two overlapping groups, and the overlap is exactly what
+reference 001 asks an administrator to keep in mind.
+
+``topic`` narrows the picture to what matters for one topic string, each node reading it in its own
+dialect: MQ queue managers where it resolves into a cluster (with the object it resolves to there), the
+topic hosts of that cluster point, the subscriptions that match it, the hierarchy relays between those,
+and the EMS routes it can cross (global on both servers) with the route selectors that apply to it.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from mqctl.domain.ems_topics import EmsTopicIndex
+from mqctl.domain.errors import InputError
+from mqctl.domain.model import Dialect, Route, Subscription, TopicObject, Topology
+from mqctl.domain.resolution import ClusterIndex, Resolution, TopicTrees, chain_topicstrs
+from mqctl.domain.subscriptions import receives
+from mqctl.domain.topics import TopicSyntaxError, levels, matches, validate_topic
+from mqctl.render.diagram import Arrow, Diagram, Group, Line, Mark, Shape
+from mqctl.render.wording import and_list, route_links
+
+__all__ = ["topology_diagram"]
+
+MAX_LISTED = 4
+"""Cluster topics listed in one queue manager's box before "and N more"."""
+MAX_SUBSCRIPTIONS = 12
+"""Subscriptions drawn beside one node before the rest are counted in a note."""
+
+
+@dataclass
+class _Focus:
+    """What matters for one topic string (see the module docstring)."""
+
+    topic: str
+    resolutions: dict[str, Resolution] = field(default_factory=dict)
+    """MQ queue manager -> where the topic resolves there, when it is clustered there."""
+    hosts: set[str] = field(default_factory=set)
+    global_on: set[str] = field(default_factory=set)
+    """EMS servers on which the topic is global."""
+    subscriptions: dict[str, list[Subscription]] = field(default_factory=dict)
+    nodes: set[str] = field(default_factory=set)
+
+
+def topology_diagram(
+    topology: Topology,
+    *,
+    clusters: Sequence[str] = (),
+    nodes: Sequence[str] = (),
+    topic: str | None = None,
+) -> Diagram:
+    """The picture of ``topology``, limited to the members of ``clusters`` and to ``nodes`` when given."""
+    index = ClusterIndex(topology)
+    dialects = _dialects(topology)
+    visible = _chosen(index, dialects, clusters, nodes)
+    focus = _focus(topology, dialects, topic) if topic is not None else None
+    if focus is not None:
+        visible &= focus.nodes
+    title = "mqctl graph" + (f" of topic '{topic}'" if topic is not None else "")
+    diagram = Diagram(title)
+    repos: dict[str, list[str]] = defaultdict(list)
+    for m in sorted(topology.memberships, key=lambda m: m.cluster):
+        if m.full_repository:
+            repos[m.node].append(m.cluster)
+    for name in sorted(visible):
+        _node_box(diagram, index, repos.get(name, []), dialects[name], name, focus)
+    diagram.groups = _groups(index, visible, clusters)
+    for name in sorted(visible):
+        parent = topology.nodes[name].parent if name in topology.nodes else None
+        if parent in visible and dialects[name] is Dialect.MQ:
+            diagram.arrow(Arrow(name, parent, ["hierarchy: parent"], Line.DASHED))
+    _routes(diagram, topology, visible, focus)
+    if focus is not None:
+        _subscriptions(diagram, focus, visible)
+    return diagram
+
+
+def _dialects(topology: Topology) -> dict[str, Dialect]:
+    """Every node named anywhere: a name seen only in a membership is a queue manager, only in a route
+    an EMS server (as ``ClusterIndex`` and the EMS engine read them)."""
+    out = {m.node: Dialect.MQ for m in topology.memberships}
+    for route in topology.routes:
+        out.setdefault(route.node, Dialect.EMS)
+        out.setdefault(route.peer, Dialect.EMS)
+    out.update({name: node.dialect for name, node in topology.nodes.items()})
+    return out
+
+
+def _chosen(
+    index: ClusterIndex, dialects: dict[str, Dialect], clusters: Sequence[str], nodes: Sequence[str]
+) -> set[str]:
+    if not clusters and not nodes:
+        return set(dialects)
+    chosen: set[str] = set()
+    for cluster in clusters:
+        members = index.members(cluster)
+        if not members:
+            raise InputError(
+                "no queue manager is a member of it", obj=f"cluster {cluster}", attribute="--cluster"
+            )
+        chosen.update(members)
+    for name in nodes:
+        if name not in dialects:
+            raise InputError("no such queue manager or EMS server", obj=name, attribute="--node")
+        chosen.add(name)
+    return chosen
+
+
+def _focus(topology: Topology, dialects: dict[str, Dialect], topic: str) -> _Focus:
+    focus = _Focus(topic)
+    trees = TopicTrees(_chain_slice(topology, topic))
+    for name, dialect in dialects.items():
+        if dialect is Dialect.MQ:
+            res = trees.resolve(name, topic)
+            if res.clustered:
+                focus.resolutions[name] = res
+                focus.hosts.update(res.hosts)
+    if _is_ems_topic(topic):
+        ems = EmsTopicIndex(t for t in topology.topics if dialects.get(t.node) is Dialect.EMS)
+        focus.global_on = {n for n, d in dialects.items() if d is Dialect.EMS and ems.is_global(n, topic)}
+    by_node: dict[str, list[Subscription]] = defaultdict(list)
+    for sub in topology.subscriptions:
+        dialect = dialects.get(sub.node, Dialect.MQ)
+        if sub.is_route_durable or (dialect is Dialect.EMS and not _is_ems_topic(topic)):
+            continue
+        if receives(sub, topic, dialect):
+            by_node[sub.node].append(sub)
+    focus.subscriptions = {n: sorted(subs, key=lambda s: s.name) for n, subs in by_node.items()}
+    kept = set(focus.resolutions) | focus.hosts | set(focus.subscriptions)
+    for pair in route_links(topology.routes):
+        if pair <= focus.global_on:
+            kept |= pair
+    focus.nodes = kept | _hierarchy_relays(topology, dialects, kept)
+    return focus
+
+
+def _chain_slice(topology: Topology, topic: str) -> Topology:
+    """The objects that can decide where ``topic`` resolves, as the store's explain slice takes them:
+    those whose TOPICSTR lies on its chain, and those sharing a name with one of them (a local object
+    hides a clustered one of the same name; same-name clustered objects conflict). Resolving on this
+    costs the chain, not every queue manager's whole tree."""
+    on_chain = set(chain_topicstrs(levels(topic, Dialect.MQ)))
+    names = {o.name for o in topology.topics if o.topicstr in on_chain}
+    part = Topology(nodes=topology.nodes, memberships=topology.memberships)
+    part.topics = [o for o in topology.topics if o.topicstr in on_chain or o.name in names]
+    return part
+
+
+def _is_ems_topic(topic: str) -> bool:
+    try:
+        validate_topic(topic, Dialect.EMS)
+    except TopicSyntaxError:
+        return False
+    return True
+
+
+def _hierarchy_relays(topology: Topology, dialects: dict[str, Dialect], kept: set[str]) -> set[str]:
+    """Queue managers on the hierarchy paths between kept ones: trim unkept leaves until none is left."""
+    links: dict[str, set[str]] = defaultdict(set)
+    for name, node in topology.nodes.items():
+        if node.parent and dialects[name] is Dialect.MQ:
+            links[name].add(node.parent)
+            links[node.parent].add(name)
+    leaves = [n for n in links if len(links[n]) <= 1 and n not in kept]
+    while leaves:
+        leaf = leaves.pop()
+        for other in links.pop(leaf, set()):
+            links[other].discard(leaf)
+            if len(links[other]) <= 1 and other not in kept:
+                leaves.append(other)
+    return set(links)
+
+
+def _node_box(
+    diagram: Diagram,
+    index: ClusterIndex,
+    repos: list[str],
+    dialect: Dialect,
+    name: str,
+    focus: _Focus | None,
+) -> None:
+    box = diagram.box(name, name, Shape.QMGR if dialect is Dialect.MQ else Shape.SERVER)
+    if repos:
+        box.marks.add(Mark.FULL_REPOSITORY)
+        box.lines.append(
+            "full repository"
+            if len(index.clusters_of(name)) == 1
+            else f"full repository of {and_list(repos)}"
+        )
+    if focus is None:
+        hosted = sorted(
+            (o for o in index.local(name) if o.cluster and index.is_member(name, o.cluster)),
+            key=lambda o: o.topicstr,
+        )
+        if hosted:
+            box.marks.add(Mark.TOPIC_HOST)
+            box.lines += [_hosted(o) for o in hosted[:MAX_LISTED]]
+            if len(hosted) > MAX_LISTED:
+                box.lines.append(f"and {len(hosted) - MAX_LISTED} more cluster topics")
+        return
+    res = focus.resolutions.get(name)
+    if res is not None:
+        box.lines.append(f"resolves to {res.object_name}, cluster {res.cluster} ({res.clroute})")
+    if name in focus.hosts:
+        box.marks.add(Mark.TOPIC_HOST)
+        box.lines.append("topic host")
+    if name in focus.global_on:
+        box.lines.append("global here")
+
+
+def _hosted(obj: TopicObject) -> str:
+    return f"cluster topic {obj.name} '{obj.topicstr}' ({obj.cluster}, {obj.clroute})"
+
+
+def _groups(index: ClusterIndex, visible: set[str], asked: Sequence[str]) -> list[Group]:
+    """One group per set of clusters a visible queue manager belongs to (those asked for, if any)."""
+    wanted = set(asked)
+    by_set: dict[tuple[str, ...], list[str]] = defaultdict(list)
+    for name in sorted(visible):
+        clusters = tuple(sorted(c for c in index.clusters_of(name) if not wanted or c in wanted))
+        if clusters:
+            by_set[clusters].append(name)
+    return [
+        Group("+".join(key), ("cluster " if len(key) == 1 else "clusters ") + and_list(list(key)), members)
+        for key, members in sorted(by_set.items(), key=lambda kv: (len(kv[0]), kv[0]))
+    ]
+
+
+def _routes(diagram: Diagram, topology: Topology, visible: set[str], focus: _Focus | None) -> None:
+    selectors = defaultdict(list)
+    for sel in topology.route_selectors:
+        if focus is None or matches(sel.topic, focus.topic, Dialect.EMS):
+            selectors[(sel.node, sel.peer)].append(sel)
+    for pair, definitions in sorted(route_links(topology.routes).items(), key=lambda kv: sorted(kv[0])):
+        if not pair <= visible or (focus is not None and not pair <= focus.global_on):
+            continue
+        lines = _zones(definitions.values())
+        if len(definitions) == 2:
+            a, b = sorted(pair)
+            lines.append("active-active")
+        else:
+            (a,) = definitions
+            (b,) = pair - {a}
+            lines.append(f"route {b} defined on {a} only (active-passive)")
+        for definer in sorted(definitions):
+            route = definitions[definer]
+            for sel in sorted(selectors[(route.node, route.peer)], key=lambda s: (s.direction, s.topic)):
+                lines.append(f"{definer} {sel.direction} {sel.topic}: {sel.selector}")
+        diagram.arrow(Arrow(a, b, lines, directed=len(definitions) == 1))
+
+
+def _zones(definitions: Iterable[Route]) -> list[str]:
+    return [
+        f"zone {zone} ({kind})"
+        for zone, kind in sorted({(r.zone_name, str(r.zone_type)) for r in definitions})
+    ]
+
+
+def _subscriptions(diagram: Diagram, focus: _Focus, visible: set[str]) -> None:
+    for node in sorted(focus.subscriptions):
+        if node not in visible:
+            continue
+        subs = focus.subscriptions[node]
+        for sub in subs[:MAX_SUBSCRIPTIONS]:
+            box = diagram.box(f"sub:{node}:{sub.name}", f"sub {sub.name}", Shape.SUBSCRIPTION)
+            box.lines.append(f"'{sub.topicstr}'" + ("" if sub.durable else " non-durable"))
+            if sub.selector:
+                box.lines.append(f"selector: {sub.selector}")
+            diagram.arrow(Arrow(node, box.key, line=Line.DOTTED, directed=False))
+        if len(subs) > MAX_SUBSCRIPTIONS:
+            diagram.notes.append(
+                f"{len(subs) - MAX_SUBSCRIPTIONS} more subscriptions on {node} match, not drawn"
+            )

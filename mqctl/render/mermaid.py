@@ -1,0 +1,79 @@
+"""A ``Diagram`` as a Mermaid flowchart, the kind code-review tools render inside markdown.
+
+Mermaid's flowchart grammar decides the spelling: identifiers are plain words (``diagram.identifiers``);
+every label is a double-quoted string, inside which a character other than letters, digits and a few
+harmless signs is written as an entity code ``#<decimal>;`` (so ``"``, ``#``, ``/``, ``>``, ``<``, ``|``,
+``%`` and ``;`` can never end a string, start a comment or open a shape); label lines are joined with
+``<br/>``. Marks become ``classDef`` styles, broken links a red ``linkStyle``.
+"""
+
+from __future__ import annotations
+
+import string
+
+from mqctl.render.diagram import Arrow, Box, Diagram, Line, Mark, Shape, identifiers
+
+_SAFE = frozenset(string.ascii_letters + string.digits + " ._-:,=()*+!?@$'~[]{}^")
+_SHAPES = {Shape.QMGR: ("[", "]"), Shape.SERVER: ("(", ")"), Shape.SUBSCRIPTION: ("([", "])")}
+_STYLES = {
+    Mark.FULL_REPOSITORY: "stroke-width:3px",
+    Mark.TOPIC_HOST: "fill:#e8f0ff,stroke:#3366cc",
+    Mark.PUBLISHER: "fill:#fff4cc,stroke:#b38f00",
+    Mark.DELIVERED: "fill:#e6f4ea,stroke:#2e7d32",
+    Mark.STORED: "fill:#fff3e0,stroke:#ef6c00",
+    Mark.MISSED: "fill:#f5f5f5,stroke:#9e9e9e,color:#616161",
+    Mark.DOWN: "fill:#fdecea,stroke:#c62828,stroke-dasharray:5 5",
+}
+_DOWN_LINK = "stroke:#c62828,stroke-width:2px,stroke-dasharray:5 5"
+_LINKS = {(True, False): "-->", (True, True): "-.->", (False, False): "---", (False, True): "-.-"}
+"""(directed, dotted) -> Mermaid link; Mermaid has one broken line style, the dotted one."""
+LINE_BREAK = "<br/>"
+
+
+def escape(text: str) -> str:
+    """One label line as Mermaid string content: anything but safe characters as ``#<code>;``."""
+    return "".join(c if c in _SAFE or (c.isalnum() and not c.isascii()) else f"#{ord(c)};" for c in text)
+
+
+def label(lines: list[str]) -> str:
+    return '"' + LINE_BREAK.join(escape(line) for line in lines) + '"'
+
+
+def _comment(text: str) -> str:
+    return "%% " + " ".join(text.split())
+
+
+def write_mermaid(diagram: Diagram) -> str:
+    ids = identifiers(diagram.boxes, "n_")
+    group_ids = identifiers((g.key for g in diagram.groups), "g_")
+    out = [_comment(diagram.title), *(_comment(n) for n in diagram.notes), "flowchart LR"]
+    groups, loose = diagram.grouped()
+    for group, boxes in groups:
+        out.append(f"  subgraph {group_ids[group.key]}[{label([group.label])}]")
+        out.extend(f"    {_box(ids, b)}" for b in boxes)
+        out.append("  end")
+    out.extend(f"  {_box(ids, b)}" for b in loose)
+    broken: list[str] = []
+    for index, arrow in enumerate(diagram.arrows):
+        out.append(f"  {_arrow(ids, arrow)}")
+        if arrow.down:
+            broken.append(str(index))
+    if broken:
+        out.append(f"  linkStyle {','.join(broken)} {_DOWN_LINK}")
+    for mark, style in _STYLES.items():
+        marked = [ids[k] for k, b in diagram.boxes.items() if mark in b.marks]
+        if marked:
+            out.append(f"  classDef {mark} {style}")
+            out.append(f"  class {','.join(marked)} {mark}")
+    return "\n".join(out) + "\n"
+
+
+def _box(ids: dict[str, str], box: Box) -> str:
+    opening, closing = _SHAPES[box.shape]
+    return f"{ids[box.key]}{opening}{label(box.lines)}{closing}"
+
+
+def _arrow(ids: dict[str, str], arrow: Arrow) -> str:
+    link = _LINKS[(arrow.directed, arrow.line is not Line.SOLID)]
+    text = f"|{label(arrow.lines)}|" if arrow.lines else ""
+    return f"{ids[arrow.tail]} {link}{text} {ids[arrow.head]}"

@@ -1,0 +1,54 @@
+"""Phrases the pictures and the explain tree share, so that both say the same thing the same way."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from mqctl.domain.explanation import Delivery, Hop, Via
+from mqctl.domain.model import Route
+
+__all__ = ["and_list", "delivery_status", "hop_phrase", "route_links"]
+
+Links = dict[frozenset[str], dict[str, Route]]
+
+
+def and_list(items: Sequence[str]) -> str:
+    """``["A", "B", "C"]`` -> ``"A, B and C"``."""
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def route_links(routes: Iterable[Route]) -> Links:
+    """The route connections between two servers: pair -> definer -> its route (the most recent).
+
+    A pair defined on both servers is active-active; on one only, active-passive (SEMANTICS §6).
+    """
+    links: Links = {}
+    for route in routes:
+        if route.node == route.peer:
+            continue
+        held = links.setdefault(frozenset((route.node, route.peer)), {})
+        if route.node not in held or held[route.node].seq < route.seq:
+            held[route.node] = route
+    return links
+
+
+def hop_phrase(hop: Hop, links: Links | None = None) -> str:
+    """``topichost USA``, ``hierarchy QM2->QM1``; a route hop says who defines it when it is known:
+    ``route B defined on A only (active-passive)``."""
+    if hop.via is not Via.ROUTE or links is None:
+        return f"{hop.via} {hop.name}"
+    definers = sorted(links.get(frozenset((hop.from_node, hop.to_node)), {}))
+    if len(definers) == 1:
+        return f"route {hop.name} defined on {definers[0]} only (active-passive)"
+    if len(definers) == 2:
+        return f"route {hop.name} (active-active)"
+    return f"route {hop.name}"
+
+
+def delivery_status(delivery: Delivery) -> str:
+    """``delivered to S4 on QM4`` or ``stored at QM5 for S4 on QM4``."""
+    if delivery.stored_at is None:
+        return f"delivered to {delivery.subscription} on {delivery.node}"
+    return f"stored at {delivery.stored_at} for {delivery.subscription} on {delivery.node}"
