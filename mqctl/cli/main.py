@@ -67,7 +67,7 @@ def _register_late_commands() -> None:
     """Commands whose modules are optional at import time (added by later work)."""
     import importlib
 
-    for module in ("mqctl.cli.explain", "mqctl.cli.formats"):
+    for module in ("mqctl.cli.explain", "mqctl.cli.formats", "mqctl.cli.validate"):
         try:
             mod = importlib.import_module(module)
         except ModuleNotFoundError as exc:
