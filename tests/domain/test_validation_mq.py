@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from mqctl.domain.model import Channel as Chl
-from mqctl.domain.model import ChannelType, ClRoute, Membership, Node, Topology, Wildcard, WSchema
+from mqctl.domain.model import ChannelType, ClRoute, Dialect, Membership, Node, Topology, Wildcard, WSchema
+from mqctl.domain.topics import fixed_prefix_levels, has_wildcards
 from mqctl.domain.validation import Finding, choose_rules, validate
+from mqctl.domain.validation.mq_namespace import _wild_level
 from tests.domain.mq_builders import cluster, hosted, qm, sub, topic, topo
 
 
@@ -309,3 +314,15 @@ def test_findings_point_at_the_file_and_line_of_their_first_object() -> None:
     )
     [f] = found(conflict, "NAMESPACE_CONFLICT")
     assert [(s.file, s.line) for s in f.sources] == [("QM1.mqsc", 3), ("QM4.mqsc", 9)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["a", "b", "#", "+", "a#", "+b", ""]), min_size=1, max_size=6))
+def test_the_fixed_prefix_is_cut_as_topics_splits_it(parts: list[str]) -> None:
+    """WILDCARD_ABOVE_CLUSTER cuts the fixed prefix with a regular expression (it sees every
+    subscription); it must agree with ``topics.fixed_prefix_levels`` (SEMANTICS §3)."""
+    pattern = "/".join(parts)
+    found = _wild_level(pattern)
+    assert (found is not None) == has_wildcards(pattern, Dialect.MQ)
+    if found is not None:
+        assert pattern[: found.start()] == "/".join(fixed_prefix_levels(pattern, Dialect.MQ))

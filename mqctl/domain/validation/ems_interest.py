@@ -12,7 +12,7 @@ from mqctl.domain.model import Dialect, Subscription, TopicObject
 from mqctl.domain.topics import has_wildcards, intersects, is_subset
 from mqctl.domain.validation import probe
 from mqctl.domain.validation.catalogue import BY_CODE
-from mqctl.domain.validation.facts import Facts
+from mqctl.domain.validation.facts import Facts, components
 from mqctl.domain.validation.findings import Finding, finding, listing
 
 EMS = Dialect.EMS
@@ -20,7 +20,7 @@ EMS = Dialect.EMS
 
 def _routed(facts: Facts) -> set[str]:
     """Servers with at least one route link."""
-    return {server for pair in facts.links for server in pair}
+    return set(facts.route_neighbours)
 
 
 def _global_on(facts: Facts, server: str, pattern: str) -> bool:
@@ -96,23 +96,7 @@ def subscription_not_subset_of_global(facts: Facts) -> Iterator[Finding]:
 
 def _components(facts: Facts) -> dict[str, frozenset[str]]:
     """Server -> every server a chain of routes connects it to (itself included)."""
-    graph: dict[str, set[str]] = defaultdict(set)
-    for a, b in facts.links:
-        graph[a].add(b)
-        graph[b].add(a)
-    out: dict[str, frozenset[str]] = {}
-    for start in sorted(graph):
-        if start in out:
-            continue
-        group, todo = {start}, [start]
-        while todo:
-            for nxt in graph[todo.pop()]:
-                if nxt not in group:
-                    group.add(nxt)
-                    todo.append(nxt)
-        for server in group:
-            out[server] = frozenset(group)
-    return out
+    return {server: frozenset(group) for group in components(facts.route_neighbours) for server in group}
 
 
 def storage_unbounded(facts: Facts) -> Iterator[Finding]:

@@ -8,7 +8,7 @@ SEMANTICS §6 counts them (a route defined on both servers is one active-active 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, TypeVar, cast
@@ -41,6 +41,25 @@ class Link:
 
     def other(self, server: str) -> str:
         return self.servers[1] if server == self.servers[0] else self.servers[0]
+
+
+def components(neighbours: Mapping[str, Iterable[str]]) -> list[list[str]]:
+    """Groups of names joined by edges (each group sorted, groups by their first name)."""
+    seen: set[str] = set()
+    out: list[list[str]] = []
+    for start in sorted(neighbours):
+        if start in seen:
+            continue
+        group, todo = [start], [start]
+        seen.add(start)
+        while todo:
+            for nxt in neighbours.get(todo.pop(), ()):
+                if nxt not in seen:
+                    seen.add(nxt)
+                    group.append(nxt)
+                    todo.append(nxt)
+        out.append(sorted(group))
+    return out
 
 
 class Facts:
@@ -172,6 +191,15 @@ class Facts:
             if route.node not in defs or defs[route.node].seq < route.seq:
                 defs[route.node] = route
         return {pair: Link(pair, defs) for pair, defs in sorted(held.items())}
+
+    @cached_property
+    def route_neighbours(self) -> dict[str, list[str]]:
+        """Server -> the servers it shares a link with."""
+        out: dict[str, list[str]] = defaultdict(list)
+        for a, b in self.links:
+            out[a].append(b)
+            out[b].append(a)
+        return {server: sorted(found) for server, found in out.items()}
 
     @cached_property
     def configured_servers(self) -> frozenset[str]:

@@ -8,7 +8,7 @@ from mqctl.domain.explanation import Publication, WarningCode
 from mqctl.domain.model import ClRoute, Node, TopicObject
 from mqctl.domain.validation import probe
 from mqctl.domain.validation.catalogue import BY_CODE
-from mqctl.domain.validation.facts import Facts
+from mqctl.domain.validation.facts import Facts, components
 from mqctl.domain.validation.findings import ClusterRef, Finding, finding, listing
 
 
@@ -78,33 +78,13 @@ def _topichost_objects(facts: Facts, cluster: str) -> list[TopicObject]:
     )
 
 
-def _components(facts: Facts) -> list[list[str]]:
-    """Queue managers joined by hierarchy links, two or more to a group, each group in name order."""
-    seen: set[str] = set()
-    out: list[list[str]] = []
-    for start in sorted(facts.hierarchy_neighbours):
-        if start in seen:
-            continue
-        group, todo = [], [start]
-        seen.add(start)
-        while todo:
-            here = todo.pop()
-            group.append(here)
-            for nxt in facts.hierarchy_neighbours.get(here, []):
-                if nxt not in seen:
-                    seen.add(nxt)
-                    todo.append(nxt)
-        out.append(sorted(group))
-    return out
-
-
 def pubsub_loop(facts: Facts) -> Iterator[Finding]:
     """Candidates: a cluster with clustered topics and two members joined by hierarchy links too.
 
     Asked of the engine: a publication on each of the cluster's topics from the first of those
     members, with a probe subscription on the others, until one arrives along two paths.
     """
-    for group in _components(facts):
+    for group in components(facts.hierarchy_neighbours):
         in_group = set(group)
         links = [(c, p) for c, p in _links(facts) if c.name in in_group]
         for cluster in sorted({c for n in group for c in facts.clusters.clusters_of(n)}):

@@ -251,27 +251,17 @@ def _below_index(facts: Facts, clusters: frozenset[str]) -> dict[str, list[Topic
     return facts.memo(("below", clusters), build)
 
 
-_WILD_LEVEL = re.compile(r"(?:^|/)[#+](?=/|$)")
-"""The first whole-level wildcard of a topic-schema pattern: what comes before it is the fixed prefix."""
-_wild_level = _WILD_LEVEL.search
+_wild_level = re.compile(r"(?:^|/)[#+](?=/|$)").search
+"""The first whole-level wildcard of a topic-schema pattern: what comes before it is the fixed prefix
+(the same as joining ``topics.fixed_prefix_levels``)."""
 
 
-def _fixed_prefix(sub: Subscription) -> str | None:
-    """The fixed prefix of a wildcard subscription as a TOPICSTR ('' is the root); None if no wildcard.
-
-    The same as joining ``topics.fixed_prefix_levels``, without splitting: this runs on every
-    subscription of the model.
-    """
-    if sub.wschema is WSchema.CHAR:
-        return "/".join(_prefix(sub)) if _is_wildcard(sub) else None
-    found = _wild_level(sub.topicstr)
-    return None if found is None else sub.topicstr[: found.start()]
-
-
-def _is_wildcard(sub: Subscription) -> bool:
-    """WSCHEMA(CHAR) patterns are judged by their proxy, widened to '#' at the first wildcard (§2)."""
-    pattern = widen_char_pattern(sub.topicstr) if sub.wschema is WSchema.CHAR else sub.topicstr
-    return has_wildcards(pattern, MQ)
+def _char_fixed_prefix(sub: Subscription) -> str | None:
+    """A WSCHEMA(CHAR) subscription's prefix, judged by its proxy (widened to '#' at its first
+    wildcard, SEMANTICS §2); None when it has no wildcard."""
+    if not has_wildcards(widen_char_pattern(sub.topicstr), MQ):
+        return None
+    return "/".join(char_prefix_levels(sub.topicstr))
 
 
 def wildcard_above_cluster(facts: Facts) -> Iterator[Finding]:
@@ -286,19 +276,19 @@ def wildcard_above_cluster(facts: Facts) -> Iterator[Finding]:
         if not clusters or not facts.is_mq(qmgr):
             continue
         below = _below_index(facts, clusters)
-        for sub in subs:
+        for sub in subs:  # every subscription of the model: the fixed prefix is cut, not split
             text = sub.topicstr
-            if sub.wschema is WSchema.TOPIC:  # inline _fixed_prefix: this loop sees every subscription
-                if "#" not in text and "+" not in text or (found := _wild_level(text)) is None:
-                    continue
-                prefix: str | None = text[: found.start()]
+            if sub.wschema is WSchema.CHAR:
+                prefix = _char_fixed_prefix(sub)
+            elif ("#" in text or "+" in text) and (found := _wild_level(text)) is not None:
+                prefix = text[: found.start()]
             else:
-                prefix = _fixed_prefix(sub)
+                continue
             candidates = None if prefix is None else below.get(prefix)
-            if candidates:
-                branches = _missed_branches(facts, qmgr, sub, prefix or "", candidates)
+            if prefix is not None and candidates:
+                branches = _missed_branches(facts, qmgr, sub, prefix, candidates)
                 if branches:
-                    yield _above_cluster(facts, qmgr, sub, prefix or "", branches)
+                    yield _above_cluster(facts, qmgr, sub, prefix, branches)
 
 
 def _missed_branches(
