@@ -170,27 +170,39 @@ def _import(repo: Repository, mqsc: list[Path], ems: list[Path]) -> list[Finding
         try:
             import_ems(repo, tibemsd=conf, server=None, topics=None, routes=None, durables=None)
         except InputError as exc:
-            findings.append(_import_error(exc, conf))
+            findings += _import_error(exc, conf)
     for script in mqsc:
         try:
             import_mqsc(repo, [script], inserts={})
         except InputError as exc:
-            findings.append(_import_error(exc, script))
+            findings += _import_error(exc, script)
     return findings
 
 
-def _import_error(exc: InputError, path: Path) -> Finding:
+def _import_error(exc: InputError, path: Path) -> list[Finding]:
+    """IMPORT_ERROR at the file and line; a selector that does not parse is an INVALID_SELECTOR there too."""
     from mqctl.domain.errors import MqctlError
+    from mqctl.domain.selector import SelectorError
     from mqctl.domain.validation import FileRef, find_rule, finding
 
     file = exc.file or str(path)
     what = MqctlError(exc.message, obj=exc.obj, attribute=exc.attribute).one_line()
     column = f" (column {exc.column})" if exc.column is not None and exc.line is not None else ""
-    return finding(
-        find_rule("IMPORT_ERROR"),
-        f"{file} is not imported, so its definitions are not validated: {what}{column}.",
-        [FileRef(file, exc.line)],
-    )
+    where = [FileRef(file, exc.line)]
+    out = [
+        finding(
+            find_rule("IMPORT_ERROR"),
+            f"{file} is not imported, so its definitions are not validated: {what}{column}.",
+            where,
+        )
+    ]
+    if isinstance(exc, SelectorError):
+        out.append(
+            finding(
+                find_rule("INVALID_SELECTOR"), f"A selector in {file} is not valid: {exc.message}.", where
+            )
+        )
+    return out
 
 
 # --- output ------------------------------------------------------------------------------------------

@@ -352,6 +352,14 @@ def test_import_error_is_a_finding_with_file_and_line(cli: Cli, tmp_path: Path) 
     assert f["source"] == {"file": str(script), "line": 3}
     script.write_text("* QM1\nDEFINE TOPIC(T) TOPICSTR('/a')\n")
     assert findings(cli, "IMPORT_ERROR", "--file", str(script)) == []
+    # a selector that does not parse in a file: the import error, and the invalid selector, at its line
+    (tmp_path / "A").mkdir()
+    conf = tmp_path / "A" / "tibemsd.conf"
+    conf.write_text("server = A\nroutes = routes.conf\n")
+    (tmp_path / "A" / "routes.conf").write_text('[B]\nurl = tcp://b:7222\noutgoing_topic=T selector="x >"\n')
+    [f] = findings(cli, "INVALID_SELECTOR", "--file", str(conf))
+    assert f["source"] == {"file": str(tmp_path / "A" / "routes.conf"), "line": 3}
+    assert findings(cli, "IMPORT_ERROR", "--file", str(conf))[0]["source"] == f["source"]
 
 
 def test_file_validates_the_store_as_it_would_be_and_changes_nothing(

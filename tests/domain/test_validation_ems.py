@@ -101,6 +101,15 @@ def test_duplicate_route_and_route_name_not_peer() -> None:
     assert found(fixed, "DUPLICATE_ROUTE") == [] and found(fixed, "ROUTE_NAME_NOT_PEER") == []
 
 
+def test_route_name_not_peer_when_a_route_goes_unanswered() -> None:
+    """A's route is named B, but the server that routes to A is BB: the name is probably wrong."""
+    t = build(servers("A", "BB"), route("A", "B"), route("BB", "A"))
+    [f] = found(t, "ROUTE_NAME_NOT_PEER")
+    assert f.message.startswith("Route B on A leads to a server the model does not know, while BB defines")
+    t = build(servers("A", "BB"), route("A", "BB"), route("BB", "A"))
+    assert found(t, "ROUTE_NAME_NOT_PEER") == []
+
+
 def test_active_passive_route_only_where_global_topics_can_cross() -> None:
     t = build(servers("A", "B"), route("A", "B"))
     [f] = found(t, "ACTIVE_PASSIVE_ROUTE")

@@ -8,7 +8,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mqctl.domain.model import Channel as Chl
-from mqctl.domain.model import ChannelType, ClRoute, Dialect, Membership, Node, Topology, Wildcard, WSchema
+from mqctl.domain.model import (
+    ChannelType,
+    ClRoute,
+    Dialect,
+    Membership,
+    Node,
+    Scope,
+    Topology,
+    Wildcard,
+    WSchema,
+)
 from mqctl.domain.topics import fixed_prefix_levels, has_wildcards
 from mqctl.domain.validation import Finding, choose_rules, validate
 from mqctl.domain.validation.mq_namespace import _wild_level
@@ -132,7 +142,8 @@ def test_unknown_cluster_for_a_topic_and_a_cluster_sender() -> None:
         ("channel TO.CL8 on QM1", "cluster CL8"),
         ("topic T on QM1", "cluster CL9"),
     ]
-    assert found(t, "TOPIC_HOST_NOT_MEMBER") == []  # an unknown cluster is reported once, as unknown
+    [f] = found(t, "TOPIC_HOST_NOT_MEMBER")  # QM1 is not a member of CL9 either
+    assert f.objects == ("topic T on QM1", "cluster CL9")
     t.topics[0].cluster = "CL1"
     t.channels[0].cluster = "CL1"
     assert found(t, "UNKNOWN_CLUSTER") == []
@@ -292,7 +303,12 @@ def test_pubsub_loop_is_confirmed_by_the_engine() -> None:
     [f] = found(t, "PUBSUB_LOOP")
     assert "joined both by cluster CL1 and by the hierarchy links QM3->QM2" in f.message
     assert "along two paths" in f.message
-    t.topics.clear()  # nothing clustered: the cluster carries no publication, so no loop
+    t.topics[0].pubscope = Scope.QMGR  # publications stay on QM1: the engine finds no second path
+    assert found(t, "PUBSUB_LOOP") == []
+    t.topics.clear()  # nothing clustered yet: the loop stands for the first topic clustered in CL1
+    [f] = found(t, "PUBSUB_LOOP")
+    assert "a publication on any topic clustered in CL1 will reach them along two paths" in f.message
+    t.nodes["QM3"] = replace(t.nodes["QM3"], parent=None)
     assert found(t, "PUBSUB_LOOP") == []
 
 

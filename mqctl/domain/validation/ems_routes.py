@@ -175,6 +175,9 @@ def duplicate_route(facts: Facts) -> Iterator[Finding]:
 
 
 def route_name_not_peer(facts: Facts) -> Iterator[Finding]:
+    """Two signs that a route is not named after its peer: routes to one URL under different names, and
+    a route to a server the model does not know from a server that leaves another's route unanswered."""
+    rule = BY_CODE["ROUTE_NAME_NOT_PEER"]
     for address, routes in _by_address(facts).items():
         names = sorted({r.peer for r in routes})
         if len(names) < 2 or len({r.node for r in routes}) < 2:
@@ -182,11 +185,30 @@ def route_name_not_peer(facts: Facts) -> Iterator[Finding]:
         configured = [n for n in names if n in facts.configured_servers]
         hint = f"; {configured[0]} is the server the model knows" if len(configured) == 1 else ""
         yield finding(
-            BY_CODE["ROUTE_NAME_NOT_PEER"],
-            f"Routes to {address} carry different names ({listing(f'{r.peer} on {r.node}' for r in routes)}), but a "
-            f"route is named after the server it leads to{hint}.",
+            rule,
+            f"Routes to {address} carry different names ({listing(f'{r.peer} on {r.node}' for r in routes)}), "
+            f"but a route is named after the server it leads to{hint}.",
             routes,
         )
+    for route in facts.ems_routes:
+        if route.peer in facts.configured_servers:
+            continue
+        unanswered = sorted(
+            link.other(route.node)
+            for link in facts.links.values()
+            if route.node in link.servers and route.node not in link.definitions
+        )
+        if unanswered:
+            yield finding(
+                rule,
+                f"Route {route.peer} on {route.node} leads to a server the model does not know, while "
+                f"{listing(unanswered)} {'defines' if len(unanswered) == 1 else 'define'} a route to "
+                f"{route.node} that {route.node} does not return: a "
+                f"route is named after its peer's server name, so if it is meant for "
+                f"{' or '.join(unanswered)} it must be named so.",
+                [route],
+                nodes=unanswered,
+            )
 
 
 def active_passive_route(facts: Facts) -> Iterator[Finding]:

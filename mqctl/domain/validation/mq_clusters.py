@@ -83,9 +83,8 @@ def unknown_cluster(facts: Facts) -> Iterator[Finding]:
 
 
 def topic_host_not_member(facts: Facts) -> Iterator[Finding]:
-    known = _known_clusters(facts)
     for obj in facts.mq_topics:
-        if obj.cluster in known and not facts.clusters.is_member(obj.node, obj.cluster):
+        if obj.cluster and not facts.clusters.is_member(obj.node, obj.cluster):
             yield finding(
                 BY_CODE["TOPIC_HOST_NOT_MEMBER"],
                 f"Topic object {obj.name} ('{obj.topicstr}') is clustered in {obj.cluster}, but {obj.node} is "

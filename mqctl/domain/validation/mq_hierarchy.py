@@ -79,30 +79,38 @@ def _topichost_objects(facts: Facts, cluster: str) -> list[TopicObject]:
 
 
 def pubsub_loop(facts: Facts) -> Iterator[Finding]:
-    """Candidates: a cluster with clustered topics and two members joined by hierarchy links too.
+    """Two members of one cluster in one group of hierarchy-linked queue managers.
 
-    Asked of the engine: a publication on each of the cluster's topics from the first of those
-    members, with a probe subscription on the others, until one arrives along two paths.
+    When the cluster has clustered topics the loop is asked of the engine: a publication on each of
+    them from the first of those members, with a probe subscription on the others, until one arrives
+    along two paths. A cluster without clustered topics carries no publication yet: the loop is
+    reported as it stands, for the first topic clustered there.
     """
     for group in components(facts.hierarchy_neighbours):
         in_group = set(group)
         links = [(c, p) for c, p in _links(facts) if c.name in in_group]
         for cluster in sorted({c for n in group for c in facts.clusters.clusters_of(n)}):
             members = [m for m in facts.clusters.members(cluster) if m in in_group]
-            topicstrs = sorted({o.topicstr for o in facts.clusters.clustered(cluster)})
-            if len(members) < 2 or not topicstrs:
+            if len(members) < 2:
                 continue
-            twice = _loop_evidence(facts, group, members, topicstrs)
-            if twice is not None:
+            topicstrs = sorted({o.topicstr for o in facts.clusters.clustered(cluster)})
+            joined = (
+                f"Queue managers {listing(members)} are joined both by cluster {cluster} and by the hierarchy "
+                f"links {listing(f'{c.name}->{p}' for c, p in links)}"
+            )
+            if not topicstrs:
+                effect = f"a publication on any topic clustered in {cluster} will reach them along two paths"
+            elif (twice := _loop_evidence(facts, group, members, topicstrs)) is not None:
                 topicstr, nodes = twice
-                yield finding(
-                    BY_CODE["PUBSUB_LOOP"],
-                    f"Queue managers {listing(members)} are joined both by cluster {cluster} and by the hierarchy "
-                    f"links {listing(f'{c.name}->{p}' for c, p in links)}: a publication on '{topicstr}' from "
-                    f"{members[0]} reaches {listing(nodes)} along two paths, so subscribers can see duplicates.",
-                    [*(c for c, _ in links), ClusterRef(cluster)],
-                    nodes=members,
-                )
+                effect = f"a publication on '{topicstr}' from {members[0]} reaches {listing(nodes)} along two paths"
+            else:
+                continue
+            yield finding(
+                BY_CODE["PUBSUB_LOOP"],
+                f"{joined}: {effect}, so subscribers can see duplicates.",
+                [*(c for c, _ in links), ClusterRef(cluster)],
+                nodes=members,
+            )
 
 
 def _loop_evidence(
