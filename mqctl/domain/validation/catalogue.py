@@ -246,7 +246,8 @@ RULES: tuple[Rule, ...] = (
         "MQC023",
         "ROUTE_NAME_NOT_PEER",
         ERROR,
-        "Routes to the same URL carry different names.",
+        "A route is not named after the server it leads to (routes to one URL under different names, or a "
+        "route to an unknown server beside an unanswered one).",
         "A route is named after its peer's `server` name; a route whose name is not the peer's name "
         "does not connect (reference 002; SEMANTICS §6).",
         "Name every route after the server it leads to.",
