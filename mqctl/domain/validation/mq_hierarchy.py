@@ -100,7 +100,7 @@ def pubsub_loop(facts: Facts) -> Iterator[Finding]:
             )
             if not topicstrs:
                 effect = f"a publication on any topic clustered in {cluster} will reach them along two paths"
-            elif (twice := _loop_evidence(facts, group, members, topicstrs)) is not None:
+            elif (twice := _loop_evidence(members, topicstrs, facts)) is not None:
                 topicstr, nodes = twice
                 effect = f"a publication on '{topicstr}' from {members[0]} reaches {listing(nodes)} along two paths"
             else:
@@ -113,17 +113,9 @@ def pubsub_loop(facts: Facts) -> Iterator[Finding]:
             )
 
 
-def _loop_evidence(
-    facts: Facts, group: list[str], members: list[str], topicstrs: list[str]
-) -> tuple[str, list[str]] | None:
-    near = set(group) | {
-        m for n in group for c in facts.clusters.clusters_of(n) for m in facts.clusters.members(c)
-    }
+def _loop_evidence(members: list[str], topicstrs: list[str], facts: Facts) -> tuple[str, list[str]] | None:
     for topicstr in topicstrs:
-        model = probe.mq_slice(facts.topology, probe.probes(members[1:], topicstr))
-        model.nodes = {n: node for n, node in model.nodes.items() if n in near}
-        model.topics = [t for t in model.topics if t.node in near]
-        model.memberships = [m for m in model.memberships if m.node in near]
+        model = probe.mq_slice(facts.topology, probe.probes(members[1:], topicstr), topicstr)
         answer = probe.ask(model, Publication(members[0], topicstr))
         if any(w.code is WarningCode.DUPLICATES_POSSIBLE for w in answer.warnings):
             return topicstr, sorted(d.node for d in answer.deliveries if d.alternatives) or members[1:]

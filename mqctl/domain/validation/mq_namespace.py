@@ -212,7 +212,7 @@ def _missed(facts: Facts, loser: TopicObject, subs: list[Subscription]) -> list[
             by_topic[topic].append(sub)
     out: list[Subscription] = []
     for topic, wanting in sorted(by_topic.items()):
-        answer = probe.ask(probe.mq_slice(facts.topology, wanting), Publication(loser.node, topic))
+        answer = probe.ask(probe.mq_slice(facts.topology, wanting, topic), Publication(loser.node, topic))
         missing = {
             (n.node, n.subscription) for n in answer.not_delivered if n.reason != Reason.SELECTOR_FALSE
         }

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 
 from mqctl.domain.explanation import Explanation, Publication, Reason
 from mqctl.domain.model import Dialect, Subscription, TopicObject, Topology
+from mqctl.domain.resolution import chain_topicstrs
 from mqctl.domain.routing import explain
 from mqctl.domain.topics import has_wildcards, levels, matches
 
@@ -43,17 +44,22 @@ def reached(answer: Explanation, *, also: Iterable[Reason] = (), name: str = PRO
     return got | {n.node for n in answer.not_delivered if n.subscription == name and n.reason in counted}
 
 
-def mq_slice(topology: Topology, subscriptions: Iterable[Subscription]) -> Topology:
-    """The queue managers with everything that routes between them, and only these subscriptions.
+def mq_slice(topology: Topology, subscriptions: Iterable[Subscription], topic: str) -> Topology:
+    """What routing a publication on ``topic`` between queue managers reads, and only these subscriptions.
 
-    A subscription's fate depends on its own proxy subscriptions, never on another node's
-    subscriptions, so leaving the others out does not change the answer about these.
+    As the store's explain slice: the topic objects on the topic's chain (TOPICSTR a level-prefix of it)
+    and those sharing a name with them; every queue manager, membership, channel and hierarchy link. A
+    subscription's fate depends on its own proxy subscriptions, never on another node's subscriptions,
+    so leaving the others out does not change the answer about these.
     """
     mq = {name: node for name, node in topology.nodes.items() if node.dialect is Dialect.MQ}
+    ours = [t for t in topology.topics if t.node in mq or t.node not in topology.nodes]
+    chain = set(chain_topicstrs(levels(topic, Dialect.MQ)))
+    names = {t.name for t in ours if t.topicstr in chain}
     return Topology(
         nodes=mq,
         memberships=topology.memberships,
-        topics=[t for t in topology.topics if t.node in mq or t.node not in topology.nodes],
+        topics=[t for t in ours if t.topicstr in chain or t.name in names],
         subscriptions=list(subscriptions),
         channels=topology.channels,
         namelists=topology.namelists,
