@@ -106,7 +106,11 @@ def test_conflict_affects_subscribers_names_the_publisher_missed() -> None:
     [f] = found(t, "CONFLICT_AFFECTS_SUBSCRIBERS")
     # TC is the most recent, so QM3 routes by it (CL2) and misses what QM1 publishes by TB (CL1)
     assert f.message.startswith("On QM3, subscription(s) FANS ('/Sport/#') receive nothing published under")
-    assert "on QM1" in f.message and "uses only TC" in f.message
+    assert (
+        "on QM1" in f.message
+        and "uses only TC" in f.message
+        and "explain from QM1 reports NO_PATH" in f.message
+    )
     assert f.objects == ("sub FANS on QM3", "topic TB on QM1", "topic TC on QM4")
     t = overlap(*conflict, sub("QM3", "NEWS", "/News"))
     assert found(t, "CONFLICT_AFFECTS_SUBSCRIBERS") == []

@@ -14,8 +14,10 @@ from functools import cached_property
 from typing import Any, TypeVar, cast
 
 from mqctl.domain.ems_topics import EmsTopicIndex
-from mqctl.domain.model import Dialect, Membership, Node, Route, Subscription, TopicObject, Topology
+from mqctl.domain.model import Dialect, Membership, Node, Route, Subscription, TopicObject, Topology, WSchema
 from mqctl.domain.resolution import ClusterIndex, TopicTrees
+from mqctl.domain.subindex import SubscriptionIndex
+from mqctl.domain.topics import widen_char_pattern
 
 T = TypeVar("T")
 
@@ -142,6 +144,24 @@ class Facts:
         for sub in self.topology.subscriptions:
             out[sub.node].append(sub)
         return dict(out)
+
+    @cached_property
+    def mq_subscription_index(self) -> SubscriptionIndex[int]:
+        """MQ subscriptions by the pattern their proxies carry (WSCHEMA(CHAR) ones widened, SEMANTICS §2).
+
+        Built only when a probe needs every subscription a topic could reach.
+        """
+        index: SubscriptionIndex[int] = SubscriptionIndex(Dialect.MQ)
+        for i, sub in enumerate(self.topology.subscriptions):
+            if sub.topicstr and self.is_mq(sub.node):
+                wide = sub.wschema is WSchema.CHAR
+                index.add(widen_char_pattern(sub.topicstr) if wide else sub.topicstr, i)
+        return index
+
+    def mq_subscriptions_for(self, topic: str) -> list[Subscription]:
+        """Every MQ subscription whose proxy could match ``topic`` (a superset of those that match)."""
+        subs = self.topology.subscriptions
+        return [subs[i] for i in sorted(self.mq_subscription_index.match(topic))]
 
     @cached_property
     def hierarchy_neighbours(self) -> dict[str, list[str]]:

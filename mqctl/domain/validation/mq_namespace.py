@@ -182,55 +182,58 @@ def _prefix(sub: Subscription) -> list[str]:
 def conflict_affects_subscribers(facts: Facts) -> Iterator[Finding]:
     """Asked of the engine: publications under each dropped definition, from its own queue manager.
 
-    The queue manager seeing the conflict routes by the definition it kept; a member of the other
-    cluster still publishes by its own definition. A subscription at or below the conflicting branch
-    that the engine then leaves without a copy is named with the publisher it misses.
+    A queue manager seeing the conflict routes by the definition it kept; a member of the other
+    cluster still publishes by its own definition. The engine is given every subscription the topic
+    could reach (wildcards ride on the copies others bring, SEMANTICS §5.5); a subscription on a queue
+    manager seeing the conflict, at or below the dropped branch, that it leaves without a copy is named
+    with the publisher it misses.
     """
     for seen in namespace_conflicts(facts):
         winner = seen.conflict.winner
         publishers = {
-            (o.cluster, o.topicstr): o
-            for o in sorted(seen.conflict.losers, key=lambda o: o.node, reverse=True)
+            (o.cluster, o.topicstr): o for o in sorted(seen.conflict.losers, key=lambda o: o.node)[::-1]
         }
-        for qmgr in seen.qmgrs:
-            for loser in publishers.values():
-                subs = [
-                    s
-                    for s in facts.subscriptions_by_node.get(qmgr, ())
-                    if s.wschema is WSchema.TOPIC and _under(_prefix(s), loser.topicstr)
-                ]
-                missed = _missed(facts, loser, subs)
-                if missed:
-                    yield _affected(seen, qmgr, winner, loser, missed)
+        for loser in publishers.values():
+            missed = _missed(facts, loser, seen.qmgrs)
+            for qmgr in seen.qmgrs:
+                if missed.get(qmgr):
+                    yield _affected(qmgr, winner, loser, missed[qmgr])
 
 
-def _missed(facts: Facts, loser: TopicObject, subs: list[Subscription]) -> list[Subscription]:
+Missed = list[tuple[Subscription, Reason]]
+"""Subscriptions that get no copy, each with the reason explain gives."""
+
+
+def _missed(facts: Facts, loser: TopicObject, qmgrs: Sequence[str]) -> dict[str, Missed]:
+    """Queue manager -> its subscriptions under the loser's branch that get no copy of its publications."""
     by_topic: dict[str, list[Subscription]] = defaultdict(list)
-    for sub in subs:
-        topic = probe.example_topic(sub.topicstr, MQ)
-        if topic is not None:
-            by_topic[topic].append(sub)
-    out: list[Subscription] = []
+    for qmgr in qmgrs:
+        for sub in facts.subscriptions_by_node.get(qmgr, ()):
+            topic = probe.example_topic(sub.topicstr, MQ) if sub.wschema is WSchema.TOPIC else None
+            if topic is not None and _under(_prefix(sub), loser.topicstr):
+                by_topic[topic].append(sub)
+    out: dict[str, Missed] = defaultdict(list)
     for topic, wanting in sorted(by_topic.items()):
-        answer = probe.ask(probe.mq_slice(facts.topology, wanting, topic), Publication(loser.node, topic))
-        missing = {
-            (n.node, n.subscription) for n in answer.not_delivered if n.reason != Reason.SELECTOR_FALSE
-        }
-        out += [s for s in wanting if (s.node, s.name) in missing]
-    return sorted(out, key=lambda s: s.name)
+        model = probe.mq_slice(facts.topology, facts.mq_subscriptions_for(topic), topic)
+        answer = probe.ask(model, Publication(loser.node, topic))
+        reasons = {(n.node, n.subscription): n.reason for n in answer.not_delivered}
+        for sub in wanting:
+            reason = reasons.get((sub.node, sub.name))
+            if reason is not None and reason is not Reason.SELECTOR_FALSE:
+                out[sub.node].append((sub, reason))
+    return {qmgr: sorted(subs, key=lambda pair: pair[0].name) for qmgr, subs in out.items()}
 
 
-def _affected(
-    seen: Seen, qmgr: str, winner: TopicObject | None, loser: TopicObject, missed: list[Subscription]
-) -> Finding:
+def _affected(qmgr: str, winner: TopicObject | None, loser: TopicObject, missed: Missed) -> Finding:
     kept = f"{winner.name} (cluster {winner.cluster}, on {winner.node})" if winner else "another definition"
-    names = listing(f"{s.name} ('{s.topicstr}')" for s in missed)
+    names = listing(f"{s.name} ('{s.topicstr}')" for s, _ in missed)
+    reasons = listing(sorted({str(r) for _, r in missed}))
     return finding(
         BY_CODE["CONFLICT_AFFECTS_SUBSCRIBERS"],
         f"On {qmgr}, subscription(s) {names} receive nothing published under '{loser.topicstr}' on "
         f"{loser.node}: {qmgr} uses only {kept} of the conflicting definitions, while {loser.node} publishes "
-        f"by {loser.name} (cluster {loser.cluster}); explain reports NO_PATH for them.",
-        [*missed, loser, *([winner] if winner else [])],
+        f"by {loser.name} (cluster {loser.cluster}); explain from {loser.node} reports {reasons}.",
+        [*(s for s, _ in missed), loser, *([winner] if winner else [])],
         nodes=[qmgr],
     )
 
