@@ -173,6 +173,12 @@ class Facts:
                 out[node.parent].add(node.name)
         return {name: sorted(found) for name, found in out.items()}
 
+    def hierarchy_group(self, qmgr: str) -> list[str]:
+        """The queue managers joined to this one by hierarchy links, itself included."""
+        groups = self.memo("hierarchy_groups", lambda: components(self.hierarchy_neighbours))
+        by_member = self.memo("hierarchy_group_of", lambda: {n: g for g in groups for n in g})
+        return by_member.get(qmgr, [qmgr])
+
     # -- EMS
 
     @cached_property

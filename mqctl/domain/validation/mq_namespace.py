@@ -205,17 +205,23 @@ Missed = list[tuple[Subscription, Reason]]
 
 
 def _missed(facts: Facts, loser: TopicObject, qmgrs: Sequence[str]) -> dict[str, Missed]:
-    """Queue manager -> its subscriptions under the loser's branch that get no copy of its publications."""
+    """Queue manager -> its subscriptions under the loser's branch that get no copy of its publications.
+
+    The engine is given the subscriptions on the topic of these queue managers and of the queue
+    managers joined to them by hierarchy links: only those bring copies to them (a wildcard rides on
+    the copies its own queue manager's subscriptions, or a hierarchy relay, bring: SEMANTICS §5.5).
+    """
     by_topic: dict[str, list[Subscription]] = defaultdict(list)
     for qmgr in qmgrs:
         for sub in facts.subscriptions_by_node.get(qmgr, ()):
             topic = probe.example_topic(sub.topicstr, MQ) if sub.wschema is WSchema.TOPIC else None
             if topic is not None and _under(_prefix(sub), loser.topicstr):
                 by_topic[topic].append(sub)
+    near = {n for q in qmgrs for n in facts.hierarchy_group(q)}
     out: dict[str, Missed] = defaultdict(list)
     for topic, wanting in sorted(by_topic.items()):
-        model = probe.mq_slice(facts.topology, facts.mq_subscriptions_for(topic), topic)
-        answer = probe.ask(model, Publication(loser.node, topic))
+        subs = [s for s in facts.mq_subscriptions_for(topic) if s.node in near]
+        answer = probe.ask(probe.mq_slice(facts.topology, subs, topic), Publication(loser.node, topic))
         reasons = {(n.node, n.subscription): n.reason for n in answer.not_delivered}
         for sub in wanting:
             reason = reasons.get((sub.node, sub.name))
@@ -299,19 +305,19 @@ def _missed_branches(
 ) -> list[TopicObject]:
     tree = facts.trees.at(qmgr)
     res = tree.resolve(prefix)
-    kept: list[TopicObject] = []
+    kept: dict[str, TopicObject] = {}
     for obj in sorted(candidates, key=lambda o: (o.topicstr, o.cluster)):
         entry = tree.entries.get(obj.topicstr)
         if entry is None or entry.cluster != obj.cluster or obj.cluster == res.cluster:
             continue
-        if entry.wildcard is Wildcard.BLOCK or any(
-            _under(levels(obj.topicstr, MQ), k.topicstr) for k in kept
-        ):
+        if entry.wildcard is Wildcard.BLOCK or obj.topicstr in kept:
             continue
+        if any(above in kept for above in chain_topicstrs(levels(obj.topicstr, MQ))[:-1]):
+            continue  # below a branch already named
         if sub.wschema is WSchema.TOPIC and not intersects(sub.topicstr, f"{obj.topicstr}/#", MQ):
             continue
-        kept.append(entry)
-    return kept
+        kept[obj.topicstr] = entry
+    return list(kept.values())
 
 
 def _above_cluster(
