@@ -232,7 +232,7 @@ class Facts:
         """EMS servers the model holds some configuration of: a topic, a route or a subscription."""
         own: set[str] = {t.node for t in self.ems_definitions}
         own.update(r.node for r in self.ems_routes)
-        own.update(s.node for s in self.topology.subscriptions if s.node in self.ems_servers)
+        own.update(n for n in self.subscriptions_by_node if n in self.ems_servers)
         return frozenset(own)
 
     @cached_property
