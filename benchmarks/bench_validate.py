@@ -66,7 +66,11 @@ def in_process(db: Path) -> dict[str, float]:
         t2 = time.perf_counter()
     finally:
         engine.dispose()
-    return {"load_topology_s": round(t1 - t0, 3), "rules_s": round(t2 - t1, 3), "findings_in_process": len(findings)}
+    return {
+        "load_topology_s": round(t1 - t0, 3),
+        "rules_s": round(t2 - t1, 3),
+        "findings_in_process": len(findings),
+    }
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
