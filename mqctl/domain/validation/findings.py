@@ -2,9 +2,8 @@
 
 Objects are written as users name them in mqctl commands (``topic SPORT on QM1``, ``route B on A``,
 ``cluster CL1``), so a finding can be acted on without looking anything up. ``source`` is the file and
-line of the first object that came from an imported file (SEMANTICS-independent bookkeeping: model
-objects carry ``source_file``/``source_line``); the others' sources are kept for SARIF related
-locations.
+line of the first object that came from an imported file (model objects carry ``source_file`` and
+``source_line``); the others' sources are kept for SARIF related locations.
 """
 
 from __future__ import annotations
