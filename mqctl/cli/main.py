@@ -35,6 +35,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "selector": ("mqctl.cli.core", "selector_app"),
     "db": ("mqctl.cli.db", "db_app"),
     "graph": ("mqctl.cli.graph", "app"),
+    "validate": ("mqctl.cli.validate", "app"),
 }
 """Command name -> (module, Typer app attribute)."""
 

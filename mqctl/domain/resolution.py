@@ -22,6 +22,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from operator import attrgetter
 from typing import TypeVar
 
 from mqctl.domain.model import (
@@ -38,6 +39,7 @@ from mqctl.domain.topics import levels
 
 __all__ = [
     "ROOT_NAME",
+    "ROUTING_ATTRIBUTES",
     "ClusterIndex",
     "Conflict",
     "ConflictKind",
@@ -45,6 +47,7 @@ __all__ = [
     "TopicTree",
     "TopicTrees",
     "chain_topicstrs",
+    "differing_attributes",
     "find_conflicts",
     "find_interferences",
 ]
@@ -122,19 +125,28 @@ def _label(obj: TopicObject) -> str:
     return f"{obj.name} ('{obj.topicstr}', cluster {obj.cluster or '(none)'}, on {obj.node})"
 
 
-def _routing_key(obj: TopicObject) -> tuple[str, ...]:
-    """What must agree between two definitions of one clustered topic (the name may differ)."""
-    return (
-        obj.cluster,
-        obj.topicstr,
-        str(obj.clroute),
-        str(obj.wildcard),
-        str(obj.pubscope),
-        str(obj.subscope),
-        str(obj.proxysub),
-        str(obj.pub),
-        str(obj.sub),
-    )
+ROUTING_ATTRIBUTES = (
+    "cluster",
+    "topicstr",
+    "clroute",
+    "wildcard",
+    "pubscope",
+    "subscope",
+    "proxysub",
+    "pub",
+    "sub",
+)
+"""What must agree between two definitions of one clustered topic (the name may differ)."""
+
+
+_routing_key = attrgetter(*ROUTING_ATTRIBUTES)
+"""The routing attributes of a definition as a tuple (enum members compare and hash as their text)."""
+
+
+def differing_attributes(objects: Iterable[TopicObject]) -> list[str]:
+    """The routing attributes on which these definitions disagree, as MQSC names them (``CLROUTE``)."""
+    objs = list(objects)
+    return [a.upper() for a in ROUTING_ATTRIBUTES if len({str(getattr(o, a)) for o in objs}) > 1]
 
 
 def _recency(obj: TopicObject) -> tuple[int, str, str]:
