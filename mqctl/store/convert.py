@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
 from enum import Enum
 from typing import Any, Generic, TypeVar
@@ -43,20 +43,31 @@ def digest(text: str) -> str:
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
+def _json(value: Any) -> Any:
+    """A JSON column read as text (SQLite) or already decoded (psycopg); ``{}`` without the parser."""
+    if isinstance(value, str):
+        return {} if value == "{}" else json.loads(value)
+    return value
+
+
+def _identity(value: Any) -> Any:
+    return value
+
+
 def _decoder(annotation: Any, name: str) -> Callable[[Any], Any]:
-    """How a stored value becomes the field's value."""
+    """How a stored value becomes the field's value (hot: a whole model is millions of values)."""
     origin = typing.get_origin(annotation)
     if isinstance(annotation, type) and issubclass(annotation, Enum):
-        return annotation
+        return {m.value: m for m in annotation}.__getitem__
     if annotation is bool:
         return bool
     if origin is tuple:
-        return tuple
+        return lambda v: tuple(_json(v))
     if origin is dict:
-        return lambda v: dict(json.loads(v)) if isinstance(v, str) else dict(v)
+        return lambda v: dict(_json(v))
     if name in BLANK_AS_NULL:
         return lambda v: v or ""
-    return lambda v: v
+    return _identity
 
 
 def _encoder(annotation: Any, name: str) -> Callable[[Any], Any]:
@@ -81,7 +92,10 @@ class Codec(Generic[T]):
         self.cls = cls
         self.table = table
         hints = typing.get_type_hints(cls)
-        names = [f.name for f in fields(cls) if f.name not in owners]  # type: ignore[arg-type]
+        every = [f.name for f in fields(cls)]  # type: ignore[arg-type]
+        if every[: len(owners)] != list(owners):
+            raise TypeError(f"{cls.__name__}: the owner fields {owners} must come first")
+        names = every[len(owners) :]
         missing = [n for n in names if n not in table.c]
         if missing:
             raise TypeError(f"table {table.name} lacks columns for {cls.__name__}: {missing}")
@@ -93,6 +107,21 @@ class Codec(Generic[T]):
     def from_row(self, row: Row, **owner: Any) -> T:
         values = {n: decode(row[n]) for n, decode in self._decode}
         return self.cls(**owner, **values)
+
+    def columns(self) -> list[Any]:
+        """The field columns in field order, JSON ones read as text (decoded by ``from_tuple``, which
+        skips the parser for the common empty object): for reading many rows at once."""
+        from sqlalchemy import Text, type_coerce
+
+        return [
+            type_coerce(self.table.c[n], Text).label(n) if n in self.json_columns else self.table.c[n]
+            for n in self.fields
+        ]
+
+    def from_tuple(self, values: Sequence[Any], owner: tuple[Any, ...] = ()) -> T:
+        """An object from a row of ``columns()`` (positional), the owner fields first."""
+        decoded = [decode(value) for (_, decode), value in zip(self._decode, values, strict=True)]
+        return self.cls(*owner, *decoded)
 
     def values(self, obj: T) -> dict[str, Any]:
         return {n: encode(getattr(obj, n)) for n, encode in self._encode}

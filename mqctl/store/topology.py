@@ -15,42 +15,49 @@ from mqctl.store import convert, tables
 
 
 def load_topology(conn: Connection) -> Topology:
-    """Every node, membership, namelist, channel, topic object, subscription, route and route selector."""
+    """Every node, membership, namelist, channel, topic object, subscription, route and route selector.
+
+    Rows are read positionally and decoded by the codecs' per-field decoders: a whole estate is
+    millions of values, and this is what validate, snapshots and Spark wait for."""
     n = tables.nodes
     topology = Topology()
     names: dict[int, str] = {}
-    for row in conn.execute(select(n).order_by(n.c.name)).mappings():
-        names[row["id"]] = row["name"]
-        topology.nodes[row["name"]] = convert.node_from_row(row)
+    for row in conn.execute(select(n.c.id, *convert.NODE.columns()).order_by(n.c.name)):
+        node = convert.NODE.from_tuple(row[1:])
+        names[row[0]] = node.name
+        topology.nodes[node.name] = node
     m, c = tables.memberships, tables.clusters
-    members = select(m.c.node_id, c.c.name.label("cluster"), m.c.full_repository, m.c.seq).join(
-        c, c.c.id == m.c.cluster_id
-    )
+    members = select(m.c.node_id, c.c.name, m.c.full_repository, m.c.seq).join(c, c.c.id == m.c.cluster_id)
     topology.memberships = sorted(
         (
-            Membership(names[r.node_id], r.cluster, bool(r.full_repository), r.seq)
-            for r in conn.execute(members)
+            Membership(names[node_id], cluster, bool(full), seq)
+            for node_id, cluster, full, seq in conn.execute(members)
         ),
         key=lambda x: (x.node, x.cluster),
     )
-    for table, attr, from_row in (
-        (tables.namelists, "namelists", convert.namelist_from_row),
-        (tables.channels, "channels", convert.channel_from_row),
-        (tables.topics, "topics", convert.topic_from_row),
-        (tables.subscriptions, "subscriptions", convert.subscription_from_row),
+    for codec, attr in (
+        (convert.NAMELIST, "namelists"),
+        (convert.CHANNEL, "channels"),
+        (convert.TOPIC, "topics"),
+        (convert.SUBSCRIPTION, "subscriptions"),
     ):
-        rows = conn.execute(select(table).order_by(table.c.node_id, table.c.name)).mappings()
-        setattr(topology, attr, [from_row(r, names[r["node_id"]]) for r in rows])
+        t = codec.table
+        rows = conn.execute(select(t.c.node_id, *codec.columns()).order_by(t.c.node_id, t.c.name))
+        setattr(topology, attr, [codec.from_tuple(row[1:], (names[row[0]],)) for row in rows])
     route_keys: dict[int, tuple[str, str]] = {}
     r = tables.routes
-    for row in conn.execute(select(r).order_by(r.c.node_id, r.c.peer)).mappings():
-        route = convert.route_from_row(row, names[row["node_id"]])
-        route_keys[row["id"]] = (route.node, route.peer)
+    for row in conn.execute(
+        select(r.c.id, r.c.node_id, *convert.ROUTE.columns()).order_by(r.c.node_id, r.c.peer)
+    ):
+        route = convert.ROUTE.from_tuple(row[2:], (names[row[1]],))
+        route_keys[row[0]] = (route.node, route.peer)
         topology.routes.append(route)
     rs = tables.route_selectors
-    for row in conn.execute(select(rs).order_by(rs.c.route_id, rs.c.seq, rs.c.id)).mappings():
-        node, peer = route_keys[row["route_id"]]
-        topology.route_selectors.append(convert.route_selector_from_row(row, node, peer))
+    selectors = select(rs.c.route_id, *convert.ROUTE_SELECTOR.columns()).order_by(
+        rs.c.route_id, rs.c.seq, rs.c.id
+    )
+    for row in conn.execute(selectors):
+        topology.route_selectors.append(convert.ROUTE_SELECTOR.from_tuple(row[1:], route_keys[row[0]]))
     return topology
 
 
