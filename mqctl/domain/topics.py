@@ -12,13 +12,15 @@ over levels, answered exactly by an automaton product (see ``is_subset``).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect
+from mqctl.domain.wildcards import MANY, ONE, GlobNfa, Token, char_matcher
 
 __all__ = [
+    "MAX_TOPIC_LENGTH",
     "SEPARATORS",
     "CompiledPattern",
     "TopicSyntaxError",
@@ -42,15 +44,18 @@ __all__ = [
 
 SEPARATORS: dict[Dialect, str] = {Dialect.MQ: "/", Dialect.EMS: "."}
 
+MAX_TOPIC_LENGTH = 10240
+"""MQ's limit on a topic string (MQ_TOPIC_STR_LENGTH), applied to both dialects: checked before a topic
+is split, so that a 100,000-level string is refused at once rather than split, indexed and matched."""
+
 # Whole-level wildcards per dialect: (one level, many levels).
 _MQ_ONE, _MQ_MANY = "+", "#"
 _EMS_ONE, _EMS_MANY = "*", ">"
 
 # Level tokens: a literal level is a str; wildcards are ints so they can never collide with a level.
-_ONE = 1
-_STAR = 2
-_Token = str | int
-_Tokens = tuple[_Token, ...]
+_ONE = ONE
+_STAR = MANY
+_Tokens = tuple[Token, ...]
 
 
 class TopicSyntaxError(InputError):
@@ -82,12 +87,23 @@ class TopicSyntaxError(InputError):
 
 def levels(topic: str, dialect: Dialect) -> list[str]:
     """Split on the dialect's separator; a leading separator makes an empty first level (§2)."""
+    _check_length(topic)
     return topic.split(SEPARATORS[dialect])
+
+
+def _check_length(topic: str) -> None:
+    if len(topic) > MAX_TOPIC_LENGTH:
+        raise TopicSyntaxError(
+            f"a topic string is at most {MAX_TOPIC_LENGTH} characters long, this one has {len(topic)}",
+            MAX_TOPIC_LENGTH + 1,
+            topic=topic[:40] + "...",
+        )
 
 
 def _check_not_empty(topic: str) -> None:
     if topic == "":
         raise TopicSyntaxError("a topic string must not be empty", 1, topic=topic)
+    _check_length(topic)
 
 
 def _check_ems_elements(topic: str) -> list[str]:
@@ -134,7 +150,7 @@ def _tokens(pattern: str, dialect: Dialect) -> _Tokens:
     if dialect == Dialect.MQ:
         return tuple(_ONE if lv == _MQ_ONE else _STAR if lv == _MQ_MANY else lv for lv in pattern.split("/"))
     elements = _check_ems_elements(pattern)
-    out: list[_Token] = []
+    out: list[Token] = []
     offset = 0
     last = len(elements) - 1
     for index, element in enumerate(elements):
@@ -195,6 +211,7 @@ def topic_prefix_keys(topic: str, dialect: Dialect) -> list[str]:
     A pattern can only match ``topic`` if its ``pattern_prefix_key`` is one of these, so a store can
     index patterns by that key and fetch candidates with an ``IN`` list.
     """
+    _check_length(topic)
     sep = SEPARATORS[dialect]
     keys = [""]
     acc = ""
@@ -206,6 +223,7 @@ def topic_prefix_keys(topic: str, dialect: Dialect) -> list[str]:
 
 def topic_level_prefixes(topic: str, dialect: Dialect) -> list[str]:
     """Topic strings of every level-prefix with at least one level, shortest first (TOPICSTR candidates)."""
+    _check_length(topic)
     sep = SEPARATORS[dialect]
     parts = topic.split(sep)
     return [sep.join(parts[: i + 1]) for i in range(len(parts))]
@@ -214,11 +232,14 @@ def topic_level_prefixes(topic: str, dialect: Dialect) -> list[str]:
 class CompiledPattern:
     """A pattern parsed once, for matching many topics.
 
-    Literal patterns compare strings; wildcard patterns use a regular expression over ``topic + sep``
-    (every level then ends with the separator, which makes ``#`` = "zero or more ``level/``").
+    Literal patterns compare strings. A pattern with at most one ``#`` uses a regular expression over
+    ``topic + sep`` (every level then ends with the separator, which makes ``#`` = "zero or more
+    ``level/``"; with one such group the expression backtracks over one split point only). Several
+    ``#`` would make ``re`` backtrack exponentially, so those patterns run as a ``GlobNfa`` over the
+    levels: linear in the topic whatever the pattern.
     """
 
-    __slots__ = ("pattern", "dialect", "literal", "_sep", "_regex")
+    __slots__ = ("pattern", "dialect", "literal", "_sep", "_regex", "_nfa")
 
     def __init__(self, pattern: str, dialect: Dialect) -> None:
         tokens = _tokens(pattern, dialect)
@@ -227,20 +248,26 @@ class CompiledPattern:
         self._sep = SEPARATORS[dialect]
         self.literal = all(isinstance(t, str) for t in tokens)
         self._regex: re.Pattern[str] | None = None
-        if not self.literal:
-            sep = re.escape(self._sep)
-            level = f"[^{sep}]*{sep}"
-            parts = [
-                level if t == _ONE else f"(?:{level})*" if t == _STAR else re.escape(str(t)) + sep
-                for t in tokens
-            ]
-            self._regex = re.compile("".join(parts), re.DOTALL)
+        self._nfa: GlobNfa | None = None
+        if self.literal:
+            return
+        if tokens.count(_STAR) > 1:
+            self._nfa = GlobNfa(tokens)
+            return
+        sep = re.escape(self._sep)
+        level = f"[^{sep}]*{sep}"
+        parts = [
+            level if t == _ONE else f"(?:{level})*" if t == _STAR else re.escape(str(t)) + sep for t in tokens
+        ]
+        self._regex = re.compile("".join(parts), re.DOTALL)
 
     def matches(self, topic: str) -> bool:
         """Does this pattern match the concrete ``topic``? (The topic itself is not validated.)"""
-        if self._regex is None:
-            return topic == self.pattern
-        return self._regex.fullmatch(topic + self._sep) is not None
+        if self._regex is not None:
+            return self._regex.fullmatch(topic + self._sep) is not None
+        if self._nfa is not None:
+            return self._nfa.matches(topic.split(self._sep))
+        return topic == self.pattern
 
     def __repr__(self) -> str:
         return f"CompiledPattern({self.pattern!r}, {self.dialect.value!r})"
@@ -371,28 +398,28 @@ def _char_scan(pattern: str) -> tuple[str, bool]:
 
 
 @lru_cache(maxsize=16384)
-def _char_regex(pattern: str) -> re.Pattern[str]:
-    parts: list[str] = []
+def _char_matcher(pattern: str) -> Callable[[str], bool]:
+    tokens: list[Token] = []
     i = 0
     n = len(pattern)
     while i < n:
         c = pattern[i]
         if c == "%" and i + 1 < n:
-            parts.append(re.escape(pattern[i + 1]))
+            tokens.append(pattern[i + 1])
             i += 2
             continue
-        parts.append(".*" if c == "*" else "." if c == "?" else re.escape(c))
+        tokens.append(MANY if c == "*" else ONE if c == "?" else c)
         i += 1
-    return re.compile("".join(parts), re.DOTALL)
+    return char_matcher(tokens)
 
 
 def char_matches(pattern: str, topic: str) -> bool:
     """WSCHEMA(CHAR): ``*`` any characters (``/`` included), ``?`` one character, ``%`` escapes the next.
 
     The pattern is matched against the whole topic string, not level by level. A trailing lone ``%``
-    is taken literally.
+    is taken literally. Linear in the topic whatever the number of ``*`` (see ``wildcards``).
     """
-    return _char_regex(pattern).fullmatch(topic) is not None
+    return _char_matcher(pattern)(topic)
 
 
 def char_prefix_levels(pattern: str) -> list[str]:
