@@ -47,12 +47,7 @@ def test_topic_match_json() -> None:
         ("JMSPriority > 6", ["--header", "JMSPriority=7"], "TRUE", 0),
         ("JMSDeliveryMode = 'PERSISTENT'", [], "TRUE", 0),
         ("q = 'a b'", ["--prop", "q:string=a b"], "TRUE", 0),
-        (
-            "q = '''a b'''",
-            ["--prop", "q:string='a b'"],
-            "TRUE",
-            0,
-        ),  # with a TYPE the value is taken as written
+        ("q = '''a b'''", ["--prop", "q:string='a b'"], "TRUE", 0),  # with a TYPE the value is taken as written
         ("flag", ["--prop", "flag=true"], "TRUE", 0),
         ("n BETWEEN 1 AND 5", ["--prop", "n:long=3"], "TRUE", 0),
     ],

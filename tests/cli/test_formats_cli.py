@@ -564,8 +564,6 @@ def test_import_ems_several_servers_in_one_transaction(cli: Cli, shared_dir: Pat
     assert [d["server"] for d in data] == [f.name for f in folders]
     assert len(ok(cli("display", "route", "-o", "json")).json()) == 12
     before = dump_store(store_url)
-    failed = cli(
-        "import", "ems", "--tibemsd", str(folders[0] / "tibemsd.conf"), "--tibemsd", "/no/such/tibemsd.conf"
-    )
+    failed = cli("import", "ems", "--tibemsd", str(folders[0] / "tibemsd.conf"), "--tibemsd", "/no/such/tibemsd.conf")
     assert failed.exit_code == 2 and dump_store(store_url) == before
     assert cli("import", "ems", *args[:4], "--server", "X").exit_code == 2
