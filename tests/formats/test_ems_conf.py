@@ -188,3 +188,65 @@ def test_selector_lines_allow_blanks_around_equals(tmp_path: Path) -> None:
     )
     sel = read_server(conf).state.route_selectors[0]
     assert (sel.topic, sel.selector, sel.direction) == ("orders", "a = 1", Direction.INCOMING)
+
+
+# -- encodings and path settings -----------------------------------------------------------------------
+def test_files_in_another_encoding_need_its_name(tmp_path: Path) -> None:
+    conf = server_dir(tmp_path, routes="[P]\n  url = tcp://p:1\n  zone_name = Zürich\n")
+    (tmp_path / "routes.conf").write_bytes("[P]\n  url = tcp://p:1\n  zone_name = Zürich\n".encode("cp1252"))
+    with pytest.raises(InputError) as info:
+        read_server(conf)
+    err = info.value
+    assert (err.file, err.line, err.column) == (str(tmp_path / "routes.conf"), 3, 16)
+    assert "0xFC cannot be decoded as utf-8" in err.message and "--encoding" in err.message
+    assert read_server(conf, encoding="cp1252").state.routes["P"].zone_name == "Zürich"
+
+
+def test_utf16_and_utf8_byte_order_marks_are_honoured(tmp_path: Path) -> None:
+    conf = server_dir(tmp_path)
+    (tmp_path / "topics.conf").write_bytes("orders.é  global\n".encode("utf-16"))  # Python writes the mark
+    (tmp_path / "tibemsd.conf").write_bytes(b"\xef\xbb\xbf" + (tmp_path / "tibemsd.conf").read_bytes())
+    config = read_server(conf)
+    assert config.name == "S1" and list(config.state.topics) == ["orders.é"]
+
+
+def test_tibemsd_json_takes_the_encoding_too(tmp_path: Path) -> None:
+    path = tmp_path / "tibemsd.json"
+    path.write_bytes('{"tibemsd": {"server": "J1"}, "topics": [{"name": "café"}]}'.encode("latin-1"))
+    with pytest.raises(InputError) as info:
+        read_server(path)
+    assert (info.value.line, info.value.column) == (1, 55)
+    assert list(read_server(path, encoding="latin-1").state.topics) == ["café"]
+
+
+@pytest.mark.parametrize(
+    ("setting", "line", "column", "words"),
+    [
+        ('topics = "to\0pics.conf"', 2, 13, "cannot hold a NUL byte"),
+        ("topics = sub", 2, 10, "is a folder"),
+        ("topics = missing.conf", 2, 10, "no such file"),
+    ],
+)
+def test_a_path_setting_that_cannot_be_read_is_reported_at_the_setting(
+    tmp_path: Path, setting: str, line: int, column: int, words: str
+) -> None:
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "tibemsd.conf").write_text(f"server = S1\n{setting}\n")
+    with pytest.raises(InputError) as info:
+        read_server(tmp_path / "tibemsd.conf")
+    err = info.value
+    assert (err.file, err.line, err.column) == (str(tmp_path / "tibemsd.conf"), line, column), err.one_line()
+    assert words in err.message
+
+
+def test_thousands_of_digits_or_deep_nesting_in_tibemsd_json_are_input_errors(tmp_path: Path) -> None:
+    path = tmp_path / "tibemsd.json"
+    path.write_text(
+        '{"tibemsd": {"server": "J1"},\n "topics": [{"name": "a", "maxmsgs": ' + "1" * 5000 + "}]}"
+    )
+    with pytest.raises(InputError) as info:
+        read_server(path)
+    assert (info.value.line, info.value.column) == (2, 38)
+    path.write_text("[" * 100_000)
+    with pytest.raises(InputError, match="nested too deeply"):
+        read_server(path)

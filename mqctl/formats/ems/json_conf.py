@@ -19,6 +19,7 @@ decoder does not keep positions of values).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -37,13 +38,14 @@ from mqctl.domain.model import (
 from mqctl.formats._checks import check_selector_at
 from mqctl.formats.ems.conf import (
     EmsServerConfig,
-    _read,
     read_durables_conf,
     read_routes_conf,
     read_topics_conf,
 )
 from mqctl.formats.ems.model_edit import check_pattern, check_server, zone_type
+from mqctl.formats.text_io import read_text_file
 
+_LONG_NUMBER = re.compile(r"[0-9]{4000,}")
 _ROUTE_KEYS = frozenset(
     {
         "name",
@@ -78,12 +80,10 @@ def read_json_server(
     routes: Path | None,
     durables: Path | None,
     next_seq: Callable[[], int],
+    encoding: str | None = None,
 ) -> EmsServerConfig:
     file = str(path)
-    try:
-        doc = json.loads(_read(path))
-    except json.JSONDecodeError as err:
-        raise InputError(f"not valid JSON: {err.msg}", file=file, line=err.lineno, column=err.colno) from None
+    doc = _load(read_text_file(path, encoding), file)
     if not isinstance(doc, dict):
         raise InputError("expected a JSON object at the top", file=file, line=1, column=1)
     head: dict[str, Any] = doc["tibemsd"] if isinstance(doc.get("tibemsd"), dict) else {}
@@ -97,18 +97,37 @@ def read_json_server(
         if doc.get(key):
             config.not_modelled.append(f"{key} ({len(doc[key])} entries, not modelled)")
     if topics is not None:
-        read_topics_conf(state, _read(topics), file=str(topics), next_seq=next_seq)
+        read_topics_conf(state, read_text_file(topics, encoding), file=str(topics), next_seq=next_seq)
     else:
         _topics(state, doc.get("topics") or [], file, next_seq)
     if routes is not None:
-        config.peers |= read_routes_conf(state, _read(routes), file=str(routes), next_seq=next_seq)
+        text = read_text_file(routes, encoding)
+        config.peers |= read_routes_conf(state, text, file=str(routes), next_seq=next_seq)
     else:
         config.peers |= _routes(state, doc.get("routes") or [], file, next_seq)
     if durables is not None:
-        config.peers |= read_durables_conf(state, _read(durables), file=str(durables), next_seq=next_seq)
+        text = read_text_file(durables, encoding)
+        config.peers |= read_durables_conf(state, text, file=str(durables), next_seq=next_seq)
     else:
         config.peers |= _durables(state, doc.get("durables") or [], file, next_seq)
     return config
+
+
+def _load(text: str, file: str) -> Any:
+    """The JSON document; its syntax errors, and what ``json`` cannot hold, as positioned input errors."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise InputError(f"not valid JSON: {err.msg}", file=file, line=err.lineno, column=err.colno) from None
+    except RecursionError:
+        raise InputError("JSON nested too deeply to be a tibemsd.json", file=file, line=1, column=1) from None
+    except ValueError:  # Python refuses to convert an integer of thousands of digits
+        m = _LONG_NUMBER.search(text)
+        at = m.start() if m else 0
+        line = text.count("\n", 0, at) + 1
+        raise InputError(
+            "a number of thousands of digits", file=file, line=line, column=at - text.rfind("\n", 0, at)
+        ) from None
 
 
 def _topics(state: NodeState, items: list[Any], file: str, next_seq: Callable[[], int]) -> None:
