@@ -2,11 +2,24 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mqctl.formats.mqsc import BadCommand, Command, SkippedInsert, parse_mqsc
+from mqctl.domain.errors import InputError
+from mqctl.domain.model import Node, NodeState, Subscription, TopicObject
+from mqctl.formats.mqsc import (
+    BadCommand,
+    Command,
+    SkippedInsert,
+    apply_mqsc,
+    dump_header_qmgr,
+    parse_mqsc,
+    write_mqsc,
+)
+from mqctl.formats.mqsc.lexer import LITERAL_MARKER
 
 
 def only_command(text: str, **kw: object) -> Command:
@@ -186,3 +199,72 @@ def test_a_megabyte_value_parses_into_one_value() -> None:
     cmd = only_command(f"DEFINE TOPIC(T) DESCR('{big}') TOPICSTR('a')")
     assert value(cmd, "DESCR") == big.replace("''", "'")
     assert value(cmd, "TOPICSTR") == "a"
+
+
+# -- exports cannot be injected: what is written reads back as written ---------------------------------
+def _state_with(texts: list[str]) -> NodeState:
+    st = NodeState(node=Node(name="RT"))
+    for i, text in enumerate(texts):
+        st.topics[f"T{i}"] = TopicObject(node="RT", name=f"T{i}", topicstr=text, descr=text)
+        selector = "a = '" + text.replace("'", "''") + "'"
+        st.subscriptions[text] = Subscription(node="RT", name=text, topicstr=text, selector=selector)
+    return st
+
+
+def _read_back(dump: str) -> NodeState:
+    st = NodeState(node=Node(name="RT"))
+    counter = itertools.count(1)
+    run = apply_mqsc(
+        st, dump, file="dump.mqsc", inserts={"QMNAME": "RT", "FOO": "zz"}, next_seq=lambda: next(counter)
+    )
+    assert run.error_count == 0 and run.skipped == 0, [e.one_line() for e in run.errors]
+    return st
+
+
+_TRICKY = st.text(alphabet="aB +-*;'(),%#/?_=QMNAEFO\"", min_size=1, max_size=30).filter(
+    lambda s: s == s.strip()
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(_TRICKY, min_size=1, max_size=4, unique=True))
+def test_exported_text_reads_back_unchanged(texts: list[str]) -> None:
+    texts = [*texts, "X+QMNAME+Y", "A+FOO+B", "+MISSING+"]  # issue 13: came back 'XRTY', vanished
+    st = _state_with(texts)
+    again = _read_back(write_mqsc(st))
+    assert {t.name: (t.topicstr, t.descr) for t in again.topics.values()} == {
+        t.name: (t.topicstr, t.descr) for t in st.topics.values()
+    }
+    assert {s.name: (s.topicstr, s.selector) for s in again.subscriptions.values()} == {
+        s.name: (s.topicstr, s.selector) for s in st.subscriptions.values()
+    }
+
+
+def test_the_literal_marker_is_what_keeps_inserts_out_of_an_export() -> None:
+    dump = write_mqsc(_state_with(["X+QMNAME+Y"]))
+    assert LITERAL_MARKER in dump.splitlines()[:10]
+    without = dump.replace(LITERAL_MARKER + "\n", "")
+    assert _read_back(without).topics["T0"].descr == "XRTY"  # a script without the marker has inserts
+    assert _read_back(dump).topics["T0"].descr == "X+QMNAME+Y"
+
+
+def test_a_line_break_in_a_value_is_refused_not_written() -> None:
+    st = _state_with(["ok"])
+    st.topics["T0"].descr = "x')\nDELETE TOPIC('T0"
+    with pytest.raises(InputError, match="line break") as info:
+        write_mqsc(st)
+    assert info.value.obj == "topic T0"
+
+
+# -- the dmpmqcfg header --------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["QM 1", "QM!", "", "x" * 49])
+def test_a_header_naming_a_queue_manager_mq_would_refuse_is_an_error_at_its_line(name: str) -> None:
+    text = f"* Script generated on 2026-11-22\n* Queue manager name: {name}\nDEFINE TOPIC(T) TOPICSTR('a')\n"
+    with pytest.raises(InputError) as info:
+        dump_header_qmgr(text, file="dump.mqsc")
+    assert (info.value.file, info.value.line, info.value.column) == ("dump.mqsc", 2, 22)
+
+
+def test_only_the_leading_comments_are_the_header() -> None:
+    assert dump_header_qmgr("\n* Queue manager name: QM1\nDEFINE TOPIC(T)\n") == "QM1"
+    assert dump_header_qmgr("DEFINE TOPIC(T)\n* Queue manager name: QM1\n") is None

@@ -128,6 +128,33 @@ class Content:
         return repr(tuple(self))
 
 
+LITERAL_MARKER = "* mqctl: literal text, +NAME+ is not an insert in this file"
+"""A header comment (mqctl's exports write it) that turns insert expansion off for the whole file, so that
+``X+QMNAME+Y`` in an exported DESCR, TOPICSTR, selector or name reads back as written. Real runmqsc
+sees a comment."""
+
+
+def header_comments(text: str) -> Iterator[tuple[int, str]]:
+    """The leading comment lines of a script (blank lines skipped) with their numbers: its header."""
+    start = number = 0
+    while start < len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        number += 1
+        line = text[start:end].rstrip("\r")
+        start = end + 1
+        if line.startswith("*"):
+            yield number, line
+        elif line.strip():
+            return
+
+
+def has_literal_marker(text: str) -> bool:
+    """Does the header hold ``LITERAL_MARKER`` (any case, blanks around it ignored)?"""
+    marker = LITERAL_MARKER.casefold()
+    return any(line.strip().casefold() == marker for _, line in header_comments(text))
+
+
 def split_commands(text: str, *, file: str | None = None) -> list[Logical]:
     """Split a script into logical commands; stops after ``END``. Never raises: see ``Logical.error``."""
     out: list[Logical] = []
