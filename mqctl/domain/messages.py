@@ -112,9 +112,11 @@ _MAX_LONG_DIGITS = 19
 """A decimal integer with more significant digits is beyond every JMS integral type: decided on the
 count, since int() of thousands of digits is refused by Python itself."""
 # Java Double.parseDouble's decimal forms: optional f/F/d/D suffix, NaN and Infinity.
-_FLOAT_RE = re.compile(r"[+-]?(?:NaN|Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[fFdD]?)")
+# (Written so that a run of digits can be split one way only: `[0-9]+\.?[0-9]*` backtracks quadratically
+# on thousands of digits followed by a letter.)
+_FLOAT_RE = re.compile(r"[+-]?(?:NaN|Infinity|(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[fFdD]?)")
 # What an untyped --prop value must look like to be inferred as a double: plain decimal, no suffix.
-_INFER_FLOAT_RE = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_INFER_FLOAT_RE = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
 def _a(kind: str) -> str:

@@ -286,34 +286,22 @@ def matches(pattern: str, topic: str, dialect: Dialect) -> bool:
 
 # --- subset and intersection -------------------------------------------------------------------------
 #
-# NFA of a token sequence: state i = "tokens[:i] consumed"; a _STAR state loops on any level and has an
-# epsilon move to i + 1. The alphabet that matters is the literals of both patterns plus one "other"
-# level (None) standing for every level neither pattern names: they all behave identically.
+# Both are searches over pairs of automaton states (each a ``GlobNfa`` bit set). The alphabet that
+# matters is the literals of both patterns plus one "other" level (None) standing for every level
+# neither pattern names: they all behave identically.
 
-_States = frozenset[int]
-
-
-def _closure(tokens: _Tokens, states: set[int]) -> _States:
-    todo = list(states)
-    while todo:
-        i = todo.pop()
-        if i < len(tokens) and tokens[i] == _STAR and i + 1 not in states:
-            states.add(i + 1)
-            todo.append(i + 1)
-    return frozenset(states)
+_MAX_PRODUCT_STEPS = 250_000
+"""Subset and intersection determinise the patterns, which is exponential in the worst case
+(``#/a/+/+/.../+``: 2^n states): past this many steps (states times symbols tried) the comparison is
+refused with an InputError, not left to run for minutes. Real patterns need a few hundred."""
 
 
-def _step(tokens: _Tokens, states: _States, symbol: str | None) -> _States:
-    n = len(tokens)
-    nxt: set[int] = set()
-    for i in states:
-        if i < n:
-            t = tokens[i]
-            if t == _STAR:
-                nxt.add(i)
-            elif t == _ONE or (symbol is not None and t == symbol):
-                nxt.add(i + 1)
-    return _closure(tokens, nxt) if nxt else frozenset()
+def _too_complex(p: _Tokens, q: _Tokens) -> InputError:
+    return InputError(
+        f"comparing these two patterns ({len(p)} and {len(q)} levels) needs more than "
+        f"{_MAX_PRODUCT_STEPS:,} automaton steps; simplify them",
+        obj="topic patterns",
+    )
 
 
 def _alphabet(a: _Tokens, b: _Tokens) -> list[str | None]:
@@ -321,58 +309,73 @@ def _alphabet(a: _Tokens, b: _Tokens) -> list[str | None]:
     return [*lits, None]
 
 
-@lru_cache(maxsize=16384)
-def _subset(p: _Tokens, q: _Tokens) -> bool:
-    np_, nq = len(p), len(q)
+def _search(p: _Tokens, q: _Tokens, *, want_q: bool) -> bool:
+    """Is there a non-empty level sequence that ``p`` accepts and that ``q`` accepts (``want_q``) or
+    rejects (not ``want_q``)? A topic has at least one level, so the empty sequence never counts."""
+    a, b = GlobNfa(p), GlobNfa(q)
     alphabet = _alphabet(p, q)
-    start = (_closure(p, {0}), _closure(q, {0}), False)
+    start = (a.start, b.start, False)
     seen = {start}
     todo = [start]
+    steps = 0
     while todo:
         sp, sq, nonempty = todo.pop()
-        # A topic has at least one level, so the empty word never counts as a counterexample.
-        if nonempty and np_ in sp and nq not in sq:
-            return False
+        if nonempty and a.accepts(sp) and b.accepts(sq) is want_q:
+            return True
         for symbol in alphabet:
-            tp = _step(p, sp, symbol)
+            tp = a.step(sp, symbol)
             if not tp:
                 continue
-            state = (tp, _step(q, sq, symbol), True)
+            tq = b.step(sq, symbol)
+            if want_q and not tq:
+                continue
+            state = (tp, tq, True)
             if state not in seen:
                 seen.add(state)
                 todo.append(state)
-    return True
+        steps += len(alphabet)
+        if steps > _MAX_PRODUCT_STEPS:
+            raise _too_complex(p, q)
+    return False
+
+
+def _literal(tokens: _Tokens) -> list[str] | None:
+    """The levels of a pattern without wildcards (it matches that one topic), else None."""
+    return None if any(isinstance(t, int) for t in tokens) else [str(t) for t in tokens]
+
+
+@lru_cache(maxsize=16384)
+def _subset(p: _Tokens, q: _Tokens) -> bool:
+    # A literal pattern is one topic; a pattern with a wildcard matches infinitely many.
+    levels_p, levels_q = _literal(p), _literal(q)
+    if levels_p is not None:
+        return GlobNfa(q).matches(levels_p)
+    if levels_q is not None:
+        return False
+    return not _search(p, q, want_q=False)
 
 
 @lru_cache(maxsize=16384)
 def _intersects(p: _Tokens, q: _Tokens) -> bool:
-    np_, nq = len(p), len(q)
-    alphabet = _alphabet(p, q)
-    start = (_closure(p, {0}), _closure(q, {0}), False)
-    seen = {start}
-    todo = [start]
-    while todo:
-        sp, sq, nonempty = todo.pop()
-        if nonempty and np_ in sp and nq in sq:
-            return True
-        for symbol in alphabet:
-            tp = _step(p, sp, symbol)
-            tq = _step(q, sq, symbol) if tp else frozenset()
-            if tp and tq:
-                state = (tp, tq, True)
-                if state not in seen:
-                    seen.add(state)
-                    todo.append(state)
-    return False
+    levels_p, levels_q = _literal(p), _literal(q)
+    if levels_p is not None:
+        return GlobNfa(q).matches(levels_p)
+    if levels_q is not None:
+        return GlobNfa(p).matches(levels_q)
+    return _search(p, q, want_q=True)
 
 
 def is_subset(p: str, q: str, dialect: Dialect) -> bool:
-    """Is every concrete topic matched by ``p`` also matched by ``q``? Exact, also with several ``#``."""
+    """Is every concrete topic matched by ``p`` also matched by ``q``? Exact, also with several ``#``.
+
+    ``InputError`` when answering would take more than ``_MAX_PRODUCT_STEPS`` steps."""
     return _subset(_tokens(p, dialect), _tokens(q, dialect))
 
 
 def intersects(p: str, q: str, dialect: Dialect) -> bool:
-    """Is some concrete topic matched by both ``p`` and ``q``? Exact, also with several ``#``."""
+    """Is some concrete topic matched by both ``p`` and ``q``? Exact, also with several ``#``.
+
+    ``InputError`` when answering would take more than ``_MAX_PRODUCT_STEPS`` steps."""
     return _intersects(_tokens(p, dialect), _tokens(q, dialect))
 
 

@@ -66,6 +66,22 @@ class GlobNfa:
         self._accept = 1 << len(tokens)
         self._start = 1 | (many & 1) << 1
 
+    @property
+    def start(self) -> int:
+        """The positions reachable before any symbol is read."""
+        return self._start
+
+    def step(self, states: int, symbol: str | None) -> int:
+        """The positions reachable from ``states`` by reading ``symbol`` (None: a symbol no literal of
+        the pattern equals)."""
+        many = self._many
+        states = ((states & (self._one | self._literal.get(symbol, 0))) << 1) | (states & many)  # type: ignore[arg-type]
+        return states | (states & many) << 1
+
+    def accepts(self, states: int) -> bool:
+        """Do ``states`` include the end of the pattern?"""
+        return bool(states & self._accept)
+
     def matches(self, symbols: Iterable[str]) -> bool:
         """Does the whole sequence of ``symbols`` match the whole pattern?"""
         states = self._start

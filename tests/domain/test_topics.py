@@ -515,3 +515,14 @@ def test_topic_strings_longer_than_mq_allows_are_refused_before_splitting() -> N
             check()
         assert info.value.position == 10241
     validate_topic("x" * 10240, MQ)  # the limit itself is allowed
+
+
+def test_comparing_patterns_whose_automaton_explodes_is_refused_not_run_for_minutes() -> None:
+    # Determinising '#/a/+/+/...' takes 2^n states; the comparison gives up with a clear error.
+    q = "#/a/" + "/".join(["+"] * 30)
+    with pytest.raises(InputError, match="simplify them"):
+        is_subset(q, q, MQ)
+    # Literal patterns are single topics and never need the search, however long.
+    long_literal = "/".join(f"l{i}" for i in range(1800))
+    assert is_subset(long_literal, long_literal, MQ) and intersects(long_literal, "#", MQ)
+    assert not is_subset("#", long_literal, MQ)

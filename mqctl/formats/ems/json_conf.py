@@ -45,7 +45,7 @@ from mqctl.formats.ems.conf import (
 from mqctl.formats.ems.model_edit import check_pattern, check_server, zone_type
 from mqctl.formats.text_io import read_text_file
 
-_LONG_NUMBER = re.compile(r"[0-9]{4000,}")
+_LONG_NUMBER = re.compile(r"(?<![0-9])[0-9]{4000,}")
 _ROUTE_KEYS = frozenset(
     {
         "name",
@@ -60,12 +60,23 @@ _ROUTE_KEYS = frozenset(
 )
 
 
-def _text(value: Any) -> str | None:
+def _text(value: Any, where: str, file: str) -> str | None:
+    """A scalar member as property text (None: absent or false, "": a flag); arrays and objects are
+    refused with their path, never stored as their Python spelling."""
     if value is None or value is False:
         return None
     if value is True:
         return ""
+    if isinstance(value, dict | list):
+        raise _fail(f"expected a string, number or boolean, found {type(value).__name__}", where, file)
     return str(value)
+
+
+def _server(name: str, where: str, file: str) -> str:
+    try:
+        return check_server(name, line=None, column=None, file=file)
+    except InputError as err:
+        raise _fail(err.message, where, file) from None
 
 
 def _fail(message: str, path: str, file: str) -> InputError:
@@ -95,22 +106,33 @@ def read_json_server(
     config = EmsServerConfig(name=name, state=state, files=[file])
     for key in ("queues", "users", "groups", "acls", "factories", "bridges", "channels", "stores"):
         if doc.get(key):
-            config.not_modelled.append(f"{key} ({len(doc[key])} entries, not modelled)")
+            count = f"{len(doc[key])} entries" if isinstance(doc[key], list | dict) else "present"
+            config.not_modelled.append(f"{key} ({count}, not modelled)")
     if topics is not None:
         read_topics_conf(state, read_text_file(topics, encoding), file=str(topics), next_seq=next_seq)
     else:
-        _topics(state, doc.get("topics") or [], file, next_seq)
+        _topics(state, _array(doc, "topics", "topics", file), file, next_seq)
     if routes is not None:
         text = read_text_file(routes, encoding)
         config.peers |= read_routes_conf(state, text, file=str(routes), next_seq=next_seq)
     else:
-        config.peers |= _routes(state, doc.get("routes") or [], file, next_seq)
+        config.peers |= _routes(state, _array(doc, "routes", "routes", file), file, next_seq)
     if durables is not None:
         text = read_text_file(durables, encoding)
         config.peers |= read_durables_conf(state, text, file=str(durables), next_seq=next_seq)
     else:
-        config.peers |= _durables(state, doc.get("durables") or [], file, next_seq)
+        config.peers |= _durables(state, _array(doc, "durables", "durables", file), file, next_seq)
     return config
+
+
+def _array(container: dict[str, Any], key: str, where: str, file: str) -> list[Any]:
+    """``container[key]`` as a list (missing or null: empty); anything else names its JSON path."""
+    value = container.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise _fail(f"expected an array, found {type(value).__name__}", where, file)
+    return value
 
 
 def _load(text: str, file: str) -> Any:
@@ -141,7 +163,7 @@ def _topics(state: NodeState, items: list[Any], file: str, next_seq: Callable[[]
             raise _fail(f"topic {name} is defined twice", where, file)
         props: dict[str, str | None] = {}
         for key, value in item.items():
-            text = _text(value)
+            text = _text(value, f"{where}.{key}", file)
             if key != "name" and text is not None:
                 props[key] = None if text == "" and value is True else text
         state.topics[name] = TopicObject(
@@ -175,22 +197,27 @@ def _routes(state: NodeState, items: list[Any], file: str, next_seq: Callable[[]
         where = f"routes[{i}]"
         if not isinstance(item, dict) or not isinstance(item.get("name"), str):
             raise _fail("expected an object with a string 'name'", where, file)
-        peer = check_server(item["name"], line=None, column=None, file=file)
+        peer = _server(item["name"], f"{where}.name", file)
         if peer in state.routes:
             raise _fail(f"route {peer} is defined twice", where, file)
-        route = Route(node=state.node.name, peer=peer, url=str(item.get("url") or ""), seq=next_seq())
-        if not route.url:
+        url = _text(item.get("url"), f"{where}.url", file)
+        if not url:
             raise _fail(f"route {peer} has no url", where, file)
-        if item.get("zone_name"):
-            route.zone_name = str(item["zone_name"])
-        if item.get("zone_type"):
+        route = Route(node=state.node.name, peer=peer, url=url, seq=next_seq())
+        zone_name = _text(item.get("zone_name"), f"{where}.zone_name", file)
+        if zone_name:
+            route.zone_name = zone_name
+        kind = _text(item.get("zone_type"), f"{where}.zone_type", file)
+        if kind:
             try:
-                route.zone_type = zone_type(str(item["zone_type"]), line=0, column=0, file=file)
+                route.zone_type = zone_type(kind, line=0, column=0, file=file)
             except InputError as err:
                 raise _fail(err.message, f"{where}.zone_type", file) from None
         for key, value in item.items():
-            if key not in _ROUTE_KEYS and not isinstance(value, dict | list) and _text(value) is not None:
-                route.properties[key] = str(_text(value))
+            if key not in _ROUTE_KEYS and not isinstance(value, dict | list):
+                text = _text(value, f"{where}.{key}", file)
+                if text is not None:
+                    route.properties[key] = text
         state.routes[peer] = route
         state.route_selectors.extend(_selectors(item, route, where, file))
         peers.add(peer)
@@ -200,7 +227,7 @@ def _routes(state: NodeState, items: list[Any], file: str, next_seq: Callable[[]
 def _selectors(item: dict[str, Any], route: Route, where: str, file: str) -> list[RouteSelector]:
     found: list[tuple[Direction, Any, str]] = []
     for key in ("selectors", "topic_selectors"):
-        for j, sel in enumerate(item.get(key) or []):
+        for j, sel in enumerate(_array(item, key, f"{where}.{key}", file)):
             if not isinstance(sel, dict):
                 raise _fail("expected an object", f"{where}.{key}[{j}]", file)
             raw = sel.get("direction", "incoming" if sel.get("incoming") else "outgoing")
@@ -212,7 +239,7 @@ def _selectors(item: dict[str, Any], route: Route, where: str, file: str) -> lis
                 ) from None
             found.append((direction, sel, f"{where}.{key}[{j}]"))
     for key, direction in (("incoming_topic", Direction.INCOMING), ("outgoing_topic", Direction.OUTGOING)):
-        for j, sel in enumerate(item.get(key) or []):
+        for j, sel in enumerate(_array(item, key, f"{where}.{key}", file)):
             found.append((direction, sel, f"{where}.{key}[{j}]"))
     out: list[RouteSelector] = []
     for direction, sel, path in found:
@@ -252,13 +279,13 @@ def _durables(state: NodeState, items: list[Any], file: str, next_seq: Callable[
             _selector(item["selector"], f"{where}.selector", file)
             sub.selector = item["selector"]
         for key in ("route", "clientid", "nolocal"):
-            text = _text(item.get(key))
+            text = _text(item.get(key), f"{where}.{key}", file)
             if text is not None:
                 sub.properties[key] = None if item.get(key) is True else text
         if name in state.subscriptions:
             raise _fail(f"durable {name} is defined twice", where, file)
         if sub.is_route_durable:
-            peers.add(check_server(name, line=None, column=None, file=file))
+            peers.add(_server(name, f"{where}.durable_name", file))
         sub.seq = next_seq()
         state.subscriptions[name] = sub
     return peers
