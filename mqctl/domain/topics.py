@@ -290,7 +290,7 @@ def matches(pattern: str, topic: str, dialect: Dialect) -> bool:
 # matters is the literals of both patterns plus one "other" level (None) standing for every level
 # neither pattern names: they all behave identically.
 
-_MAX_PRODUCT_STEPS = 250_000
+_MAX_PRODUCT_STEPS = 100_000
 """Subset and intersection determinise the patterns, which is exponential in the worst case
 (``#/a/+/+/.../+``: 2^n states): past this many steps (states times symbols tried) the comparison is
 refused with an InputError, not left to run for minutes. Real patterns need a few hundred."""

@@ -801,6 +801,8 @@ def test_null_literal_is_only_for_is_null() -> None:
         ("JMSType LIKE 5", 14),
         ("JMSPriority > 'x'", 15),
         ("JMSPriority BETWEEN 'a' AND 'b'", 21),
+        ("7 IN ('a')", 1),
+        ("5 LIKE 'a'", 1),
     ],
 )
 def test_literal_type_errors_are_rejected_at_compile_time(text: str, column: int) -> None:
