@@ -343,8 +343,8 @@ def read_server(
         if setting is None or not setting.value:
             return None
         assert tibemsd is not None
-        path = pointed_file(base, key, setting, file=str(tibemsd))
-        return read_pointed(path, key, setting, file=str(tibemsd), encoding=encoding), str(path)
+        path = _pointed_file(base, key, setting, file=str(tibemsd))
+        return _read_pointed(path, key, setting, file=str(tibemsd), encoding=encoding), str(path)
 
     found = read(topics, "topics")
     if found is not None:
@@ -361,7 +361,7 @@ def read_server(
     return config
 
 
-def pointed_file(base: Path, key: str, setting: Setting, *, file: str) -> Path:
+def _pointed_file(base: Path, key: str, setting: Setting, *, file: str) -> Path:
     """The path a tibemsd.conf setting names (relative to its folder); a NUL in it is an error there."""
     nul = setting.value.find("\0")
     if nul >= 0:
@@ -374,7 +374,7 @@ def pointed_file(base: Path, key: str, setting: Setting, *, file: str) -> Path:
     return base / setting.value
 
 
-def read_pointed(path: Path, key: str, setting: Setting, *, file: str, encoding: str | None) -> str:
+def _read_pointed(path: Path, key: str, setting: Setting, *, file: str, encoding: str | None) -> str:
     """The text of a file a setting points at. A file that cannot be opened is reported at the setting
     (``tibemsd.conf:4:10: topics = conf/: ... is a folder``); a decoding error, in the file itself."""
     try:
