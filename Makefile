@@ -45,7 +45,7 @@ completions: $(STAMP)
 clean:
 	rm -rf $(VENV) demo-store .pytest_cache .mypy_cache .ruff_cache dist build
 
-# A longer fuzz campaign of the tests in tests/fuzz (make test runs them with 40 inputs each).
+# A longer fuzz campaign of the tests in tests/fuzz (make test runs them with 100 inputs each).
 # Figures of the last campaign: docs/reliability.md.
 FUZZ_EXAMPLES ?= 3000
 fuzz: $(STAMP)

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from mqctl.domain.errors import InputError
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
-EXAMPLES = int(os.environ.get("MQCTL_FUZZ_EXAMPLES", "40"))
+EXAMPLES = int(os.environ.get("MQCTL_FUZZ_EXAMPLES", "100"))
 
 fuzz_settings = settings(
     max_examples=EXAMPLES,
