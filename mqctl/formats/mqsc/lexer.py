@@ -218,7 +218,8 @@ def apply_inserts(logical: Logical, inserts: Mapping[str, str]) -> tuple[Logical
     Lookup is exact first, then upper case (``+qmname+`` finds ``QMNAME``). Inserted characters take
     the position of the insert's first ``+``, so errors in an inserted value point at the insert.
     Inserts are recognised inside quoted strings too (``CHANNEL('+AUTOCL+_+QMNAME+')``), so a literal
-    ``+WORD+`` in a string counts as an insert.
+    ``+WORD+`` in a string counts as an insert — except in a script whose header holds
+    ``LITERAL_MARKER`` (mqctl's exports), which the parser does not pass through here at all.
     """
     if "+" not in logical.text:
         return logical, []
