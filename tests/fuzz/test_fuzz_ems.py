@@ -79,18 +79,22 @@ def _read_line_file(reader: Reader, text: str) -> None:
         assert_positioned(err, file=FILE)
 
 
-@pytest.mark.parametrize(
-    ("reader", "seeds"),
-    [(read_topics_conf, TOPICS), (read_routes_conf, ROUTES), (read_durables_conf, DURABLES)],
-    ids=["topics.conf", "routes.conf", "durables.conf"],
-)
-def test_mutated_line_files_read_or_give_positioned_errors(reader: Reader, seeds: list[str]) -> None:
-    @fuzz_settings
-    @given(mutated(seeds) | any_text())
-    def check(text: str) -> None:
-        _read_line_file(reader, text)
+@fuzz_settings
+@given(mutated(TOPICS) | any_text())
+def test_mutated_topics_conf_reads_or_gives_positioned_errors(text: str) -> None:
+    _read_line_file(read_topics_conf, text)
 
-    check()
+
+@fuzz_settings
+@given(mutated(ROUTES) | any_text())
+def test_mutated_routes_conf_reads_or_gives_positioned_errors(text: str) -> None:
+    _read_line_file(read_routes_conf, text)
+
+
+@fuzz_settings
+@given(mutated(DURABLES) | any_text())
+def test_mutated_durables_conf_reads_or_gives_positioned_errors(text: str) -> None:
+    _read_line_file(read_durables_conf, text)
 
 
 @fuzz_settings
