@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 DEMO_DB ?= $(CURDIR)/demo-store/demo.db
 
-.PHONY: install demo test lint typecheck unit bench clean completions
+.PHONY: install demo test lint typecheck unit bench clean completions fuzz
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,7 @@ test: lint typecheck unit
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_subindex.py
 	$(BIN)/python benchmarks/bench_selector.py
+	$(BIN)/python benchmarks/bench_adversarial.py
 	$(BIN)/python benchmarks/bench_import.py --runs 3
 	$(BIN)/python benchmarks/bench_explain.py --runs 7
 
@@ -43,3 +44,9 @@ completions: $(STAMP)
 
 clean:
 	rm -rf $(VENV) demo-store .pytest_cache .mypy_cache .ruff_cache dist build
+
+# A longer fuzz campaign of the tests in tests/fuzz (make test runs them with 100 inputs each).
+# Figures of the last campaign: docs/reliability.md.
+FUZZ_EXAMPLES ?= 3000
+fuzz: $(STAMP)
+	MQCTL_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/pytest -q tests/fuzz --hypothesis-show-statistics -p no:cacheprovider

@@ -42,8 +42,8 @@ def run_cli(args: list[str], db: str | None = None, stdin: str | None = None) ->
     out, err = io.StringIO(), io.StringIO()
     old_argv, old_stdin = sys.argv, sys.stdin
     sys.argv = argv
-    if stdin is not None:
-        sys.stdin = io.StringIO(stdin)
+    if stdin is not None:  # bytes underneath, as a real standard input has (``sys.stdin.buffer``)
+        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode("utf-8")), encoding="utf-8")
     code = 0
     try:
         with redirect_stdout(out), redirect_stderr(err):

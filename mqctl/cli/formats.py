@@ -39,15 +39,26 @@ STDIN = "<stdin>"
 """How errors and sources name a script read from standard input (``<stdin>:LINE:COL``)."""
 
 
-def _script(file: Path | None) -> tuple[str, str]:
-    from mqctl.domain.errors import InputError
+ENCODING_OPTION = typer.Option(
+    None,
+    "--encoding",
+    metavar="NAME",
+    help="Encoding of the files read (default UTF-8, a byte order mark honoured): cp1252, latin-1, ...",
+)
+
+
+def _encoding(name: str | None) -> str | None:
+    from mqctl.formats.text_io import check_encoding
+
+    return None if name is None else check_encoding(name)
+
+
+def _script(file: Path | None, encoding: str | None) -> tuple[str, str]:
+    from mqctl.formats.text_io import read_text_file, read_text_stream
 
     if file is None or str(file) == "-":
-        return sys.stdin.read(), STDIN
-    try:
-        return file.read_text(encoding="utf-8-sig"), str(file)
-    except OSError as exc:
-        raise InputError(exc.strerror or "cannot be read", file=str(file)) from None
+        return read_text_stream(sys.stdin.buffer, _encoding(encoding), name=STDIN), STDIN
+    return read_text_file(file, _encoding(encoding)), str(file)
 
 
 def _finish(result: FileResult, continue_on_error: bool) -> None:
@@ -81,11 +92,12 @@ def runmqsc_command(
     set_: list[str] = typer.Option(
         [], "--set", metavar="NAME=VALUE", help="Value of an insert +NAME+ (QMNAME is set)."
     ),
+    encoding: str | None = ENCODING_OPTION,
 ) -> None:
     """Apply MQSC commands (runmqsc syntax, dmpmqcfg dumps) to the model of QMGR; answers like runmqsc."""
     from mqctl.services.formats import runmqsc
 
-    text, name = _script(file)
+    text, name = _script(file, encoding)
     _run_script(
         lambda store: runmqsc(
             store,
@@ -126,11 +138,12 @@ def tibemsadmin_command(
     continue_on_error: bool = typer.Option(
         False, "--continue", help="Apply the valid commands, skip the others."
     ),
+    encoding: str | None = ENCODING_OPTION,
 ) -> None:
     """Apply a tibemsadmin script (topics, routes, route selectors) to the model of SERVER."""
     from mqctl.services.formats import tibemsadmin
 
-    text, name = _script(file)
+    text, name = _script(file, encoding)
     _run_script(
         lambda store: tibemsadmin(
             store, server, text, file=name, create=create, continue_on_error=continue_on_error
@@ -160,6 +173,7 @@ def import_mqsc_command(
         ..., help="MQSC files or folders of them, one queue manager per file."
     ),
     set_: list[str] = typer.Option([], "--set", metavar="NAME=VALUE", help="Value of an insert +NAME+."),
+    encoding: str | None = ENCODING_OPTION,
     output: Output = OUTPUT_OPTION,
 ) -> None:
     """Load a whole estate: each file (dmpmqcfg dump or script) applies to its queue manager, in one transaction."""
@@ -176,7 +190,11 @@ def import_mqsc_command(
         with transaction() as store:
             # the files found above: the folders are not walked a second time
             results = import_mqsc(
-                store, files, inserts=_inserts(set_), lines_done=lambda n: bar.advance(task, n)
+                store,
+                files,
+                inserts=_inserts(set_),
+                lines_done=lambda n: bar.advance(task, n),
+                encoding=_encoding(encoding),
             )
     summary: list[dict[str, Any]] = [
         {
@@ -216,6 +234,7 @@ def import_ems_command(
     durables: Path | None = typer.Option(
         None, "--durables", help="durables.conf (overrides tibemsd's pointer)."
     ),
+    encoding: str | None = ENCODING_OPTION,
     output: Output = OUTPUT_OPTION,
 ) -> None:
     """Import EMS server configuration: each server's files replace its definitions in the model."""
@@ -232,7 +251,15 @@ def import_ems_command(
         )
     with transaction() as store:
         results = [
-            import_ems(store, tibemsd=conf, server=server, topics=topics, routes=routes, durables=durables)
+            import_ems(
+                store,
+                tibemsd=conf,
+                server=server,
+                topics=topics,
+                routes=routes,
+                durables=durables,
+                encoding=_encoding(encoding),
+            )
             for conf in (list[Path | None](tibemsd) or [None])
         ]
     data = [

@@ -72,13 +72,18 @@ def validate_command(
         help="MQSC file or folder, or an EMS tibemsd.conf/tibemsd.json (repeatable): validate the model "
         "as it would be after importing them, changing nothing.",
     ),
+    encoding: str | None = typer.Option(
+        None, "--encoding", metavar="NAME", help="Encoding of the --file files (default UTF-8)."
+    ),
 ) -> None:
     """Check the whole model against the rules of docs/rules.md (the CI gate for MQ/EMS definitions)."""
     from mqctl.domain.validation import Severity, choose_rules, failing, validate
 
     rules = choose_rules(_keys(select), _keys(ignore))
     if files:
-        topology, findings = _model_with_files(files)
+        from mqctl.formats.text_io import check_encoding
+
+        topology, findings = _model_with_files(files, None if encoding is None else check_encoding(encoding))
         chosen = {r.id for r in rules}
         findings = [f for f in findings if f.rule.id in chosen]
     else:
@@ -109,7 +114,7 @@ class _Discard(Exception):
     """Leave the unit of work without committing: --file never changes a store."""
 
 
-def _model_with_files(paths: list[Path]) -> tuple[Topology, list[Finding]]:
+def _model_with_files(paths: list[Path], encoding: str | None) -> tuple[Topology, list[Finding]]:
     from mqctl.store.session import unit_of_work
     from mqctl.store.topology import load_topology
 
@@ -118,7 +123,7 @@ def _model_with_files(paths: list[Path]) -> tuple[Topology, list[Finding]]:
     with _store_for_files() as url:
         try:
             with unit_of_work(url) as store:
-                findings = _import(store, mqsc, ems)
+                findings = _import(store, mqsc, ems, encoding)
                 result = (load_topology(store.conn), findings)
                 raise _Discard
         except _Discard:
@@ -166,7 +171,7 @@ def _classify(paths: list[Path]) -> tuple[list[Path], list[Path]]:
     return mqsc, list(dict.fromkeys(ems))
 
 
-def _import(store: Store, mqsc: list[Path], ems: list[Path]) -> list[Finding]:
+def _import(store: Store, mqsc: list[Path], ems: list[Path], encoding: str | None) -> list[Finding]:
     """Import every file with the services of `mqctl import`; a file that fails is a finding."""
     from mqctl.domain.errors import InputError
     from mqctl.services.formats import import_ems, import_mqsc
@@ -174,12 +179,14 @@ def _import(store: Store, mqsc: list[Path], ems: list[Path]) -> list[Finding]:
     findings: list[Finding] = []
     for conf in ems:
         try:
-            import_ems(store, tibemsd=conf, server=None, topics=None, routes=None, durables=None)
+            import_ems(
+                store, tibemsd=conf, server=None, topics=None, routes=None, durables=None, encoding=encoding
+            )
         except InputError as exc:
             findings += _import_error(exc, conf)
     for script in mqsc:
         try:
-            import_mqsc(store, [script], inserts={})
+            import_mqsc(store, [script], inserts={}, encoding=encoding)
         except InputError as exc:
             findings += _import_error(exc, script)
     return findings

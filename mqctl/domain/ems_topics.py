@@ -35,7 +35,8 @@ LIMIT_PROPERTIES = ("maxbytes", "maxmsgs")
 """The properties that bound what a server stores for a topic (reference 003, "maxbytes")."""
 
 _LITERAL, _ONE, _MANY = 2, 1, 0
-_ZERO = re.compile(r"\s*0+\s*([kmg]b?)?\s*", re.IGNORECASE)
+_ZERO = re.compile(r"0+\s*(?:[kmg]b?)?", re.IGNORECASE)
+"""Matched against the stripped value: blanks around it cost nothing (no backtracking over them)."""
 
 
 def specificity(definition: TopicObject) -> tuple[tuple[int, ...], int]:
@@ -60,7 +61,7 @@ def definitions_for(definitions: Iterable[TopicObject], server: str, topic: str)
 
 def is_unset_value(name: str, value: str | None) -> bool:
     """A limit of zero means unlimited in EMS, i.e. the same as not setting it."""
-    return name in LIMIT_PROPERTIES and value is not None and _ZERO.fullmatch(value) is not None
+    return name in LIMIT_PROPERTIES and value is not None and _ZERO.fullmatch(value.strip()) is not None
 
 
 def effective_properties(matching: Sequence[TopicObject]) -> dict[str, str | None]:

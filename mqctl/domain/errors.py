@@ -7,6 +7,11 @@ turns it into one line on stderr and an exit code. The domain raises them; nothi
 from __future__ import annotations
 
 
+def clip(text: str, limit: int = 40) -> str:
+    """TEXT cut to LIMIT characters, for quoting user input in a message: never thousands of characters."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 class MqctlError(Exception):
     """Base of every error mqctl reports to a user without a traceback."""
 

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from mqctl.domain.errors import InputError
+from mqctl.domain.errors import InputError, clip
 
 JMS_TYPES = ("string", "boolean", "byte", "short", "int", "long", "float", "double")
 
@@ -108,10 +108,15 @@ def is_identifier_part(c: str) -> bool:
 
 
 _INT_RE = re.compile(r"[+-]?[0-9]+")
+_MAX_LONG_DIGITS = 19
+"""A decimal integer with more significant digits is beyond every JMS integral type: decided on the
+count, since int() of thousands of digits is refused by Python itself."""
 # Java Double.parseDouble's decimal forms: optional f/F/d/D suffix, NaN and Infinity.
-_FLOAT_RE = re.compile(r"[+-]?(?:NaN|Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[fFdD]?)")
+# (Written so that a run of digits can be split one way only: `[0-9]+\.?[0-9]*` backtracks quadratically
+# on thousands of digits followed by a letter.)
+_FLOAT_RE = re.compile(r"[+-]?(?:NaN|Infinity|(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[fFdD]?)")
 # What an untyped --prop value must look like to be inferred as a double: plain decimal, no suffix.
-_INFER_FLOAT_RE = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_INFER_FLOAT_RE = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
 def _a(kind: str) -> str:
@@ -130,11 +135,10 @@ def _parse_typed(kind: str, text: str) -> JmsValue:
     if kind in INTEGRAL_RANGES:
         if not _INT_RE.fullmatch(text):
             raise ValueError("expected a decimal integer")
-        n = int(text)
         lo, hi = INTEGRAL_RANGES[kind]
-        if not lo <= n <= hi:
+        if _significant_digits(text) > _MAX_LONG_DIGITS or not lo <= _to_int(text) <= hi:
             raise ValueError(f"{kind} must be between {lo} and {hi}")
-        return JmsValue(kind, n)
+        return JmsValue(kind, _to_int(text))
     # float or double
     if not _FLOAT_RE.fullmatch(text):
         raise ValueError("expected a decimal number")
@@ -150,23 +154,37 @@ def _parse_typed(kind: str, text: str) -> JmsValue:
     return JmsValue("double", f)
 
 
+def _significant_digits(text: str) -> int:
+    return len(text.lstrip("+-").lstrip("0"))
+
+
+def _to_int(text: str) -> int:
+    """int() of a decimal integer of at most _MAX_LONG_DIGITS significant digits, leading zeros dropped
+    first (Python counts them towards its own digit limit)."""
+    sign = "-" if text.startswith("-") else ""
+    return int(sign + (text.lstrip("+-").lstrip("0") or "0"))
+
+
 def _infer(text: str) -> JmsValue:
-    """Guess the JMS type of an untyped value: int/long, double, boolean, else string."""
+    """Guess the JMS type of an untyped value: int/long, double, boolean, else string.
+
+    A number beyond the double range is a ValueError: it looks like a number, and no JMS type holds it.
+    """
     if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
         return JmsValue("string", text[1:-1])
-    if _INT_RE.fullmatch(text):
-        n = int(text)
+    if _INT_RE.fullmatch(text) and _significant_digits(text) <= _MAX_LONG_DIGITS:
+        n = _to_int(text)
         lo, hi = INTEGRAL_RANGES["int"]
         if lo <= n <= hi:
             return JmsValue("int", n)
         lo, hi = INTEGRAL_RANGES["long"]
         if lo <= n <= hi:
             return JmsValue("long", n)
-        return JmsValue("double", float(n))
     if _INFER_FLOAT_RE.fullmatch(text):
         f = float(text)
-        if not math.isinf(f):
-            return JmsValue("double", f)
+        if math.isinf(f):
+            raise ValueError("a number beyond the range of double (and of long)")
+        return JmsValue("double", f)
     if text.lower() in ("true", "false"):
         return JmsValue("boolean", text.lower() == "true")
     return JmsValue("string", text)
@@ -189,8 +207,14 @@ def parse_property(spec: str) -> tuple[str, JmsValue]:
         )
     if name in HEADER_TYPES:
         raise InputError(f"property {name!r}: a header field, set it as a header", attribute="--prop")
+    value_column = len(name_part) + 2
     if not colon:
-        return name, _infer(text)
+        try:
+            return name, _infer(text)
+        except ValueError as exc:
+            raise InputError(
+                f"property {name!r}: {clip(text)!r} is {exc}", attribute="--prop", column=value_column
+            ) from None
     kind = kind.strip().lower()
     if kind not in JMS_TYPES:
         raise InputError(
@@ -201,7 +225,9 @@ def parse_property(spec: str) -> tuple[str, JmsValue]:
         return name, _parse_typed(kind, text)
     except ValueError as exc:
         raise InputError(
-            f"property {name!r}: {text!r} is not {_a(kind)}: {exc}", attribute="--prop"
+            f"property {name!r}: {clip(text)!r} is not {_a(kind)}: {exc}",
+            attribute="--prop",
+            column=value_column,
         ) from None
 
 
@@ -237,7 +263,7 @@ def parse_header(spec: str) -> tuple[str, JmsValue]:
         value = _parse_typed(HEADER_TYPES[name], text)
     except ValueError as exc:
         raise InputError(
-            f"header {name!r}: {text!r} is not {_a(HEADER_TYPES[name])}: {exc}", attribute="--header"
+            f"header {name!r}: {clip(text)!r} is not {_a(HEADER_TYPES[name])}: {exc}", attribute="--header"
         ) from None
     if name == "JMSPriority" and not 0 <= int(value.value) <= 9:
         raise InputError(f"header {name!r}: priority must be from 0 to 9, not {text}", attribute="--header")

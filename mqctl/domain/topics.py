@@ -12,13 +12,15 @@ over levels, answered exactly by an automaton product (see ``is_subset``).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect
+from mqctl.domain.wildcards import MANY, ONE, GlobNfa, Token, char_matcher
 
 __all__ = [
+    "MAX_TOPIC_LENGTH",
     "SEPARATORS",
     "CompiledPattern",
     "TopicSyntaxError",
@@ -42,15 +44,18 @@ __all__ = [
 
 SEPARATORS: dict[Dialect, str] = {Dialect.MQ: "/", Dialect.EMS: "."}
 
+MAX_TOPIC_LENGTH = 10240
+"""MQ's limit on a topic string (MQ_TOPIC_STR_LENGTH), applied to both dialects: checked before a topic
+is split, so that a 100,000-level string is refused at once rather than split, indexed and matched."""
+
 # Whole-level wildcards per dialect: (one level, many levels).
 _MQ_ONE, _MQ_MANY = "+", "#"
 _EMS_ONE, _EMS_MANY = "*", ">"
 
 # Level tokens: a literal level is a str; wildcards are ints so they can never collide with a level.
-_ONE = 1
-_STAR = 2
-_Token = str | int
-_Tokens = tuple[_Token, ...]
+_ONE = ONE
+_STAR = MANY
+_Tokens = tuple[Token, ...]
 
 
 class TopicSyntaxError(InputError):
@@ -82,12 +87,23 @@ class TopicSyntaxError(InputError):
 
 def levels(topic: str, dialect: Dialect) -> list[str]:
     """Split on the dialect's separator; a leading separator makes an empty first level (§2)."""
+    _check_length(topic)
     return topic.split(SEPARATORS[dialect])
+
+
+def _check_length(topic: str) -> None:
+    if len(topic) > MAX_TOPIC_LENGTH:
+        raise TopicSyntaxError(
+            f"a topic string is at most {MAX_TOPIC_LENGTH} characters long, this one has {len(topic)}",
+            MAX_TOPIC_LENGTH + 1,
+            topic=topic[:40] + "...",
+        )
 
 
 def _check_not_empty(topic: str) -> None:
     if topic == "":
         raise TopicSyntaxError("a topic string must not be empty", 1, topic=topic)
+    _check_length(topic)
 
 
 def _check_ems_elements(topic: str) -> list[str]:
@@ -134,7 +150,7 @@ def _tokens(pattern: str, dialect: Dialect) -> _Tokens:
     if dialect == Dialect.MQ:
         return tuple(_ONE if lv == _MQ_ONE else _STAR if lv == _MQ_MANY else lv for lv in pattern.split("/"))
     elements = _check_ems_elements(pattern)
-    out: list[_Token] = []
+    out: list[Token] = []
     offset = 0
     last = len(elements) - 1
     for index, element in enumerate(elements):
@@ -195,6 +211,7 @@ def topic_prefix_keys(topic: str, dialect: Dialect) -> list[str]:
     A pattern can only match ``topic`` if its ``pattern_prefix_key`` is one of these, so a store can
     index patterns by that key and fetch candidates with an ``IN`` list.
     """
+    _check_length(topic)
     sep = SEPARATORS[dialect]
     keys = [""]
     acc = ""
@@ -206,6 +223,7 @@ def topic_prefix_keys(topic: str, dialect: Dialect) -> list[str]:
 
 def topic_level_prefixes(topic: str, dialect: Dialect) -> list[str]:
     """Topic strings of every level-prefix with at least one level, shortest first (TOPICSTR candidates)."""
+    _check_length(topic)
     sep = SEPARATORS[dialect]
     parts = topic.split(sep)
     return [sep.join(parts[: i + 1]) for i in range(len(parts))]
@@ -214,11 +232,14 @@ def topic_level_prefixes(topic: str, dialect: Dialect) -> list[str]:
 class CompiledPattern:
     """A pattern parsed once, for matching many topics.
 
-    Literal patterns compare strings; wildcard patterns use a regular expression over ``topic + sep``
-    (every level then ends with the separator, which makes ``#`` = "zero or more ``level/``").
+    Literal patterns compare strings. A pattern with at most one ``#`` uses a regular expression over
+    ``topic + sep`` (every level then ends with the separator, which makes ``#`` = "zero or more
+    ``level/``"; with one such group the expression backtracks over one split point only). Several
+    ``#`` would make ``re`` backtrack exponentially, so those patterns run as a ``GlobNfa`` over the
+    levels: linear in the topic whatever the pattern.
     """
 
-    __slots__ = ("pattern", "dialect", "literal", "_sep", "_regex")
+    __slots__ = ("pattern", "dialect", "literal", "_sep", "_regex", "_nfa")
 
     def __init__(self, pattern: str, dialect: Dialect) -> None:
         tokens = _tokens(pattern, dialect)
@@ -227,20 +248,26 @@ class CompiledPattern:
         self._sep = SEPARATORS[dialect]
         self.literal = all(isinstance(t, str) for t in tokens)
         self._regex: re.Pattern[str] | None = None
-        if not self.literal:
-            sep = re.escape(self._sep)
-            level = f"[^{sep}]*{sep}"
-            parts = [
-                level if t == _ONE else f"(?:{level})*" if t == _STAR else re.escape(str(t)) + sep
-                for t in tokens
-            ]
-            self._regex = re.compile("".join(parts), re.DOTALL)
+        self._nfa: GlobNfa | None = None
+        if self.literal:
+            return
+        if tokens.count(_STAR) > 1:
+            self._nfa = GlobNfa(tokens)
+            return
+        sep = re.escape(self._sep)
+        level = f"[^{sep}]*{sep}"
+        parts = [
+            level if t == _ONE else f"(?:{level})*" if t == _STAR else re.escape(str(t)) + sep for t in tokens
+        ]
+        self._regex = re.compile("".join(parts), re.DOTALL)
 
     def matches(self, topic: str) -> bool:
         """Does this pattern match the concrete ``topic``? (The topic itself is not validated.)"""
-        if self._regex is None:
-            return topic == self.pattern
-        return self._regex.fullmatch(topic + self._sep) is not None
+        if self._regex is not None:
+            return self._regex.fullmatch(topic + self._sep) is not None
+        if self._nfa is not None:
+            return self._nfa.matches(topic.split(self._sep))
+        return topic == self.pattern
 
     def __repr__(self) -> str:
         return f"CompiledPattern({self.pattern!r}, {self.dialect.value!r})"
@@ -259,34 +286,22 @@ def matches(pattern: str, topic: str, dialect: Dialect) -> bool:
 
 # --- subset and intersection -------------------------------------------------------------------------
 #
-# NFA of a token sequence: state i = "tokens[:i] consumed"; a _STAR state loops on any level and has an
-# epsilon move to i + 1. The alphabet that matters is the literals of both patterns plus one "other"
-# level (None) standing for every level neither pattern names: they all behave identically.
+# Both are searches over pairs of automaton states (each a ``GlobNfa`` bit set). The alphabet that
+# matters is the literals of both patterns plus one "other" level (None) standing for every level
+# neither pattern names: they all behave identically.
 
-_States = frozenset[int]
-
-
-def _closure(tokens: _Tokens, states: set[int]) -> _States:
-    todo = list(states)
-    while todo:
-        i = todo.pop()
-        if i < len(tokens) and tokens[i] == _STAR and i + 1 not in states:
-            states.add(i + 1)
-            todo.append(i + 1)
-    return frozenset(states)
+_MAX_PRODUCT_STEPS = 100_000
+"""Subset and intersection determinise the patterns, which is exponential in the worst case
+(``#/a/+/+/.../+``: 2^n states): past this many steps (states times symbols tried) the comparison is
+refused with an InputError, not left to run for minutes. Real patterns need a few hundred."""
 
 
-def _step(tokens: _Tokens, states: _States, symbol: str | None) -> _States:
-    n = len(tokens)
-    nxt: set[int] = set()
-    for i in states:
-        if i < n:
-            t = tokens[i]
-            if t == _STAR:
-                nxt.add(i)
-            elif t == _ONE or (symbol is not None and t == symbol):
-                nxt.add(i + 1)
-    return _closure(tokens, nxt) if nxt else frozenset()
+def _too_complex(p: _Tokens, q: _Tokens) -> InputError:
+    return InputError(
+        f"comparing these two patterns ({len(p)} and {len(q)} levels) needs more than "
+        f"{_MAX_PRODUCT_STEPS:,} automaton steps; simplify them",
+        obj="topic patterns",
+    )
 
 
 def _alphabet(a: _Tokens, b: _Tokens) -> list[str | None]:
@@ -294,58 +309,73 @@ def _alphabet(a: _Tokens, b: _Tokens) -> list[str | None]:
     return [*lits, None]
 
 
-@lru_cache(maxsize=16384)
-def _subset(p: _Tokens, q: _Tokens) -> bool:
-    np_, nq = len(p), len(q)
+def _search(p: _Tokens, q: _Tokens, *, want_q: bool) -> bool:
+    """Is there a non-empty level sequence that ``p`` accepts and that ``q`` accepts (``want_q``) or
+    rejects (not ``want_q``)? A topic has at least one level, so the empty sequence never counts."""
+    a, b = GlobNfa(p), GlobNfa(q)
     alphabet = _alphabet(p, q)
-    start = (_closure(p, {0}), _closure(q, {0}), False)
+    start = (a.start, b.start, False)
     seen = {start}
     todo = [start]
+    steps = 0
     while todo:
         sp, sq, nonempty = todo.pop()
-        # A topic has at least one level, so the empty word never counts as a counterexample.
-        if nonempty and np_ in sp and nq not in sq:
-            return False
+        if nonempty and a.accepts(sp) and b.accepts(sq) is want_q:
+            return True
         for symbol in alphabet:
-            tp = _step(p, sp, symbol)
+            tp = a.step(sp, symbol)
             if not tp:
                 continue
-            state = (tp, _step(q, sq, symbol), True)
+            tq = b.step(sq, symbol)
+            if want_q and not tq:
+                continue
+            state = (tp, tq, True)
             if state not in seen:
                 seen.add(state)
                 todo.append(state)
-    return True
+        steps += len(alphabet)
+        if steps > _MAX_PRODUCT_STEPS:
+            raise _too_complex(p, q)
+    return False
+
+
+def _literal(tokens: _Tokens) -> list[str] | None:
+    """The levels of a pattern without wildcards (it matches that one topic), else None."""
+    return None if any(isinstance(t, int) for t in tokens) else [str(t) for t in tokens]
+
+
+@lru_cache(maxsize=16384)
+def _subset(p: _Tokens, q: _Tokens) -> bool:
+    # A literal pattern is one topic; a pattern with a wildcard matches infinitely many.
+    levels_p, levels_q = _literal(p), _literal(q)
+    if levels_p is not None:
+        return GlobNfa(q).matches(levels_p)
+    if levels_q is not None:
+        return False
+    return not _search(p, q, want_q=False)
 
 
 @lru_cache(maxsize=16384)
 def _intersects(p: _Tokens, q: _Tokens) -> bool:
-    np_, nq = len(p), len(q)
-    alphabet = _alphabet(p, q)
-    start = (_closure(p, {0}), _closure(q, {0}), False)
-    seen = {start}
-    todo = [start]
-    while todo:
-        sp, sq, nonempty = todo.pop()
-        if nonempty and np_ in sp and nq in sq:
-            return True
-        for symbol in alphabet:
-            tp = _step(p, sp, symbol)
-            tq = _step(q, sq, symbol) if tp else frozenset()
-            if tp and tq:
-                state = (tp, tq, True)
-                if state not in seen:
-                    seen.add(state)
-                    todo.append(state)
-    return False
+    levels_p, levels_q = _literal(p), _literal(q)
+    if levels_p is not None:
+        return GlobNfa(q).matches(levels_p)
+    if levels_q is not None:
+        return GlobNfa(p).matches(levels_q)
+    return _search(p, q, want_q=True)
 
 
 def is_subset(p: str, q: str, dialect: Dialect) -> bool:
-    """Is every concrete topic matched by ``p`` also matched by ``q``? Exact, also with several ``#``."""
+    """Is every concrete topic matched by ``p`` also matched by ``q``? Exact, also with several ``#``.
+
+    ``InputError`` when answering would take more than ``_MAX_PRODUCT_STEPS`` steps."""
     return _subset(_tokens(p, dialect), _tokens(q, dialect))
 
 
 def intersects(p: str, q: str, dialect: Dialect) -> bool:
-    """Is some concrete topic matched by both ``p`` and ``q``? Exact, also with several ``#``."""
+    """Is some concrete topic matched by both ``p`` and ``q``? Exact, also with several ``#``.
+
+    ``InputError`` when answering would take more than ``_MAX_PRODUCT_STEPS`` steps."""
     return _intersects(_tokens(p, dialect), _tokens(q, dialect))
 
 
@@ -371,28 +401,28 @@ def _char_scan(pattern: str) -> tuple[str, bool]:
 
 
 @lru_cache(maxsize=16384)
-def _char_regex(pattern: str) -> re.Pattern[str]:
-    parts: list[str] = []
+def _char_matcher(pattern: str) -> Callable[[str], bool]:
+    tokens: list[Token] = []
     i = 0
     n = len(pattern)
     while i < n:
         c = pattern[i]
         if c == "%" and i + 1 < n:
-            parts.append(re.escape(pattern[i + 1]))
+            tokens.append(pattern[i + 1])
             i += 2
             continue
-        parts.append(".*" if c == "*" else "." if c == "?" else re.escape(c))
+        tokens.append(MANY if c == "*" else ONE if c == "?" else c)
         i += 1
-    return re.compile("".join(parts), re.DOTALL)
+    return char_matcher(tokens)
 
 
 def char_matches(pattern: str, topic: str) -> bool:
     """WSCHEMA(CHAR): ``*`` any characters (``/`` included), ``?`` one character, ``%`` escapes the next.
 
     The pattern is matched against the whole topic string, not level by level. A trailing lone ``%``
-    is taken literally.
+    is taken literally. Linear in the topic whatever the number of ``*`` (see ``wildcards``).
     """
-    return _char_regex(pattern).fullmatch(topic) is not None
+    return _char_matcher(pattern)(topic)
 
 
 def char_prefix_levels(pattern: str) -> list[str]:

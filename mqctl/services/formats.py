@@ -20,6 +20,7 @@ from mqctl.domain.model import Dialect, Node, NodeState
 from mqctl.domain.names import check_mq_name, check_node_name, node_label
 from mqctl.domain.rules import nodes
 from mqctl.formats.script_run import ScriptRun
+from mqctl.formats.text_io import read_text_file
 from mqctl.services.objects import ensure_ems_peers
 from mqctl.store.repository import NodeRef, Store
 from mqctl.store.topology import load_cluster_view
@@ -148,7 +149,10 @@ def qmgr_for_file(path: Path, text: str) -> str:
     """The dump header's queue manager name, else the file name without its extension."""
     from mqctl.formats.mqsc import dump_header_qmgr
 
-    name = dump_header_qmgr(text) or path.stem
+    header = dump_header_qmgr(text, file=str(path))
+    if header is not None:
+        return header
+    name = path.stem
     try:
         check_mq_name(name, "qmgr")
     except InputError as exc:
@@ -164,6 +168,7 @@ def import_mqsc(
     *,
     inserts: Mapping[str, str],
     lines_done: Callable[[int], None] | None = None,
+    encoding: str | None = None,
 ) -> list[FileResult]:
     """Many queue managers at once, one file each, in one transaction; any error changes nothing.
 
@@ -171,7 +176,7 @@ def import_mqsc(
     file), for a bar that moves with the work rather than the files."""
     results = []
     for path in mqsc_files(paths):
-        text = _read(path)
+        text = read_text_file(path, encoding)
         qmgr = qmgr_for_file(path, text)
         reached = 0
 
@@ -198,15 +203,6 @@ def import_mqsc(
     return results
 
 
-def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8-sig", errors="strict")
-    except UnicodeDecodeError:
-        return path.read_text(encoding="latin-1")
-    except OSError as exc:
-        raise InputError(exc.strerror or "cannot be read", file=str(path)) from None
-
-
 @dataclass
 class EmsImport:
     server: str
@@ -227,12 +223,19 @@ def import_ems(
     topics: Path | None,
     routes: Path | None,
     durables: Path | None,
+    encoding: str | None = None,
 ) -> EmsImport:
     """One EMS server from its files: they replace its topic definitions, routes and durables in the model."""
     from mqctl.formats.ems import read_server
 
     config = read_server(
-        tibemsd, server=server, topics=topics, routes=routes, durables=durables, next_seq=store.next_seq
+        tibemsd,
+        server=server,
+        topics=topics,
+        routes=routes,
+        durables=durables,
+        next_seq=store.next_seq,
+        encoding=encoding,
     )
     ref = _ensure_node(store, config.name, Dialect.EMS, create=True)
     created = ensure_ems_peers(store, sorted(config.peers))

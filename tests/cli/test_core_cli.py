@@ -40,7 +40,7 @@ def test_topic_match_json() -> None:
         ("country = 'USA' AND priority > 4", ["--prop", "country=USA", "--prop", "priority=5"], "TRUE", 0),
         ("country = 'USA' AND priority > 4", ["--prop", "country=USA", "--prop", "priority=4"], "FALSE", 1),
         ("country = 'USA'", [], "UNKNOWN", 1),  # missing property: UNKNOWN (SEMANTICS §7)
-        ("n = 3", ["--prop", "n='3'"], "UNKNOWN", 1),  # quotes force a string: type mismatch is UNKNOWN
+        ("n = 3", ["--prop", "n='3'"], "FALSE", 1),  # quotes force a string: unlike types are FALSE (§9)
         ("n = 3", ["--prop", "n=3"], "TRUE", 0),
         ("n / 2 = 1", ["--prop", "n=3"], "TRUE", 0),  # integer division truncates (SEMANTICS §9)
         ("JMSPriority = 4", [], "TRUE", 0),  # default header (SEMANTICS §9)

@@ -297,3 +297,31 @@ def f32_neighbours(x: float) -> tuple[float, float]:
     down = struct.unpack("<f", struct.pack("<i", bits - 1 if x > 0 else bits + 1))[0] if x != 0 else -1e-45
     up = struct.unpack("<f", struct.pack("<i", bits + 1 if x > 0 else bits - 1))[0] if x != 0 else 1e-45
     return down, up
+
+
+# -- numbers beyond what JMS types hold ----------------------------------------------------------------
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "p=" + "1" * 5000,
+        "p=-" + "9" * 400,
+        "p:long=" + "1" * 5000,
+        "p:int=" + "7" * 5000,
+        "p:double=1" + "0" * 400,
+    ],
+)
+def test_numbers_beyond_long_and_double_are_input_errors_naming_the_value(spec: str) -> None:
+    # Issue 13: 5,000 digits raised Python's own "Exceeds the limit (4300 digits)" ValueError.
+    with pytest.raises(InputError, match=r"property 'p': '[0-9-]{37}\.\.\.' is") as info:
+        parse_property(spec)
+    assert info.value.column == spec.index("=") + 2
+
+
+def test_an_integer_beyond_long_but_within_double_is_inferred_a_double() -> None:
+    assert parse_property("p=" + "1" + "0" * 300) == ("p", JmsValue("double", 1e300))
+    assert parse_property("p=" + "0" * 5000 + "7") == ("p", JmsValue("int", 7))
+
+
+def test_header_with_thousands_of_digits_is_an_input_error() -> None:
+    with pytest.raises(InputError, match="JMSTimestamp"):
+        parse_header("JMSTimestamp=" + "9" * 5000)

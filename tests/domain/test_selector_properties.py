@@ -214,3 +214,32 @@ def test_any_token_soup_compiles_or_raises_selector_error(tokens: list[str]) -> 
         return
     m = Message.create({"a": JmsValue("int", 1), "b": JmsValue("string", "s")})
     assert s.evaluate(m) in (True, False, None)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.sampled_from(["a", "b", "%", "%", "_"]), max_size=16),
+    st.text(alphabet="ab", max_size=60),
+)
+def test_like_with_many_percent_signs_matches_reference_on_long_values(pieces: list[str], value: str) -> None:
+    # Linear-time matching (issue 13): several '%' used to backtrack for minutes.
+    m = Message.create({"s": JmsValue("string", value)})
+    assert compile_selector(f"s LIKE '{''.join(pieces)}'").evaluate(m) is ref_like(pieces, value)
+
+
+# Under ESCAPE '%': '%%' is a literal '%', '%_' a literal '_', a '%' that escapes nothing the wildcard.
+_PERCENT_ESCAPE_PIECES = {"a": "a", "b": "b", "%%": "!%", "%_": "!_", "%": "%", "_": "_"}
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(sorted(_PERCENT_ESCAPE_PIECES)), max_size=8).filter(
+        # a wildcard '%' followed by '%' or '_' would be read as an escape: not this list of pieces
+        lambda ps: not any(p == "%" and q[0] in "%_" for p, q in zip(ps, ps[1:], strict=False))
+    ),
+    st.text(alphabet="ab%_", max_size=10),
+)
+def test_escape_percent_matches_reference(pieces: list[str], value: str) -> None:
+    m = Message.create({"s": JmsValue("string", value)})
+    expected = ref_like([_PERCENT_ESCAPE_PIECES[p] for p in pieces], value)
+    assert compile_selector(f"s LIKE '{''.join(pieces)}' ESCAPE '%'").evaluate(m) is expected

@@ -450,3 +450,79 @@ def test_char_matches_agrees_with_reference_and_widening_covers(pattern: str, to
     assert m == ref_char_match(pattern, topic)
     if m and topic:
         assert matches(widen_char_pattern(pattern), topic, MQ)
+
+
+# --- linear-time matching: many wildcards, long topics ------------------------------------------------
+
+
+def memo_ref_match(pattern: str, topic: str, dialect: Dialect) -> bool:
+    """``ref_match`` memoised on (pattern index, topic index): polynomial, so long inputs stay testable."""
+    from functools import cache
+
+    sep = SEPARATORS[dialect]
+    p, t = pattern.split(sep), topic.split(sep)
+
+    @cache
+    def rec(i: int, j: int) -> bool:
+        if i == len(p):
+            return j == len(t)
+        if p[i] == "#":
+            return rec(i + 1, j) or (j < len(t) and rec(i, j + 1))
+        return j < len(t) and p[i] in ("+", t[j]) and rec(i + 1, j + 1)
+
+    return rec(0, 0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.sampled_from(["a", "b", "+", "#", "#", "#"]), min_size=1, max_size=16).map("/".join),
+    st.lists(st.sampled_from(["a", "b", "c"]), min_size=1, max_size=40).map("/".join),
+)
+def test_many_hash_patterns_on_long_topics_agree_with_reference(pattern: str, topic: str) -> None:
+    assert matches(pattern, topic, MQ) == memo_ref_match(pattern, topic, MQ)
+
+
+def test_adversarial_patterns_are_answered() -> None:
+    # Issue 13: these took 43 s and minutes with a backtracking matcher; now they are plain answers.
+    forty = "/".join(["a"] * 40)
+    assert not matches("#/#/#/#/#/#/#/#/z", forty, MQ)
+    assert matches("#/#/#/#/#/#/#/#/a", forty, MQ)
+    assert not matches("/".join(["#", "a"] * 30) + "/b", forty, MQ)
+    assert not char_matches("*a*a*a*a*a*a*a*b", "a" * 100)
+    assert char_matches("*a*a*a*a*a*a*a*a", "a" * 100)
+    # EMS: '>' after '*' levels, on the longest topic allowed.
+    long_ems = ".".join(["a"] * 5000)
+    assert matches("*.*.*.>", long_ems, EMS)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text("ab*?%", min_size=1, max_size=14), st.text("ab", max_size=30))
+def test_char_patterns_with_many_stars_agree_with_reference(pattern: str, topic: str) -> None:
+    assert char_matches(pattern, topic) == ref_char_match(pattern, topic)
+
+
+def test_topic_strings_longer_than_mq_allows_are_refused_before_splitting() -> None:
+    huge = "/".join(["x"] * 100_000)
+    for check in (
+        lambda: validate_topic(huge, MQ),
+        lambda: validate_pattern(huge, MQ),
+        lambda: topic_prefix_keys(huge, MQ),
+        lambda: topic_level_prefixes(huge, MQ),
+        lambda: levels(huge, MQ),
+        lambda: validate_topic(huge.replace("/", "."), EMS),
+    ):
+        with pytest.raises(TopicSyntaxError, match="at most 10240 characters") as info:
+            check()
+        assert info.value.position == 10241
+    validate_topic("x" * 10240, MQ)  # the limit itself is allowed
+
+
+def test_comparing_patterns_whose_automaton_explodes_is_refused_not_run_for_minutes() -> None:
+    # Determinising '#/a/+/+/...' takes 2^n states; the comparison gives up with a clear error.
+    q = "#/a/" + "/".join(["+"] * 30)
+    with pytest.raises(InputError, match="simplify them"):
+        is_subset(q, q, MQ)
+    # Literal patterns are single topics and never need the search, however long.
+    long_literal = "/".join(f"l{i}" for i in range(1800))
+    assert is_subset(long_literal, long_literal, MQ) and intersects(long_literal, "#", MQ)
+    assert not is_subset("#", long_literal, MQ)

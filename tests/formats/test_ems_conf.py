@@ -6,10 +6,26 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from mqctl.domain.errors import InputError
-from mqctl.domain.model import Dialect, Direction, ZoneType
+from mqctl.domain.file_values import check_ems_name, check_ems_value
+from mqctl.domain.model import (
+    Dialect,
+    Direction,
+    Node,
+    NodeState,
+    Route,
+    RouteSelector,
+    Subscription,
+    TopicObject,
+    ZoneType,
+)
+from mqctl.domain.names import check_ems_server_name
+from mqctl.domain.topics import validate_pattern
 from mqctl.formats.ems import read_server, write_durables_conf, write_routes_conf, write_topics_conf
+from mqctl.formats.ems.writer import ROUTE_KEYS
 from tests.helpers import without_sources
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "ems"
@@ -189,3 +205,185 @@ def test_selector_lines_allow_blanks_around_equals(tmp_path: Path) -> None:
     )
     sel = read_server(conf).state.route_selectors[0]
     assert (sel.topic, sel.selector, sel.direction) == ("orders", "a = 1", Direction.INCOMING)
+
+
+# -- encodings and path settings -----------------------------------------------------------------------
+def test_files_in_another_encoding_need_its_name(tmp_path: Path) -> None:
+    conf = server_dir(tmp_path, routes="[P]\n  url = tcp://p:1\n  zone_name = Zürich\n")
+    (tmp_path / "routes.conf").write_bytes("[P]\n  url = tcp://p:1\n  zone_name = Zürich\n".encode("cp1252"))
+    with pytest.raises(InputError) as info:
+        read_server(conf)
+    err = info.value
+    assert (err.file, err.line, err.column) == (str(tmp_path / "routes.conf"), 3, 16)
+    assert "0xFC cannot be decoded as utf-8" in err.message and "--encoding" in err.message
+    assert read_server(conf, encoding="cp1252").state.routes["P"].zone_name == "Zürich"
+
+
+def test_utf16_and_utf8_byte_order_marks_are_honoured(tmp_path: Path) -> None:
+    conf = server_dir(tmp_path)
+    (tmp_path / "topics.conf").write_bytes("orders.é  global\n".encode("utf-16"))  # Python writes the mark
+    (tmp_path / "tibemsd.conf").write_bytes(b"\xef\xbb\xbf" + (tmp_path / "tibemsd.conf").read_bytes())
+    config = read_server(conf)
+    assert config.name == "S1" and list(config.state.topics) == ["orders.é"]
+
+
+def test_tibemsd_json_takes_the_encoding_too(tmp_path: Path) -> None:
+    path = tmp_path / "tibemsd.json"
+    path.write_bytes('{"tibemsd": {"server": "J1"}, "topics": [{"name": "café"}]}'.encode("latin-1"))
+    with pytest.raises(InputError) as info:
+        read_server(path)
+    assert (info.value.line, info.value.column) == (1, 55)
+    assert list(read_server(path, encoding="latin-1").state.topics) == ["café"]
+
+
+@pytest.mark.parametrize(
+    ("setting", "line", "column", "words"),
+    [
+        ('topics = "to\0pics.conf"', 2, 13, "cannot hold a NUL byte"),
+        ("topics = sub", 2, 10, "is a folder"),
+        ("topics = missing.conf", 2, 10, "no such file"),
+    ],
+)
+def test_a_path_setting_that_cannot_be_read_is_reported_at_the_setting(
+    tmp_path: Path, setting: str, line: int, column: int, words: str
+) -> None:
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "tibemsd.conf").write_text(f"server = S1\n{setting}\n")
+    with pytest.raises(InputError) as info:
+        read_server(tmp_path / "tibemsd.conf")
+    err = info.value
+    assert (err.file, err.line, err.column) == (str(tmp_path / "tibemsd.conf"), line, column), err.one_line()
+    assert words in err.message
+
+
+def test_thousands_of_digits_or_deep_nesting_in_tibemsd_json_are_input_errors(tmp_path: Path) -> None:
+    path = tmp_path / "tibemsd.json"
+    path.write_text(
+        '{"tibemsd": {"server": "J1"},\n "topics": [{"name": "a", "maxmsgs": ' + "1" * 5000 + "}]}"
+    )
+    with pytest.raises(InputError) as info:
+        read_server(path)
+    assert (info.value.line, info.value.column) == (2, 38)
+    path.write_text("[" * 100_000)
+    with pytest.raises(InputError, match="nested too deeply"):
+        read_server(path)
+
+
+# -- exports cannot be injected: any representable value reads back as written, nothing else -----------
+def _representable(check: object) -> object:
+    def ok(value: str) -> bool:
+        try:
+            check(value, "x")  # type: ignore[operator]
+        except InputError:
+            return False
+        return True
+
+    return ok
+
+
+_ALPHABET = st.sampled_from(list("ab.*>#[]=, \t\"'\n\r$é") + ["\u2028", "\xa0", "x"])
+_TEXT = st.lists(_ALPHABET, max_size=12).map("".join)
+_VALUES = _TEXT.filter(_representable(check_ems_value))
+_NAMES = _TEXT.filter(_representable(check_ems_name))
+
+
+def _is_pattern(name: str) -> bool:
+    try:
+        validate_pattern(name, Dialect.EMS)
+    except InputError:
+        return False
+    return True
+
+
+_TOPICS = _NAMES.filter(_is_pattern)
+_KEYS = _NAMES.filter(lambda k: k not in ("maxbytes", "maxmsgs", "selector", "route"))
+_PEERS = _NAMES.filter(lambda n: n != "S1" and _representable(lambda v, _: check_ems_server_name(v))(n))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(
+    topics=st.dictionaries(_TOPICS, st.dictionaries(_KEYS, st.none() | _VALUES, max_size=3), max_size=3),
+    routes=st.dictionaries(
+        _PEERS,
+        st.tuples(
+            _VALUES.filter(bool),
+            _VALUES,
+            st.dictionaries(_KEYS.filter(lambda k: not k.startswith(ROUTE_KEYS)), _VALUES, max_size=2),
+            st.lists(st.tuples(_TOPICS, _VALUES), max_size=2, unique_by=lambda t: t[0]),
+        ),
+        max_size=3,
+    ),
+    durables=st.dictionaries(
+        _NAMES, st.tuples(_TOPICS, st.dictionaries(_KEYS, st.none() | _VALUES, max_size=2)), max_size=3
+    ),
+)
+def test_written_files_read_back_the_same_objects_and_no_others(
+    topics: dict[str, dict[str, str | None]],
+    routes: dict[str, tuple[str, str, dict[str, str], list[tuple[str, str]]]],
+    durables: dict[str, tuple[str, dict[str, str | None]]],
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    st_ = NodeState(node=Node(name="S1", dialect=Dialect.EMS))
+    for name, props in topics.items():
+        st_.topics[name] = TopicObject(node="S1", name=name, topicstr=name, properties=props)
+    for peer, (url, zone, props, sels) in routes.items():
+        st_.routes[peer] = Route(node="S1", peer=peer, url=url, zone_name=zone, properties=dict(props))
+        for topic, text in sels:
+            selector = "a = '" + text.replace("'", "''") + "'"
+            st_.route_selectors.append(
+                RouteSelector(
+                    node="S1", peer=peer, direction=Direction.OUTGOING, topic=topic, selector=selector
+                )
+            )
+    for name, (topic, props) in durables.items():
+        st_.subscriptions[name] = Subscription(node="S1", name=name, topicstr=topic, properties=dict(props))
+    folder = tmp_path_factory.mktemp("ems")
+    for file, text in [
+        ("topics.conf", write_topics_conf(st_)),
+        ("routes.conf", write_routes_conf(st_)),
+        ("durables.conf", write_durables_conf(st_)),
+    ]:
+        (folder / file).write_text(text, encoding="utf-8")
+    again = read_server(
+        None,
+        server="S1",
+        topics=folder / "topics.conf",
+        routes=folder / "routes.conf",
+        durables=folder / "durables.conf",
+    ).state
+    assert {n: t.properties for n, t in again.topics.items()} == topics
+    assert {p: (r.url, r.zone_name, r.properties) for p, r in again.routes.items()} == {
+        p: (url, zone, props) for p, (url, zone, props, _) in routes.items()
+    }
+    assert [(s.peer, s.topic, s.selector) for s in again.route_selectors] == [
+        (s.peer, s.topic, s.selector) for s in st_.route_selectors
+    ]
+    assert {n: (s.topicstr, s.properties) for n, s in again.subscriptions.items()} == durables
+
+
+@pytest.mark.parametrize(
+    ("edit", "words"),
+    [
+        (
+            lambda s: setattr(s.routes["P"], "url", "tcp://x:1\n[EVIL]\n  url = tcp://evil:1"),
+            "control character",
+        ),
+        (lambda s: setattr(s.routes["P"], "zone_name", 'Z" x'), "double quote"),
+        (lambda s: s.routes["P"].properties.update({"incoming_topic": "a"}), "cannot be named"),
+        (lambda s: s.routes["P"].properties.update({"ssl": " padded"}), "blanks"),
+        (lambda s: s.topics.update({"#x": TopicObject(node="S1", name="#x", topicstr="#x")}), "comment"),
+        (lambda s: s.topics.update({"a b": TopicObject(node="S1", name="a b", topicstr="a b")}), "' '"),
+        (lambda s: s.topics["t"].properties.update({"k": "v\r\nother"}), "control character"),
+        (lambda s: setattr(s.subscriptions["D"], "selector", "a = 1\nOR b = 2"), "control character"),
+    ],
+)
+def test_a_value_the_files_cannot_hold_is_refused_when_written(edit: object, words: str) -> None:
+    st_ = NodeState(node=Node(name="S1", dialect=Dialect.EMS))
+    st_.topics["t"] = TopicObject(node="S1", name="t", topicstr="t")
+    st_.routes["P"] = Route(node="S1", peer="P", url="tcp://p:1")
+    st_.subscriptions["D"] = Subscription(node="S1", name="D", topicstr="t")
+    edit(st_)  # type: ignore[operator]
+    with pytest.raises(InputError, match=words):
+        write_topics_conf(st_)
+        write_routes_conf(st_)
+        write_durables_conf(st_)

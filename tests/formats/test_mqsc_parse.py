@@ -2,9 +2,24 @@
 
 from __future__ import annotations
 
-import pytest
+import itertools
 
-from mqctl.formats.mqsc import BadCommand, Command, SkippedInsert, parse_mqsc
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mqctl.domain.errors import InputError
+from mqctl.domain.model import Node, NodeState, Subscription, TopicObject
+from mqctl.formats.mqsc import (
+    BadCommand,
+    Command,
+    SkippedInsert,
+    apply_mqsc,
+    dump_header_qmgr,
+    parse_mqsc,
+    write_mqsc,
+)
+from mqctl.formats.mqsc.lexer import LITERAL_MARKER
 
 
 def only_command(text: str, **kw: object) -> Command:
@@ -151,3 +166,105 @@ def test_syntax_errors_have_line_and_column(text: str, line: int, column: int, w
     err = bad[0].error
     assert (err.file, err.line, err.column) == ("x.mqsc", line, column), err.one_line()
     assert words in err.message
+
+
+# -- quoted strings: positions and size ----------------------------------------------------------------
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="ab' ", max_size=30))
+def test_every_character_of_a_quoted_value_knows_its_column(content: str) -> None:
+    # A '' pair is one quote standing at the first of the two (what errors inside values point at).
+    quoted = content.replace("'", "''")
+    cmd = only_command(f"DEFINE TOPIC(T) DESCR('{quoted}')")
+    descr = cmd.params["DESCR"].values
+    assert descr is not None and descr[0].text == content
+    start = len("DEFINE TOPIC(T) DESCR('") + 1
+    expected, col = [], start
+    for ch in content:
+        expected.append((1, col))
+        col += 2 if ch == "'" else 1
+    assert list(descr[0].content) == expected
+    assert [descr[0].content[k] for k in range(len(content))] == expected
+    if content:
+        assert descr[0].content[-1] == expected[-1]
+
+
+def test_an_unclosed_string_after_a_doubled_quote_points_at_its_opening_quote() -> None:
+    err = parse_mqsc("DEFINE TOPIC(T) DESCR('it''s)\n", file="x.mqsc")[0]
+    assert isinstance(err, BadCommand) and (err.error.line, err.error.column) == (1, 23)
+
+
+def test_a_megabyte_value_parses_into_one_value() -> None:
+    # Issue 13: a 1 MB quoted value took 313 MB while parsing (a backtracking entry per character).
+    big = "x''" * 350_000
+    cmd = only_command(f"DEFINE TOPIC(T) DESCR('{big}') TOPICSTR('a')")
+    assert value(cmd, "DESCR") == big.replace("''", "'")
+    assert value(cmd, "TOPICSTR") == "a"
+
+
+# -- exports cannot be injected: what is written reads back as written ---------------------------------
+def _state_with(texts: list[str]) -> NodeState:
+    st = NodeState(node=Node(name="RT"))
+    for i, text in enumerate(texts):
+        st.topics[f"T{i}"] = TopicObject(node="RT", name=f"T{i}", topicstr=text, descr=text)
+        selector = "a = '" + text.replace("'", "''") + "'"
+        st.subscriptions[text] = Subscription(node="RT", name=text, topicstr=text, selector=selector)
+    return st
+
+
+def _read_back(dump: str) -> NodeState:
+    st = NodeState(node=Node(name="RT"))
+    counter = itertools.count(1)
+    run = apply_mqsc(
+        st, dump, file="dump.mqsc", inserts={"QMNAME": "RT", "FOO": "zz"}, next_seq=lambda: next(counter)
+    )
+    assert run.error_count == 0 and run.skipped == 0, [e.one_line() for e in run.errors]
+    return st
+
+
+_TRICKY = st.text(alphabet="aB +-*;'(),%#/?_=QMNAEFO\"", min_size=1, max_size=30).filter(
+    lambda s: s == s.strip()
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(_TRICKY, min_size=1, max_size=4, unique=True))
+def test_exported_text_reads_back_unchanged(texts: list[str]) -> None:
+    texts = [*texts, "X+QMNAME+Y", "A+FOO+B", "+MISSING+"]  # issue 13: came back 'XRTY', vanished
+    st = _state_with(texts)
+    again = _read_back(write_mqsc(st))
+    assert {t.name: (t.topicstr, t.descr) for t in again.topics.values()} == {
+        t.name: (t.topicstr, t.descr) for t in st.topics.values()
+    }
+    assert {s.name: (s.topicstr, s.selector) for s in again.subscriptions.values()} == {
+        s.name: (s.topicstr, s.selector) for s in st.subscriptions.values()
+    }
+
+
+def test_the_literal_marker_is_what_keeps_inserts_out_of_an_export() -> None:
+    dump = write_mqsc(_state_with(["X+QMNAME+Y"]))
+    assert LITERAL_MARKER in dump.splitlines()[:10]
+    without = dump.replace(LITERAL_MARKER + "\n", "")
+    assert _read_back(without).topics["T0"].descr == "XRTY"  # a script without the marker has inserts
+    assert _read_back(dump).topics["T0"].descr == "X+QMNAME+Y"
+
+
+def test_a_line_break_in_a_value_is_refused_not_written() -> None:
+    st = _state_with(["ok"])
+    st.topics["T0"].descr = "x')\nDELETE TOPIC('T0"
+    with pytest.raises(InputError, match="line break") as info:
+        write_mqsc(st)
+    assert info.value.obj == "topic T0"
+
+
+# -- the dmpmqcfg header --------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["QM 1", "QM!", "", "x" * 49])
+def test_a_header_naming_a_queue_manager_mq_would_refuse_is_an_error_at_its_line(name: str) -> None:
+    text = f"* Script generated on 2026-11-22\n* Queue manager name: {name}\nDEFINE TOPIC(T) TOPICSTR('a')\n"
+    with pytest.raises(InputError) as info:
+        dump_header_qmgr(text, file="dump.mqsc")
+    assert (info.value.file, info.value.line, info.value.column) == ("dump.mqsc", 2, 22)
+
+
+def test_only_the_leading_comments_are_the_header() -> None:
+    assert dump_header_qmgr("\n* Queue manager name: QM1\nDEFINE TOPIC(T)\n") == "QM1"
+    assert dump_header_qmgr("DEFINE TOPIC(T)\n* Queue manager name: QM1\n") is None

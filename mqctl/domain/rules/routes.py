@@ -12,7 +12,13 @@ from mqctl.domain.model import Dialect, Route
 from mqctl.domain.names import check_node_name
 from mqctl.domain.rules.text import check_ems_token, check_ems_value
 
-RESERVED = frozenset({"url", "zone_name", "zone_type", "incoming_topic", "outgoing_topic", "selector"})
+RESERVED_KEYS = ("url", "zone_name", "zone_type", "selector", "incoming_topic", "outgoing_topic")
+"""Keys routes.conf reads itself: a free route property of one of these names (or beginning like a
+selector line) would be read back as that."""
+
+
+def is_reserved_key(key: str) -> bool:
+    return key in RESERVED_KEYS or key.startswith(("incoming_topic", "outgoing_topic"))
 
 
 def label(route: Route) -> str:
@@ -26,7 +32,7 @@ def check(route: Route) -> None:
         raise InputError("a server cannot route to itself", obj=obj)
     if not route.url.strip():
         raise InputError("is required, e.g. tcp://host:7222", obj=obj, attribute="url")
-    check_ems_value(route.url, obj, "url", quoted=True)
+    check_ems_value(route.url, obj, "url")
     if any(c.isspace() for c in route.url):
         raise InputError(
             "cannot hold a blank (several URLs are separated by commas)", obj=obj, attribute="url"
@@ -34,7 +40,7 @@ def check(route: Route) -> None:
     check_ems_token(route.zone_name, obj, "zone_name")
     for key, value in route.properties.items():
         check_ems_token(key, obj, "property")
-        if key in RESERVED:
+        if is_reserved_key(key):
             raise InputError("is not a free route property", obj=obj, attribute=key)
         check_ems_value(value, obj, key)
 

@@ -14,6 +14,7 @@ from mqctl.domain.names import check_mq_name, check_subscription_name
 from mqctl.domain.rules.text import (
     SELECTOR_MAX,
     TOPICSTR_MAX,
+    check_ems_token,
     check_ems_value,
     check_length,
     check_no_control,
@@ -40,7 +41,7 @@ def check_selector(selector: str | None, obj: str, attribute: str = "SELECTOR", 
 
     check_length(selector, SELECTOR_MAX, obj, attribute)
     if ems:
-        check_ems_value(selector, obj, attribute, quoted=True)
+        check_ems_value(selector, obj, attribute)
     else:
         check_no_control(selector, obj, attribute)
     try:
@@ -83,7 +84,7 @@ def check(sub: Subscription, dialect: Dialect) -> None:
     for key, value in sub.properties.items():
         if dialect is Dialect.MQ:
             raise InputError("EMS durable options are not MQ subscription attributes", obj=obj, attribute=key)
-        check_ems_value(key, obj, "option")
+        check_ems_token(key, obj, "option")
         if value is not None:
             check_ems_value(value, obj, key)
 

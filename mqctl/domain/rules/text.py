@@ -1,17 +1,17 @@
 """Attribute values as the products store them: lengths, enumerations, and text a file can hold.
 
-MQ keeps fixed-length character attributes (DESCR is 64 characters); every MQSC value is written on
-one line, so control characters cannot round-trip through a dump. EMS configuration files are line
-based (``topics.conf``, ``routes.conf``, ``durables.conf``): a value holding a line break, or a name
-holding a blank or starting a comment, would change the structure of the file it is written to.
+MQ keeps fixed-length character attributes (DESCR is 64 characters). What a value may hold so that the
+MQSC and EMS files it is exported to keep their shape is ``file_values``'s to say; these helpers put the
+object and attribute into its errors.
 """
 
 from __future__ import annotations
 
-import re
+from collections.abc import Callable
 from enum import StrEnum
 from typing import TypeVar
 
+from mqctl.domain import file_values
 from mqctl.domain.errors import InputError
 
 E = TypeVar("E", bound=StrEnum)
@@ -26,9 +26,6 @@ CONNAME_MAX = 264
 NAMES_MAX = 256
 """Entries of an MQ namelist."""
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-_EMS_NAME_BAD = re.compile(r"[\s\x00-\x1f\x7f\[\]\",=']")
-
 
 def parse_enum(enum: type[E], value: str, obj: str, attribute: str) -> E:
     """Case-insensitive enum value, with the allowed values in the error."""
@@ -40,16 +37,17 @@ def parse_enum(enum: type[E], value: str, obj: str, attribute: str) -> E:
     raise InputError(f"{value!r} is not one of {allowed}", obj=obj, attribute=attribute)
 
 
+def _placed(check: Callable[[str, str], None], value: str, obj: str, attribute: str) -> None:
+    """Run a ``file_values`` predicate with the object and attribute mqctl names in its errors."""
+    try:
+        check(value, obj)
+    except InputError as err:
+        raise InputError(err.message, obj=obj, attribute=attribute) from None
+
+
 def check_no_control(value: str, obj: str, attribute: str) -> None:
-    """No line break, tab or other control character: one MQSC or EMS line must hold the value."""
-    found = _CONTROL.search(value)
-    if found is not None:
-        raise InputError(
-            f"holds the control character {found.group()!r} at column {found.start() + 1}; "
-            "it cannot be written to a configuration file",
-            obj=obj,
-            attribute=attribute,
-        )
+    """No line break: one MQSC line must hold the value (``file_values.check_mqsc_text``)."""
+    _placed(file_values.check_mqsc_text, value, obj, attribute)
 
 
 def check_length(value: str, limit: int, obj: str, attribute: str) -> None:
@@ -74,29 +72,10 @@ def check_range(value: int, low: int, high: int, obj: str, attribute: str) -> No
 
 
 def check_ems_token(value: str, obj: str, attribute: str) -> None:
-    """An EMS configuration token (a name, a zone name, a property key): non-empty, no blank, no quote,
-    comma, equals sign or bracket, no control character, and not starting a ``#`` comment."""
-    if not value:
-        raise InputError("is empty", obj=obj, attribute=attribute)
-    found = _EMS_NAME_BAD.search(value)
-    if found is not None:
-        raise InputError(
-            f"{found.group()!r} (column {found.start() + 1}) is not allowed in an EMS {attribute}",
-            obj=obj,
-            attribute=attribute,
-        )
-    if value.startswith("#"):
-        raise InputError("must not start with '#' (a comment in EMS files)", obj=obj, attribute=attribute)
+    """A word on an EMS configuration line (a name, a zone name, a property key)."""
+    _placed(file_values.check_ems_name, value, obj, attribute)
 
 
-def check_ems_value(value: str, obj: str, attribute: str, *, quoted: bool = False) -> None:
-    """An EMS property value: one line; a double-quoted value (selectors) cannot hold a ``"`` itself."""
-    check_no_control(value, obj, attribute)
-    if quoted and '"' in value:
-        raise InputError(
-            "cannot hold a double quote: EMS files write it between double quotes",
-            obj=obj,
-            attribute=attribute,
-        )
-    if value != value.strip():
-        raise InputError("must not start or end with a blank", obj=obj, attribute=attribute)
+def check_ems_value(value: str, obj: str, attribute: str) -> None:
+    """A value on an EMS configuration line (a property value, a URL, a selector)."""
+    _placed(file_values.check_ems_value, value, obj, attribute)

@@ -2,7 +2,8 @@
 
 `compile_selector(text)` parses, type-checks literal operands (rejecting `p > 'foo'`, `TRUE = 0`, ... as the
 TCK requires) and returns a `Selector` whose `evaluate` is three-valued and whose `matches` is true only
-for TRUE. Never evaluated with Python `eval`; see docs/selectors.md for the language and its choices.
+for TRUE, and whose `identifiers` are the property and header names it reads. Never evaluated with Python
+`eval`; see docs/selectors.md for the language and its choices.
 """
 
 from __future__ import annotations
@@ -12,19 +13,24 @@ from functools import lru_cache
 from mqctl.domain.messages import Message
 from mqctl.domain.selector.errors import SelectorError
 from mqctl.domain.selector.evaluate import Cond, build
-from mqctl.domain.selector.parser import parse
+from mqctl.domain.selector.parser import MAX_SELECTOR_LENGTH, identifiers, parse
 from mqctl.domain.selector.typecheck import check
 
-__all__ = ["Selector", "SelectorError", "check_selector", "compile_selector"]
+__all__ = ["MAX_SELECTOR_LENGTH", "Selector", "SelectorError", "check_selector", "compile_selector"]
 
 
 class Selector:
-    """A compiled selector; immutable, shareable across threads, picklable (recompiled from its text)."""
+    """A compiled selector; immutable, shareable across threads, picklable (recompiled from its text).
 
-    __slots__ = ("text", "_cond")
+    ``identifiers`` holds every property and header name the selector reads, so that a caller can key
+    messages by only those (two messages that agree on them get the same verdict).
+    """
 
-    def __init__(self, text: str, cond: Cond) -> None:
+    __slots__ = ("text", "identifiers", "_cond")
+
+    def __init__(self, text: str, cond: Cond, identifiers: frozenset[str] = frozenset()) -> None:
         self.text = text
+        self.identifiers = identifiers
         self._cond = cond
 
     def evaluate(self, message: Message) -> bool | None:
@@ -53,7 +59,7 @@ def compile_selector(text: str) -> Selector:
     """Parse, type-check and compile TEXT; an empty or blank selector selects everything."""
     tree = parse(text)
     check(tree, text)
-    return Selector(text, build(tree))
+    return Selector(text, build(tree), identifiers(tree))
 
 
 def check_selector(text: str) -> None:

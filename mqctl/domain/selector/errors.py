@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from mqctl.domain.errors import InputError
+from mqctl.domain.errors import InputError, clip
+
+__all__ = ["SelectorError", "clip", "selector_error"]
 
 
 class SelectorError(InputError):

@@ -4,13 +4,15 @@ Two closure shapes: a *condition* returns True, False or None (UNKNOWN); a *valu
 JmsValue (or a Computed with the same two fields) or None (NULL). Comparisons against a literal, the common
 case, get their own closures with the literal and its promotions worked out once. Numbers follow Java:
 int/long arithmetic wraps, float arithmetic rounds to 32 bits, integer division truncates, mixed operands
-are promoted (int -> long -> float -> double); division by zero and any type mismatch give UNKNOWN.
+are promoted (int -> long -> float -> double); division by zero and arithmetic on a non-number give
+UNKNOWN. A comparison of unlike types (a string with a number, a boolean with a string...) is FALSE, as
+Jakarta Messaging says ("the value of the operation is false"; SEMANTICS §9); `BETWEEN`, `IN` and `LIKE`
+follow from their equivalences in the specification (see docs/selectors.md).
 """
 
 from __future__ import annotations
 
 import operator
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -32,6 +34,7 @@ from mqctl.domain.selector.ast import (
 )
 from mqctl.domain.selector.parser import wrap
 from mqctl.domain.selector.typecheck import flatten
+from mqctl.domain.wildcards import MANY, ONE, Token, char_matcher
 
 
 class Computed:
@@ -172,7 +175,11 @@ def _logical(node: And | Or) -> Cond:
 
 
 def compare_values(op: str, a: Val | None, b: Val | None) -> bool | None:
-    """Three-valued comparison of two run-time values, with Java numeric promotion."""
+    """Three-valued comparison of two run-time values, with Java numeric promotion.
+
+    NULL gives UNKNOWN; unlike types give FALSE; two strings or booleans ordered with ``<``, ``>``...
+    (which the specification does not define) give UNKNOWN.
+    """
     if a is None or b is None:
         return None
     x, y = a.value, b.value
@@ -187,7 +194,7 @@ def compare_values(op: str, a: Val | None, b: Val | None) -> bool | None:
         else:
             y = int_to_float32(y) if a.type == "float" else float(y)  # type: ignore[arg-type]
         return _OPS[op](x, y)
-    return None
+    return False
 
 
 def _compare(node: Compare) -> Cond:
@@ -218,7 +225,7 @@ def _compare_literal(op: str, value: ValueFn, lit: Literal) -> Cond:
                 return None
             x = v.value
             if type(x) is not want:
-                return None
+                return False
             return (x == lv) if equal else (x != lv)
 
         return compare_plain
@@ -236,7 +243,7 @@ def _compare_literal(op: str, value: ValueFn, lit: Literal) -> Cond:
                 return fn(x, lv)
             if tx is float:
                 return fn(x, as_float if v.type == "float" else as_double)
-            return None
+            return False
 
         return compare_exact
     lit_is_float = lit.type == "float"
@@ -251,31 +258,46 @@ def _compare_literal(op: str, value: ValueFn, lit: Literal) -> Cond:
             return fn(x, lv)
         if tx is int:
             return fn(int_to_float32(x) if lit_is_float else float(x), lv)  # type: ignore[arg-type]
-        return None
+        return False
 
     return compare_approx
 
 
 def _between(node: Between) -> Cond:
-    """SQL-92: `x BETWEEN a AND b` is `x >= a AND x <= b`; NOT BETWEEN is its negation."""
+    """As the specification defines them: `x BETWEEN a AND b` is `x >= a AND x <= b`, and
+    `x NOT BETWEEN a AND b` is `x < a OR x > b` (the same as NOT BETWEEN except for unlike types, where
+    every comparison is FALSE and so are both)."""
     operand, low, high = _value(node.operand), _value(node.low), _value(node.high)
-    negated = node.negated
 
-    def between(m: Message) -> bool | None:
+    if not node.negated:
+
+        def between(m: Message) -> bool | None:
+            v = operand(m)
+            if v is None:
+                return None
+            ge = compare_values(">=", v, low(m))
+            if ge is False:
+                return False
+            le = compare_values("<=", v, high(m))
+            if le is False:
+                return False
+            return None if ge is None or le is None else True
+
+        return between
+
+    def not_between(m: Message) -> bool | None:
         v = operand(m)
         if v is None:
             return None
-        ge = compare_values(">=", v, low(m))
-        if ge is False:
-            return negated
-        le = compare_values("<=", v, high(m))
-        if le is False:
-            return negated
-        if ge is None or le is None:
-            return None
-        return not negated
+        lt = compare_values("<", v, low(m))
+        if lt is True:
+            return True
+        gt = compare_values(">", v, high(m))
+        if gt is True:
+            return True
+        return None if lt is None or gt is None else False
 
-    return between
+    return not_between
 
 
 def _in(node: InList) -> Cond:
@@ -288,36 +310,36 @@ def _in(node: InList) -> Cond:
         if v is None:
             return None
         x = v.value
-        if type(x) is not str:
-            return None
-        return (x in values) is not negated
+        # `x IN (...)` is `x = '...' OR ...`: FALSE for a non-string; NOT IN is its negation.
+        return (type(x) is str and x in values) is not negated
 
     return in_
 
 
-def like_regex(pattern: str, escape: str | None) -> re.Pattern[str]:
-    """The regular expression of a LIKE pattern: '%' any run, '_' one character, escapes already checked."""
-    out: list[str] = []
-    i = 0
-    while i < len(pattern):
+def like_tokens(pattern: str, escape: str | None) -> list[Token]:
+    """A LIKE pattern as wildcard tokens: '%' any run, '_' one character, everything else itself.
+
+    The escape character followed by '_', '%' or itself stands for that character. An escape character
+    that is itself '%' or '_' and is followed by anything else keeps its wildcard meaning (so
+    `'%_%' ESCAPE '%'` is a literal '_' followed by any run); the parser refused every other escape
+    character not followed by one of those.
+    """
+    out: list[Token] = []
+    i, n = 0, len(pattern)
+    while i < n:
         c = pattern[i]
-        if escape is not None and c == escape:
-            out.append(re.escape(pattern[i + 1]))
+        if c == escape and i + 1 < n and pattern[i + 1] in ("%", "_", escape):
+            out.append(pattern[i + 1])
             i += 2
             continue
-        if c == "%":
-            out.append(".*")
-        elif c == "_":
-            out.append(".")
-        else:
-            out.append(re.escape(c))
+        out.append(MANY if c == "%" else ONE if c == "_" else c)
         i += 1
-    return re.compile("".join(out), re.DOTALL)
+    return out
 
 
 def _like(node: Like) -> Cond:
     operand = _value(node.operand)
-    match = like_regex(node.pattern, node.escape).fullmatch
+    match = char_matcher(like_tokens(node.pattern, node.escape))
     negated = node.negated
 
     def like(m: Message) -> bool | None:
@@ -325,9 +347,8 @@ def _like(node: Like) -> Cond:
         if v is None:
             return None
         x = v.value
-        if type(x) is not str:
-            return None
-        return (match(x) is not None) is not negated
+        # LIKE on a non-string is FALSE (unlike types); NOT LIKE is its negation.
+        return (type(x) is str and match(x)) is not negated
 
     return like
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mqctl.domain.messages import RESERVED_WORDS, is_identifier_part, is_identifier_start
-from mqctl.domain.selector.errors import selector_error
+from mqctl.domain.selector.errors import clip, selector_error
 
 # Token kinds.
 STRING = "string"
@@ -40,11 +40,11 @@ class Token:
         if self.kind == EOF:
             return "end of selector"
         if self.kind == STRING:
-            return f"string literal {self.text}"
+            return f"string literal {clip(self.text)}"
         if self.kind in (EXACT, APPROX):
-            return f"number {self.text}"
+            return f"number {clip(self.text)}"
         if self.kind == IDENT:
-            return f"identifier {self.text!r}"
+            return f"identifier {clip(self.text)!r}"
         if self.kind == KEYWORD:
             return f"keyword {self.value}"
         return f"'{self.text}'"
@@ -107,6 +107,8 @@ def _string(text: str, start: int) -> Token:
 
 
 _HEX = "0123456789abcdefABCDEF"
+_MAX_DIGITS = 22
+"""More significant digits than any long has in decimal (19) or octal (22): out of range whatever they are."""
 
 
 def _number(text: str, start: int) -> Token:
@@ -153,6 +155,9 @@ def _number(text: str, start: int) -> Token:
     has_l = j < n and text[j] in "lL"
     end = j + 1 if has_l else j
     _check_end(text, end)
+    if len(digits.lstrip("0")) > _MAX_DIGITS:
+        # Decided on the digit count: int() of thousands of decimal digits is refused by Python itself.
+        raise selector_error("a number in the range of long", start + 1, f"number {clip(digits)}")
     if len(digits) > 1 and digits[0] == "0":
         if any(d in "89" for d in digits):
             raise selector_error("octal digits (0-7) after a leading 0", start + 1, f"number {digits}")

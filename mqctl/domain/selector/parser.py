@@ -37,19 +37,40 @@ from mqctl.domain.selector.ast import (
     Or,
     Unary,
 )
-from mqctl.domain.selector.errors import SelectorError, selector_error
+from mqctl.domain.selector.errors import SelectorError, clip, selector_error
 
 COMPARISON_OPS = ("=", "<>", "<", "<=", ">", ">=")
+MAX_SELECTOR_LENGTH = 10240
+"""MQ's limit on a selector (MQ_SELECTOR_LENGTH): longer text is refused before it is tokenised, so no
+selector costs more than a bounded amount of work to compile or per message."""
 _MAX_DEPTH = 64  # nesting of parentheses, NOT and signs; each level costs several Python frames
 _MAX_TREE_DEPTH = 250  # the compiled closures recurse once or twice per level
 
 
 def parse(text: str) -> Node | None:
     """The tree of TEXT, or None for an empty selector; SelectorError with the column otherwise."""
+    if len(text) > MAX_SELECTOR_LENGTH:
+        raise selector_error(
+            f"a selector of at most {MAX_SELECTOR_LENGTH} characters",
+            MAX_SELECTOR_LENGTH + 1,
+            f"{len(text)} characters",
+        )
     tree = _Parser(text).parse()
     if tree is not None:
         _check_depth(tree)
     return tree
+
+
+def identifiers(tree: Node | None) -> frozenset[str]:
+    """The names a selector reads: message properties and header fields."""
+    names: set[str] = set()
+    stack = [tree] if tree is not None else []
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Ident):
+            names.add(node.name)
+        stack.extend(_children(node))
+    return frozenset(names)
 
 
 def _check_depth(tree: Node) -> None:
@@ -286,7 +307,13 @@ class _Parser:
 
 
 def _check_escapes(pattern: str, escape: str, tok: lx.Token) -> None:
-    """SQL-92: the escape character may only precede '_', '%' or itself."""
+    """SQL-92: the escape character may only precede '_', '%' or itself.
+
+    An escape character that is itself '%' or '_' is the wildcard wherever it escapes nothing
+    (``evaluate.like_tokens``), so only other escape characters can stand wrongly.
+    """
+    if escape in ("%", "_"):
+        return
     i = 0
     while i < len(pattern):
         if pattern[i] == escape:
@@ -295,7 +322,7 @@ def _check_escapes(pattern: str, escape: str, tok: lx.Token) -> None:
                 raise selector_error(
                     f"'_', '%' or {escape!r} after the escape character {escape!r}",
                     tok.column,
-                    f"{following} in pattern {tok.text}",
+                    f"{following} in pattern {clip(tok.text)}",
                 )
             i += 2
         else:
@@ -308,7 +335,7 @@ _LONG_LO, _LONG_HI = INTEGRAL_RANGES["long"]
 
 def _number_literal(tok: lx.Token, *, negative: bool, start: int) -> Literal:
     """Java literal typing: int unless L or too large for int; hex/octal are two's-complement bit patterns."""
-    shown = ("-" if negative else "") + tok.text
+    shown = clip(("-" if negative else "") + tok.text)
     if tok.kind == lx.APPROX:
         body, is_float = cast(tuple[str, bool], tok.value)
         f = float(body)

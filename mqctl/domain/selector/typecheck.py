@@ -1,14 +1,15 @@
-"""Static type check: reject at creation what can never be true, as the Jakarta Messaging TCK requires.
+"""Static type check: reject at creation what the selector's own text makes wrong (Jakarta Messaging TCK).
 
-Types are categories: numeric, string, boolean, or unknown (a property, whose type is only known per
-message). Literals and headers have known types; so does every operator's result. An operator given an
-operand of a known wrong type (`p > 'foo'`, `TRUE = 0`, `'a' + 1`, `NOT 5`) is a SelectorError at that
-operand's column; unknown operands are left to run time, where a mismatch is UNKNOWN.
+Types are categories: numeric, string, boolean, or unknown. What the text fixes has a known category:
+literals, and every operator's result. What a message supplies — properties *and* header fields — is
+unknown here: Jakarta Messaging decides a comparison of unlike types when the message is evaluated (it is
+FALSE: `JMSDeliveryMode = 2`, SEMANTICS §9), so only the text's own contradictions are refused. An
+operator given an operand of a known wrong category (`p > 'foo'`, `TRUE = 0`, `p BETWEEN 'a' AND 'b'`,
+`'a' + 1`, `NOT 5`) is a SelectorError at that operand's column (SEMANTICS §7).
 """
 
 from __future__ import annotations
 
-from mqctl.domain.messages import HEADER_TYPES
 from mqctl.domain.selector.ast import (
     And,
     Arith,
@@ -24,7 +25,7 @@ from mqctl.domain.selector.ast import (
     Or,
     Unary,
 )
-from mqctl.domain.selector.errors import selector_error
+from mqctl.domain.selector.errors import clip, selector_error
 
 NUMERIC = "numeric"
 STRING = "string"
@@ -59,12 +60,11 @@ def category(jms_type: str) -> str:
 
 
 def static_type(node: Node) -> str | None:
-    """The category of a node known without a message, or None for a property (or unknown)."""
+    """The category of a node known without a message, or None for a message value (property, header)."""
     if isinstance(node, Literal):
         return _CATEGORY[node.type]
     if isinstance(node, Ident):
-        jms_type = HEADER_TYPES.get(node.name)
-        return None if jms_type is None else _CATEGORY[jms_type]
+        return None
     if isinstance(node, Unary | Arith):
         return NUMERIC
     return BOOLEAN
@@ -72,18 +72,13 @@ def static_type(node: Node) -> str | None:
 
 def describe(node: Node, text: str, cat: str | None) -> str:
     """How an error message names an operand ("found ...")."""
-    source = text[node.start : node.end]
+    source = clip(text[node.start : node.end])
     if isinstance(node, Literal):
         if node.type == "string":
             return f"string literal {source}"
         if node.type == "boolean":
             return source.upper()
         return f"number {source}"
-    if isinstance(node, Ident):
-        if node.name in HEADER_TYPES:
-            jms_type = HEADER_TYPES[node.name]
-            return f"header {node.name} ({'an' if jms_type[0] in 'aeiou' else 'a'} {jms_type})"
-        return f"property {node.name}"
     kinds = {NUMERIC: "numeric expression", STRING: "string expression", BOOLEAN: "condition"}
     kind = kinds.get(cat or "", "expression")
     return f"{kind} {source!r}"

@@ -2,8 +2,8 @@
 
 Public API::
 
-    read_server(tibemsd, *, server=None, topics=None, routes=None, durables=None, next_seq=None)
-        -> EmsServerConfig
+    read_server(tibemsd, *, server=None, topics=None, routes=None, durables=None, next_seq=None,
+                encoding=None) -> EmsServerConfig
     apply_tibemsadmin(state, text, *, file, next_seq, continue_on_error=False) -> AdminRun
     write_topics_conf(state) -> str
     write_routes_conf(state) -> str

@@ -24,6 +24,7 @@ import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect, Node, NodeState, Route, Subscription, TopicObject
@@ -38,6 +39,7 @@ from mqctl.formats.ems.model_edit import (
     zone_type,
 )
 from mqctl.formats.ems.props import check_topic_props, split_props
+from mqctl.formats.text_io import read_text_file
 
 OTHER_FILES = (
     "queues",
@@ -71,9 +73,18 @@ def _counter() -> Callable[[], int]:
     return lambda: next(counter)
 
 
-def read_key_values(text: str, *, file: str | None) -> dict[str, tuple[str, int]]:
-    """``key = value`` lines (``#`` comments, blank lines skipped): key -> (value, line)."""
-    out: dict[str, tuple[str, int]] = {}
+class Setting(NamedTuple):
+    """One ``key = value`` line of tibemsd.conf: the value (quotes removed) and where it stands."""
+
+    value: str
+    line: int
+    column: int
+    """Column of the value's first character (inside the quotes when quoted)."""
+
+
+def read_key_values(text: str, *, file: str | None) -> dict[str, Setting]:
+    """``key = value`` lines (``#`` comments, blank lines skipped): key -> its setting."""
+    out: dict[str, Setting] = {}
     for number, raw in enumerate(text.splitlines(), start=1):
         stripped = raw.strip()
         if not stripped or stripped.startswith("#"):
@@ -83,10 +94,13 @@ def read_key_values(text: str, *, file: str | None) -> dict[str, tuple[str, int]
             raise InputError(
                 "expected 'key = value'", file=file, line=number, column=len(raw) - len(raw.lstrip()) + 1
             )
+        after = raw.index("=") + 1
+        column = after + 1 + len(raw[after:]) - len(raw[after:].lstrip())
         value = value.strip()
         if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
             value = value[1:-1]
-        out[key.strip()] = (value, number)
+            column += 1
+        out[key.strip()] = Setting(value, number, column)
     return out
 
 
@@ -288,65 +302,102 @@ def read_server(
     routes: Path | None = None,
     durables: Path | None = None,
     next_seq: Callable[[], int] | None = None,
+    encoding: str | None = None,
 ) -> EmsServerConfig:
     """Read one server. Explicit paths override the tibemsd pointers; ``server`` overrides its name.
 
-    ``tibemsd`` may be a ``tibemsd.conf`` or a ``tibemsd.json`` (see ``json_conf``).
+    ``tibemsd`` may be a ``tibemsd.conf`` or a ``tibemsd.json`` (see ``json_conf``). Every file is read
+    by ``text_io``'s rule: UTF-8 (byte order marks honoured) unless ``encoding`` names another.
     """
     seq = next_seq or _counter()
     if tibemsd is not None and tibemsd.suffix.lower() == ".json":
         from mqctl.formats.ems.json_conf import read_json_server
 
         return read_json_server(
-            tibemsd, server=server, topics=topics, routes=routes, durables=durables, next_seq=seq
+            tibemsd,
+            server=server,
+            topics=topics,
+            routes=routes,
+            durables=durables,
+            next_seq=seq,
+            encoding=encoding,
         )
-    pointers: dict[str, tuple[str, int]] = {}
+    pointers: dict[str, Setting] = {}
     not_modelled: list[str] = []
     files: list[str] = []
     if tibemsd is not None:
-        pointers = read_key_values(_read(tibemsd), file=str(tibemsd))
+        pointers = read_key_values(read_text_file(tibemsd, encoding), file=str(tibemsd))
         files.append(str(tibemsd))
         for key in OTHER_FILES:
-            if key in pointers and pointers[key][0]:
-                not_modelled.append(f"{key} = {pointers[key][0]} (not modelled)")
-    name = server or (pointers["server"][0] if "server" in pointers else None)
+            if key in pointers and pointers[key].value:
+                not_modelled.append(f"{key} = {pointers[key].value} (not modelled)")
+    name = server or (pointers["server"].value if "server" in pointers else None)
     if not name:
         raise InputError(
             "no server name: give --server or a 'server = NAME' line in tibemsd.conf",
             file=str(tibemsd) if tibemsd else None,
         )
-    where = pointers["server"][1] if "server" in pointers and not server else None
-    check_server(name, line=where, column=1 if where else None, file=str(tibemsd) if where else None)
+    where = pointers["server"] if "server" in pointers and not server else None
+    check_server(
+        name,
+        line=where.line if where else None,
+        column=where.column if where else None,
+        file=str(tibemsd) if where else None,
+    )
     state = NodeState(node=Node(name=name, dialect=Dialect.EMS))
     config = EmsServerConfig(name=name, state=state, not_modelled=not_modelled, files=files)
     base = tibemsd.parent if tibemsd is not None else Path(".")
 
-    def resolve(explicit: Path | None, key: str) -> Path | None:
+    def read(explicit: Path | None, key: str) -> tuple[str, str] | None:
+        """(text, file name) of the file given explicitly or by the tibemsd.conf pointer ``key``."""
         if explicit is not None:
-            return explicit
-        if key in pointers and pointers[key][0]:
-            return base / pointers[key][0]
-        return None
+            return read_text_file(explicit, encoding), str(explicit)
+        setting = pointers.get(key)
+        if setting is None or not setting.value:
+            return None
+        assert tibemsd is not None
+        path = _pointed_file(base, key, setting, file=str(tibemsd))
+        return _read_pointed(path, key, setting, file=str(tibemsd), encoding=encoding), str(path)
 
-    topics_path, routes_path, durables_path = (
-        resolve(topics, "topics"),
-        resolve(routes, "routes"),
-        resolve(durables, "durables"),
-    )
-    if topics_path is not None:
-        read_topics_conf(state, _read(topics_path), file=str(topics_path), next_seq=seq)
-        files.append(str(topics_path))
-    if routes_path is not None:
-        config.peers |= read_routes_conf(state, _read(routes_path), file=str(routes_path), next_seq=seq)
-        files.append(str(routes_path))
-    if durables_path is not None:
-        config.peers |= read_durables_conf(state, _read(durables_path), file=str(durables_path), next_seq=seq)
-        files.append(str(durables_path))
+    found = read(topics, "topics")
+    if found is not None:
+        read_topics_conf(state, found[0], file=found[1], next_seq=seq)
+        files.append(found[1])
+    found = read(routes, "routes")
+    if found is not None:
+        config.peers |= read_routes_conf(state, found[0], file=found[1], next_seq=seq)
+        files.append(found[1])
+    found = read(durables, "durables")
+    if found is not None:
+        config.peers |= read_durables_conf(state, found[0], file=found[1], next_seq=seq)
+        files.append(found[1])
     return config
 
 
-def _read(path: Path) -> str:
+def _pointed_file(base: Path, key: str, setting: Setting, *, file: str) -> Path:
+    """The path a tibemsd.conf setting names (relative to its folder); a NUL in it is an error there."""
+    nul = setting.value.find("\0")
+    if nul >= 0:
+        raise InputError(
+            f"{key}: a file name cannot hold a NUL byte",
+            file=file,
+            line=setting.line,
+            column=setting.column + nul,
+        )
+    return base / setting.value
+
+
+def _read_pointed(path: Path, key: str, setting: Setting, *, file: str, encoding: str | None) -> str:
+    """The text of a file a setting points at. A file that cannot be opened is reported at the setting
+    (``tibemsd.conf:4:10: topics = conf/: ... is a folder``); a decoding error, in the file itself."""
     try:
-        return path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise InputError(f"cannot read the file: {err.strerror or err}", file=str(path)) from None
+        return read_text_file(path, encoding)
+    except InputError as err:
+        if err.line is not None:
+            raise
+        raise InputError(
+            f"{key} = {setting.value}: {path}: {err.message}",
+            file=file,
+            line=setting.line,
+            column=setting.column,
+        ) from None

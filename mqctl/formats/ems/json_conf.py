@@ -19,6 +19,7 @@ decoder does not keep positions of values).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -38,13 +39,14 @@ from mqctl.domain.rules import ems_definitions, route_selectors, routes, subscri
 from mqctl.formats._checks import check_selector_at
 from mqctl.formats.ems.conf import (
     EmsServerConfig,
-    _read,
     read_durables_conf,
     read_routes_conf,
     read_topics_conf,
 )
 from mqctl.formats.ems.model_edit import check_pattern, check_server, sourced, zone_type
+from mqctl.formats.text_io import read_text_file
 
+_LONG_NUMBER = re.compile(r"(?<![0-9])[0-9]{4000,}")
 _ROUTE_KEYS = frozenset(
     {
         "name",
@@ -59,12 +61,23 @@ _ROUTE_KEYS = frozenset(
 )
 
 
-def _text(value: Any) -> str | None:
+def _text(value: Any, where: str, file: str) -> str | None:
+    """A scalar member as property text (None: absent or false, "": a flag); arrays and objects are
+    refused with their path, never stored as their Python spelling."""
     if value is None or value is False:
         return None
     if value is True:
         return ""
+    if isinstance(value, dict | list):
+        raise _fail(f"expected a string, number or boolean, found {type(value).__name__}", where, file)
     return str(value)
+
+
+def _server(name: str, where: str, file: str) -> str:
+    try:
+        return check_server(name, line=None, column=None, file=file)
+    except InputError as err:
+        raise _fail(err.message, where, file) from None
 
 
 def _fail(message: str, path: str, file: str) -> InputError:
@@ -79,12 +92,10 @@ def read_json_server(
     routes: Path | None,
     durables: Path | None,
     next_seq: Callable[[], int],
+    encoding: str | None = None,
 ) -> EmsServerConfig:
     file = str(path)
-    try:
-        doc = json.loads(_read(path))
-    except json.JSONDecodeError as err:
-        raise InputError(f"not valid JSON: {err.msg}", file=file, line=err.lineno, column=err.colno) from None
+    doc = _load(read_text_file(path, encoding), file)
     if not isinstance(doc, dict):
         raise InputError("expected a JSON object at the top", file=file, line=1, column=1)
     head: dict[str, Any] = doc["tibemsd"] if isinstance(doc.get("tibemsd"), dict) else {}
@@ -96,20 +107,50 @@ def read_json_server(
     config = EmsServerConfig(name=name, state=state, files=[file])
     for key in ("queues", "users", "groups", "acls", "factories", "bridges", "channels", "stores"):
         if doc.get(key):
-            config.not_modelled.append(f"{key} ({len(doc[key])} entries, not modelled)")
+            count = f"{len(doc[key])} entries" if isinstance(doc[key], list | dict) else "present"
+            config.not_modelled.append(f"{key} ({count}, not modelled)")
     if topics is not None:
-        read_topics_conf(state, _read(topics), file=str(topics), next_seq=next_seq)
+        read_topics_conf(state, read_text_file(topics, encoding), file=str(topics), next_seq=next_seq)
     else:
-        _topics(state, doc.get("topics") or [], file, next_seq)
+        _topics(state, _array(doc, "topics", "topics", file), file, next_seq)
     if routes is not None:
-        config.peers |= read_routes_conf(state, _read(routes), file=str(routes), next_seq=next_seq)
+        text = read_text_file(routes, encoding)
+        config.peers |= read_routes_conf(state, text, file=str(routes), next_seq=next_seq)
     else:
-        config.peers |= _routes(state, doc.get("routes") or [], file, next_seq)
+        config.peers |= _routes(state, _array(doc, "routes", "routes", file), file, next_seq)
     if durables is not None:
-        config.peers |= read_durables_conf(state, _read(durables), file=str(durables), next_seq=next_seq)
+        text = read_text_file(durables, encoding)
+        config.peers |= read_durables_conf(state, text, file=str(durables), next_seq=next_seq)
     else:
-        config.peers |= _durables(state, doc.get("durables") or [], file, next_seq)
+        config.peers |= _durables(state, _array(doc, "durables", "durables", file), file, next_seq)
     return config
+
+
+def _array(container: dict[str, Any], key: str, where: str, file: str) -> list[Any]:
+    """``container[key]`` as a list (missing or null: empty); anything else names its JSON path."""
+    value = container.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise _fail(f"expected an array, found {type(value).__name__}", where, file)
+    return value
+
+
+def _load(text: str, file: str) -> Any:
+    """The JSON document; its syntax errors, and what ``json`` cannot hold, as positioned input errors."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise InputError(f"not valid JSON: {err.msg}", file=file, line=err.lineno, column=err.colno) from None
+    except RecursionError:
+        raise InputError("JSON nested too deeply to be a tibemsd.json", file=file, line=1, column=1) from None
+    except ValueError:  # Python refuses to convert an integer of thousands of digits
+        m = _LONG_NUMBER.search(text)
+        at = m.start() if m else 0
+        line = text.count("\n", 0, at) + 1
+        raise InputError(
+            "a number of thousands of digits", file=file, line=line, column=at - text.rfind("\n", 0, at)
+        ) from None
 
 
 def _topics(state: NodeState, items: list[Any], file: str, next_seq: Callable[[], int]) -> None:
@@ -123,7 +164,7 @@ def _topics(state: NodeState, items: list[Any], file: str, next_seq: Callable[[]
             raise _fail(f"topic {name} is defined twice", where, file)
         props: dict[str, str | None] = {}
         for key, value in item.items():
-            text = _text(value)
+            text = _text(value, f"{where}.{key}", file)
             if key != "name" and text is not None:
                 props[key] = None if text == "" and value is True else text
         topic = TopicObject(node=state.node.name, name=name, topicstr=name, properties=props, seq=next_seq())
@@ -167,22 +208,27 @@ def _routes(state: NodeState, items: list[Any], file: str, next_seq: Callable[[]
         where = f"routes[{i}]"
         if not isinstance(item, dict) or not isinstance(item.get("name"), str):
             raise _fail("expected an object with a string 'name'", where, file)
-        peer = check_server(item["name"], line=None, column=None, file=file)
+        peer = _server(item["name"], f"{where}.name", file)
         if peer in state.routes:
             raise _fail(f"route {peer} is defined twice", where, file)
-        route = Route(node=state.node.name, peer=peer, url=str(item.get("url") or ""), seq=next_seq())
-        if not route.url:
+        url = _text(item.get("url"), f"{where}.url", file)
+        if not url:
             raise _fail(f"route {peer} has no url", where, file)
-        if item.get("zone_name"):
-            route.zone_name = str(item["zone_name"])
-        if item.get("zone_type"):
+        route = Route(node=state.node.name, peer=peer, url=url, seq=next_seq())
+        zone_name = _text(item.get("zone_name"), f"{where}.zone_name", file)
+        if zone_name:
+            route.zone_name = zone_name
+        kind = _text(item.get("zone_type"), f"{where}.zone_type", file)
+        if kind:
             try:
-                route.zone_type = zone_type(str(item["zone_type"]), line=0, column=0, file=file)
+                route.zone_type = zone_type(kind, line=0, column=0, file=file)
             except InputError as err:
                 raise _fail(err.message, f"{where}.zone_type", file) from None
         for key, value in item.items():
-            if key not in _ROUTE_KEYS and not isinstance(value, dict | list) and _text(value) is not None:
-                route.properties[key] = str(_text(value))
+            if key not in _ROUTE_KEYS and not isinstance(value, dict | list):
+                text = _text(value, f"{where}.{key}", file)
+                if text is not None:
+                    route.properties[key] = text
         _rule(routes.check, route, where=where, file=file)
         state.routes[peer] = sourced(route, file, None)
         state.route_selectors.extend(_selectors(item, route, where, file))
@@ -193,7 +239,7 @@ def _routes(state: NodeState, items: list[Any], file: str, next_seq: Callable[[]
 def _selectors(item: dict[str, Any], route: Route, where: str, file: str) -> list[RouteSelector]:
     found: list[tuple[Direction, Any, str]] = []
     for key in ("selectors", "topic_selectors"):
-        for j, sel in enumerate(item.get(key) or []):
+        for j, sel in enumerate(_array(item, key, f"{where}.{key}", file)):
             if not isinstance(sel, dict):
                 raise _fail("expected an object", f"{where}.{key}[{j}]", file)
             raw = sel.get("direction", "incoming" if sel.get("incoming") else "outgoing")
@@ -205,7 +251,7 @@ def _selectors(item: dict[str, Any], route: Route, where: str, file: str) -> lis
                 ) from None
             found.append((direction, sel, f"{where}.{key}[{j}]"))
     for key, direction in (("incoming_topic", Direction.INCOMING), ("outgoing_topic", Direction.OUTGOING)):
-        for j, sel in enumerate(item.get(key) or []):
+        for j, sel in enumerate(_array(item, key, f"{where}.{key}", file)):
             found.append((direction, sel, f"{where}.{key}[{j}]"))
     out: list[RouteSelector] = []
     for direction, sel, path in found:
@@ -245,13 +291,13 @@ def _durables(state: NodeState, items: list[Any], file: str, next_seq: Callable[
             _selector(item["selector"], f"{where}.selector", file)
             sub.selector = item["selector"]
         for key in ("route", "clientid", "nolocal"):
-            text = _text(item.get(key))
+            text = _text(item.get(key), f"{where}.{key}", file)
             if text is not None:
                 sub.properties[key] = None if item.get(key) is True else text
         if name in state.subscriptions:
             raise _fail(f"durable {name} is defined twice", where, file)
         if sub.is_route_durable:
-            peers.add(check_server(name, line=None, column=None, file=file))
+            peers.add(_server(name, f"{where}.durable_name", file))
         _rule(subscriptions.check, sub, Dialect.EMS, where=where, file=file)
         sub.seq = next_seq()
         state.subscriptions[name] = sourced(sub, file, None)

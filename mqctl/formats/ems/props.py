@@ -134,8 +134,9 @@ def check_topic_props(props: list[Prop], *, line: int, file: str | None) -> dict
     return out
 
 
-def format_props(props: dict[str, str | None]) -> str:
-    """The ``topics.conf`` / tibemsadmin text of a property dict (flags bare, values quoted when needed)."""
+def format_props(props: dict[str, str | None], *, separator: str = ",") -> str:
+    """The ``topics.conf`` / ``durables.conf`` / tibemsadmin text of a property dict: flags bare, values
+    in double quotes when they are empty or hold a blank or comma (``split_props`` reads them back)."""
     items = []
     for key, value in props.items():
         if value is None:
@@ -144,4 +145,4 @@ def format_props(props: dict[str, str | None]) -> str:
             items.append(f'{key}="{value}"')
         else:
             items.append(f"{key}={value}")
-    return ",".join(items)
+    return separator.join(items)

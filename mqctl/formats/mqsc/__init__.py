@@ -4,7 +4,7 @@ Public API::
 
     parse_mqsc(text, *, file=None, inserts=None) -> list[ParsedItem]
     apply_mqsc(state, text, *, file, inserts, next_seq, continue_on_error=False) -> MqscRun
-    dump_header_qmgr(text) -> str | None
+    dump_header_qmgr(text, *, file=None) -> str | None   # InputError for a name MQ refuses
     write_mqsc(state, *, generated=None, user="mqctl", host="mqctl") -> str
 """
 

@@ -19,8 +19,9 @@ later (by the parser or a domain check) point into the file.
 from __future__ import annotations
 
 import re
+from array import array
 from bisect import bisect_right
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import NamedTuple
@@ -99,7 +100,7 @@ class Content:
 
     __slots__ = ("indices", "logical")
 
-    def __init__(self, logical: Logical, indices: range | tuple[int, ...]) -> None:
+    def __init__(self, logical: Logical, indices: Sequence[int]) -> None:
         self.logical = logical
         self.indices = indices
         """Indices into ``logical.text``."""
@@ -125,6 +126,33 @@ class Content:
 
     def __repr__(self) -> str:
         return repr(tuple(self))
+
+
+LITERAL_MARKER = "* mqctl: literal text, +NAME+ is not an insert in this file"
+"""A header comment (mqctl's exports write it) that turns insert expansion off for the whole file, so that
+``X+QMNAME+Y`` in an exported DESCR, TOPICSTR, selector or name reads back as written. Real runmqsc
+sees a comment."""
+
+
+def header_comments(text: str) -> Iterator[tuple[int, str]]:
+    """The leading comment lines of a script (blank lines skipped) with their numbers: its header."""
+    start = number = 0
+    while start < len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        number += 1
+        line = text[start:end].rstrip("\r")
+        start = end + 1
+        if line.startswith("*"):
+            yield number, line
+        elif line.strip():
+            return
+
+
+def has_literal_marker(text: str) -> bool:
+    """Does the header hold ``LITERAL_MARKER`` (any case, blanks around it ignored)?"""
+    marker = LITERAL_MARKER.casefold()
+    return any(line.strip().casefold() == marker for _, line in header_comments(text))
 
 
 def split_commands(text: str, *, file: str | None = None) -> list[Logical]:
@@ -190,7 +218,8 @@ def apply_inserts(logical: Logical, inserts: Mapping[str, str]) -> tuple[Logical
     Lookup is exact first, then upper case (``+qmname+`` finds ``QMNAME``). Inserted characters take
     the position of the insert's first ``+``, so errors in an inserted value point at the insert.
     Inserts are recognised inside quoted strings too (``CHANNEL('+AUTOCL+_+QMNAME+')``), so a literal
-    ``+WORD+`` in a string counts as an insert.
+    ``+WORD+`` in a string counts as an insert — except in a script whose header holds
+    ``LITERAL_MARKER`` (mqctl's exports), which the parser does not pass through here at all.
     """
     if "+" not in logical.text:
         return logical, []
@@ -235,8 +264,8 @@ class Token(NamedTuple):
     text: str
     """Words as typed (not yet folded); strings with the quotes removed and '' undoubled."""
     pos: Pos
-    indices: range | tuple[int, ...]
-    """Index in the command text of each character of ``text``."""
+    indices: Sequence[int]
+    """Index in the command text of each character of ``text`` (a ``range``, or ``_Undoubled``)."""
     logical: Logical
 
     @property
@@ -248,10 +277,59 @@ class Token(NamedTuple):
 _new_token = tuple.__new__
 """Builds a ``Token`` from a tuple at C speed (the generated ``Token.__new__`` is Python code)."""
 
-_TOKEN = re.compile(r"([ \t,]*)(?:(\()|(\))|('(?:[^']|'')*')|([^ \t,()']+)|('))")
+_TOKEN = re.compile(r"([ \t,]*)(?:(\()|(\))|('[^']*+(?:''[^']*+)*+')|([^ \t,()']+)|('))")
 """Blanks/commas before a token, then: ( | ) | a quoted string ('' inside) | a word | a quote that is
 never closed. Every token group is non-empty when it matches, so ``findall`` tells which one did, and
-the matches are contiguous (trailing blanks aside), so positions are running sums of their lengths."""
+the matches are contiguous (trailing blanks aside), so positions are running sums of their lengths.
+
+The string's repetitions are possessive (``*+``): a quoted string can be read only one way, and a plain
+``'(?:[^']|'')*'`` makes ``re`` keep a backtracking entry per character (a 1 MB value cost 313 MB,
+20 MB cost 4.9 GB)."""
+
+
+class _Undoubled(Sequence[int]):
+    """Indices of the characters of a quoted string holding ``''`` pairs: every index of ``text`` from
+    ``start`` to ``stop`` except the second quote of each pair (a pair stands at its first quote).
+
+    Computed only when asked (errors are rare): parsing a value costs nothing per character.
+    """
+
+    __slots__ = ("text", "start", "stop", "_kept_before")
+
+    def __init__(self, text: str, start: int, stop: int) -> None:
+        self.text, self.start, self.stop = text, start, stop
+        self._kept_before: array[int] | None = None
+
+    def _seconds(self) -> Iterator[int]:
+        """Positions of the second quote of each pair, in order."""
+        at = self.text.find("''", self.start, self.stop)
+        while at >= 0:
+            yield at + 1
+            at = self.text.find("''", at + 2, self.stop)
+
+    def _table(self) -> array[int]:
+        """For the j-th skipped position q_j: how many kept indices precede it (q_j - start - j)."""
+        if self._kept_before is None:
+            self._kept_before = array("q", (q - self.start - j for j, q in enumerate(self._seconds())))
+        return self._kept_before
+
+    def __len__(self) -> int:
+        return self.stop - self.start - len(self._table())
+
+    def __getitem__(self, k: int) -> int:  # type: ignore[override]
+        size = len(self)
+        if k < 0:
+            k += size
+        if not 0 <= k < size:
+            raise IndexError(k)
+        return self.start + k + bisect_right(self._table(), k)
+
+    def __iter__(self) -> Iterator[int]:
+        at = self.start
+        for second in self._seconds():
+            yield from range(at, second)
+            at = second + 1
+        yield from range(at, self.stop)
 
 
 def tokenize(logical: Logical, *, file: str | None = None) -> list[Token]:
@@ -282,13 +360,8 @@ def tokenize(logical: Logical, *, file: str | None = None) -> list[Token]:
             if "''" not in inner:
                 append(new(Token, (Kind.STRING, inner, at, range(i + 1, end - 1), logical)))
             else:
-                # '' is one quote, placed at the first of the two
-                indices: list[int] = []
-                k = i + 1
-                while k < end - 1:
-                    indices.append(k)
-                    k += 2 if text[k] == "'" else 1
-                append(new(Token, (Kind.STRING, inner.replace("''", "'"), at, tuple(indices), logical)))
+                indices = _Undoubled(text, i + 1, end - 1)
+                append(new(Token, (Kind.STRING, inner.replace("''", "'"), at, indices, logical)))
             i = end
         elif quote:
             raise InputError(

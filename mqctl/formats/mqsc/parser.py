@@ -19,6 +19,7 @@ from mqctl.formats.mqsc.lexer import (
     Pos,
     Token,
     apply_inserts,
+    has_literal_marker,
     split_commands,
     tokenize,
 )
@@ -106,12 +107,16 @@ def parse_mqsc(
 def iter_mqsc(
     text: str, *, file: str | None = None, inserts: Mapping[str, str] | None = None
 ) -> Iterator[ParsedItem]:
-    """``parse_mqsc`` one command at a time, so that applying can follow parsing (and report progress)."""
+    """``parse_mqsc`` one command at a time, so that applying can follow parsing (and report progress).
+
+    A script whose header holds ``LITERAL_MARKER`` (mqctl's exports) has no inserts: ``+NAME+`` is text.
+    """
+    literal = has_literal_marker(text)
     for number, logical in enumerate(split_commands(text, file=file), start=1):
         if logical.error is not None:
             yield BadCommand(number, logical.lines, logical.line, logical.error)
             continue
-        resolved, missing = apply_inserts(logical, inserts or {})
+        resolved, missing = (logical, []) if literal else apply_inserts(logical, inserts or {})
         if missing:
             yield SkippedInsert(number, logical.lines, logical.line, tuple(dict.fromkeys(missing)))
             continue

@@ -1,8 +1,11 @@
 """Write a queue manager's model as a ``dmpmqcfg -o mqsc`` style script, and read a dump's header.
 
 Layout as dmpmqcfg prints it: ``*`` header comments, then each object as ``DEFINE TYPE('NAME') +``
-with one attribute per line and ``REPLACE`` last. Every name and string is quoted, so running the
-script back (``apply_mqsc``) gives the same model (sequences aside). One difference from dmpmqcfg:
+with one attribute per line and ``REPLACE`` last. Every name and string is quoted (quotes doubled), so
+running the script back (``apply_mqsc``) gives the same model (sequences aside). Exported text cannot
+change the script's shape: a value holding a line break is refused (``check_mqsc_text``), and the header
+carries ``LITERAL_MARKER`` so that ``+NAME+`` in a value reads back as written, not as an insert
+(``X+QMNAME+Y`` came back ``XRTY``). One difference from dmpmqcfg:
 namelists come before ``ALTER QMGR`` and the channels, because mqctl reads REPOSNL and CLUSNL
 namelists when the command runs. With several full-repository clusters and no namelist holding
 exactly them, the writer adds a namelist ``MQCTL.REPOS`` for REPOSNL.
@@ -11,23 +14,58 @@ exactly them, the writer adds a namelist ``MQCTL.REPOS`` for REPOSNL.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 
+from mqctl.domain.errors import InputError
+from mqctl.domain.file_values import check_mqsc_text
 from mqctl.domain.memberships import REPOS_NAMELIST, full_repositories
-from mqctl.domain.model import Namelist, NodeState, Subscription
+from mqctl.domain.model import Channel, Namelist, NodeState, Subscription, TopicObject
+from mqctl.domain.names import check_mq_name
+from mqctl.formats._located import locate
+from mqctl.formats.mqsc.lexer import LITERAL_MARKER, header_comments
 
-_HEADER_QMGR = re.compile(r"^\*\s*Queue manager name:\s*(\S+)\s*$", re.MULTILINE)
+_HEADER_QMGR = re.compile(r"\*\s*Queue manager name:(.*)$", re.IGNORECASE)
 
 
-def dump_header_qmgr(text: str) -> str | None:
-    """The queue manager name from a dmpmqcfg header (``* Queue manager name: QM1``), if present."""
-    m = _HEADER_QMGR.search(text)
-    return m.group(1) if m else None
+def dump_header_qmgr(text: str, *, file: str | None = None) -> str | None:
+    """The queue manager name from a dmpmqcfg header (``* Queue manager name: QM1``), if present.
+
+    Only the leading comment lines are the header. The name is checked as MQ checks names
+    (``check_mq_name``): a header naming something else (``../escape``, ``QM 1``) is an ``InputError``
+    at its line, never taken as a queue manager (or file) name.
+    """
+    for number, line in header_comments(text):
+        m = _HEADER_QMGR.match(line)
+        if m is None:
+            continue
+        name = m.group(1).strip()
+        try:
+            check_mq_name(name, "qmgr")
+        except InputError as err:
+            err.message = f"the dmpmqcfg header names the queue manager {name!r}: {err.message}"
+            raise locate(err, file=file, line=number, column=m.start(1) + 1) from None
+        return name
+    return None
 
 
 def quote(value: str) -> str:
-    """An MQSC quoted string: quotes doubled; a blank string as ``' '``, as dmpmqcfg writes it."""
+    """An MQSC quoted string: quotes doubled; a blank string as ``' '``, as dmpmqcfg writes it.
+
+    A line break cannot be quoted (a string ends with its line): ``InputError``."""
+    check_mqsc_text(value, "value")
     return "'" + (value or " ").replace("'", "''") + "'"
+
+
+@contextmanager
+def _about(obj: str) -> Iterator[None]:
+    """Name the object whose value could not be written."""
+    try:
+        yield
+    except InputError as err:
+        err.obj = obj
+        raise
 
 
 def _block(head: str, attrs: list[str], last: str = "REPLACE") -> list[str]:
@@ -51,6 +89,7 @@ def write_mqsc(
         "* Queue manager platform: UNIX",
         "* Queue manager command level: 940/940",
         f"* Command issued: dmpmqcfg -m {name} -a",
+        LITERAL_MARKER,
     ]
     namelists = dict(state.namelists)
     repos = sorted(full_repositories(state))
@@ -66,52 +105,66 @@ def write_mqsc(
                 descr="full repository clusters (written by mqctl)",
             )
     for nl in sorted(namelists.values(), key=lambda n: n.name):
-        names = ",".join(quote(n) for n in nl.names) or "''"
-        out += _block(f"DEFINE NAMELIST({quote(nl.name)})", [f"DESCR({quote(nl.descr)})", f"NAMES({names})"])
+        with _about(f"namelist {nl.name}"):
+            names = ",".join(quote(n) for n in nl.names) or "''"
+            attrs = [f"DESCR({quote(nl.descr)})", f"NAMES({names})"]
+            out += _block(f"DEFINE NAMELIST({quote(nl.name)})", attrs)
     node = state.node
-    qmgr = [
-        f"DESCR({quote(node.descr)})",
-        f"PARENT({quote(node.parent or '')})",
-        f"PSMODE({node.psmode})",
-        f"PSCLUS({node.psclus})",
-        f"REPOS({quote(repos[0] if len(repos) == 1 else '')})",
-        f"REPOSNL({quote(reposnl)})",
-    ]
+    with _about(f"qmgr {name}"):
+        qmgr = [
+            f"DESCR({quote(node.descr)})",
+            f"PARENT({quote(node.parent or '')})",
+            f"PSMODE({node.psmode})",
+            f"PSCLUS({node.psclus})",
+            f"REPOS({quote(repos[0] if len(repos) == 1 else '')})",
+            f"REPOSNL({quote(reposnl)})",
+        ]
     out += _block("ALTER QMGR", qmgr, last="FORCE")
     for ch in sorted(state.channels.values(), key=lambda c: c.name):
-        out += _block(
-            f"DEFINE CHANNEL({quote(ch.name)})",
-            [
-                f"CHLTYPE({ch.chltype.value})",
-                f"CLUSTER({quote(ch.cluster)})",
-                f"CLUSNL({quote(ch.clusnl)})",
-                f"CONNAME({quote(ch.conname)})",
-                f"DESCR({quote(ch.descr)})",
-                f"CLWLRANK({ch.clwlrank})",
-                f"CLWLPRTY({ch.clwlprty})",
-                f"CLWLWGHT({ch.clwlwght})",
-            ],
-        )
+        with _about(f"channel {ch.name}"):
+            out += _channel(ch)
     for t in sorted(state.topics.values(), key=lambda t: t.name):
-        out += _block(
-            f"DEFINE TOPIC({quote(t.name)})",
-            [
-                "TYPE(LOCAL)",
-                f"TOPICSTR({quote(t.topicstr)})",
-                f"DESCR({quote(t.descr)})",
-                f"CLUSTER({quote(t.cluster)})",
-                f"CLROUTE({t.clroute.value})",
-                f"PUB({t.pub.value})",
-                f"SUB({t.sub.value})",
-                f"PUBSCOPE({t.pubscope.value})",
-                f"SUBSCOPE({t.subscope.value})",
-                f"PROXYSUB({t.proxysub.value})",
-                f"WILDCARD({t.wildcard.value})",
-            ],
-        )
+        with _about(f"topic {t.name}"):
+            out += _topic(t)
     for s in sorted(state.subscriptions.values(), key=lambda s: s.name):
-        out += _block(f"DEFINE SUB({quote(s.name)})", _sub_attrs(state, s))
+        with _about(f"sub {s.name}"):
+            out += _block(f"DEFINE SUB({quote(s.name)})", _sub_attrs(state, s))
     return "\n".join(out) + "\n"
+
+
+def _channel(ch: Channel) -> list[str]:
+    return _block(
+        f"DEFINE CHANNEL({quote(ch.name)})",
+        [
+            f"CHLTYPE({ch.chltype.value})",
+            f"CLUSTER({quote(ch.cluster)})",
+            f"CLUSNL({quote(ch.clusnl)})",
+            f"CONNAME({quote(ch.conname)})",
+            f"DESCR({quote(ch.descr)})",
+            f"CLWLRANK({ch.clwlrank})",
+            f"CLWLPRTY({ch.clwlprty})",
+            f"CLWLWGHT({ch.clwlwght})",
+        ],
+    )
+
+
+def _topic(t: TopicObject) -> list[str]:
+    return _block(
+        f"DEFINE TOPIC({quote(t.name)})",
+        [
+            "TYPE(LOCAL)",
+            f"TOPICSTR({quote(t.topicstr)})",
+            f"DESCR({quote(t.descr)})",
+            f"CLUSTER({quote(t.cluster)})",
+            f"CLROUTE({t.clroute.value})",
+            f"PUB({t.pub.value})",
+            f"SUB({t.sub.value})",
+            f"PUBSCOPE({t.pubscope.value})",
+            f"SUBSCOPE({t.subscope.value})",
+            f"PROXYSUB({t.proxysub.value})",
+            f"WILDCARD({t.wildcard.value})",
+        ],
+    )
 
 
 def _sub_attrs(state: NodeState, s: Subscription) -> list[str]:
