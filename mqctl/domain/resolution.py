@@ -52,6 +52,9 @@ __all__ = [
 ROOT_NAME = "SYSTEM.BASE.TOPIC"
 """The root of every MQ topic tree; its defaults apply where no object resolves a topic."""
 
+RESOLUTION_CACHE = 512
+"""Resolutions kept per tree (see ``TopicTree.resolve``)."""
+
 _SEP = "/"
 _E = TypeVar("_E", bound=StrEnum)
 
@@ -216,6 +219,7 @@ class ClusterIndex:
             self._members[m.cluster].add(m.node)
         self._local: dict[str, list[TopicObject]] = defaultdict(list)
         self._clustered: dict[str, list[TopicObject]] = defaultdict(list)
+        hosts: dict[tuple[str, str], set[str]] = defaultdict(set)
         for obj in topology.topics:
             node = topology.nodes.get(obj.node)
             if node is not None and node.dialect != Dialect.MQ:
@@ -223,6 +227,8 @@ class ClusterIndex:
             self._local[obj.node].append(obj)
             if obj.cluster and obj.node in self._members.get(obj.cluster, ()):
                 self._clustered[obj.cluster].append(obj)
+                hosts[(obj.cluster, obj.topicstr)].add(obj.node)
+        self._hosts = {key: tuple(sorted(nodes)) for key, nodes in hosts.items()}
 
     def clusters_of(self, node: str) -> frozenset[str]:
         return frozenset(self._clusters.get(node, ()))
@@ -243,7 +249,7 @@ class ClusterIndex:
 
     def hosts(self, cluster: str, topicstr: str) -> tuple[str, ...]:
         """Topic hosts: members of ``cluster`` defining an object with ``topicstr`` for it, by name."""
-        return tuple(sorted({o.node for o in self.clustered(cluster) if o.topicstr == topicstr}))
+        return self._hosts.get((cluster, topicstr), ())
 
 
 # --- resolution -------------------------------------------------------------------------------------------
@@ -325,10 +331,16 @@ class TopicTree:
         return tree
 
     def resolve(self, topicstr: str) -> Resolution:
-        """Resolve a concrete topic string (any '#'/'+' in it is literal)."""
+        """Resolve a concrete topic string (any '#'/'+' in it is literal).
+
+        Answers are kept, up to ``RESOLUTION_CACHE`` topic strings: a tree that lives as long as a routing
+        model sees a stream of distinct publications, and must not grow with it.
+        """
         cached = self._cache.get(topicstr)
         if cached is None:
             cached = self.resolve_levels(levels(topicstr, Dialect.MQ))
+            if len(self._cache) >= RESOLUTION_CACHE:
+                self._cache.clear()
             self._cache[topicstr] = cached
         return cached
 
