@@ -111,7 +111,7 @@ class EmsPrepared:
             self._subs.add(sub.topicstr, i)
         self.selectors: list[RouteSelector] = []
         for rs in topology.route_selectors:
-            link = self.network.links.get(frozenset((rs.node, rs.peer)))
+            link = self.network.find_link(rs.node, rs.peer)
             if link is not None and rs.node in link.definitions:
                 self.selectors.append(rs)
         self._selectors: SubscriptionIndex[int] = SubscriptionIndex(EMS)
@@ -252,13 +252,17 @@ def _context(prepared: EmsPrepared, publication: Publication, failures: Failures
 
 def _failing(network: EmsNetwork, failures: Failures) -> dict[_Pair, Phase]:
     """§9 Failures, per hop X→Y that fails (Y down, or the link down): what the first such hop does."""
+    hops = {(x, y) for y in failures.down for x, _ in network.links_of(y)}
+    for pair in failures.links_down:
+        if len(pair) == 2:
+            x, y = sorted(pair)
+            hops.update(((x, y), (y, x)))
     out: dict[_Pair, Phase] = {}
-    for pair, link in network.links.items():
-        x, y = sorted(pair)
-        for a, b in ((x, y), (y, x)):
-            if failures.hop_fails(a, b):
-                gap = not link.active_active and b in link.definitions
-                out[(a, b)] = Phase.GAP if gap else Phase.STORED
+    for x, y in hops:
+        link = network.find_link(x, y)
+        if link is not None:
+            gap = not link.active_active and y in link.definitions
+            out[(x, y)] = Phase.GAP if gap else Phase.STORED
     return out
 
 

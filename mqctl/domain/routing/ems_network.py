@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from operator import itemgetter
 
 from mqctl.domain.model import Dialect, Route, Topology, ZoneType
 
@@ -44,33 +45,46 @@ class EmsNetwork:
     def __init__(self, topology: Topology) -> None:
         mq = {name for name, node in topology.nodes.items() if node.dialect is not Dialect.EMS}
         servers = {name for name, node in topology.nodes.items() if node.dialect is Dialect.EMS}
-        definitions: dict[frozenset[str], dict[str, Route]] = defaultdict(dict)
-        zone_types: dict[str, set[ZoneType]] = defaultdict(set)
+        definitions: dict[tuple[str, str], dict[str, Route]] = {}
+        one_hop_zones: set[str] = set()
         for route in topology.routes:
-            if route.node == route.peer or route.node in mq or route.peer in mq:
+            a, b = route.node, route.peer
+            if a == b or a in mq or b in mq:
                 continue
-            servers.update((route.node, route.peer))
-            held = definitions[frozenset((route.node, route.peer))]
-            if route.node not in held or held[route.node].seq < route.seq:
-                held[route.node] = route  # the same route twice: the most recent definition
-            zone_types[route.zone_name].add(ZoneType(route.zone_type))
-        one_hop_zones = {zone for zone, types in zone_types.items() if ZoneType.ONE_HOP in types}
+            servers.add(a)
+            servers.add(b)
+            key = (a, b) if a < b else (b, a)
+            held = definitions.get(key)
+            if held is None:
+                held = definitions[key] = {}
+            before = held.get(a)
+            if before is None or before.seq < route.seq:
+                held[a] = route  # the same route twice: the most recent definition
+            if route.zone_type == ZoneType.ONE_HOP:
+                one_hop_zones.add(route.zone_name)
         self.servers = frozenset(servers)
-        self.links: dict[frozenset[str], Link] = {}
+        self._links: dict[tuple[str, str], Link] = {}
         neighbours: dict[str, list[tuple[str, Link]]] = defaultdict(list)
-        for pair, defs in definitions.items():
-            zones = frozenset(r.zone_name for r in defs.values()) & one_hop_zones
-            link = self.links[pair] = Link(defs, zones or NO_ZONES)
-            a, b = sorted(pair)
+        for (a, b), defs in definitions.items():
+            zones = NO_ZONES
+            if one_hop_zones:
+                zones = frozenset(r.zone_name for r in defs.values()) & one_hop_zones or NO_ZONES
+            link = self._links[(a, b)] = Link(defs, zones)
             neighbours[a].append((b, link))
             neighbours[b].append((a, link))
         self.adjacency: dict[str, tuple[tuple[str, Link], ...]] = {
-            name: tuple(sorted(found, key=lambda item: item[0])) for name, found in neighbours.items()
+            name: tuple(sorted(found, key=itemgetter(0))) for name, found in neighbours.items()
         }
         """Each server's neighbours in name order, with the link to each."""
 
     def link(self, x: str, y: str) -> Link:
-        return self.links[frozenset((x, y))]
+        return self._links[(x, y) if x < y else (y, x)]
+
+    def find_link(self, x: str, y: str) -> Link | None:
+        return self._links.get((x, y) if x < y else (y, x))
+
+    def links_of(self, server: str) -> tuple[tuple[str, Link], ...]:
+        return self.adjacency.get(server, ())
 
     def hop_name(self, x: str, y: str) -> str:
         """The route's name as defined: X's route to Y is named Y; failing that, Y's route named X."""

@@ -103,24 +103,27 @@ class PathSearch:
     def __init__(self, network: EmsNetwork, publisher: str, rules: HopRules) -> None:
         self.publisher = publisher
         self.start: _State = (publisher, NO_ZONES, int(Phase.DELIVERED))
+        self.network = network
+        self.rules = rules
         self.succ: dict[_State, list[tuple[str, _State]]] = {}
-        self.pred: dict[_State, list[_State]] = defaultdict(list)
+        """Every state reachable from the publisher, with its successors (server order)."""
         self.at: dict[str, list[_State]] = defaultdict(list)
         if publisher not in rules.crossable:
             return
+        crossable, adjacency = rules.crossable, network.adjacency
+        plain = not rules.refused and not rules.failing  # every hop keeps the phase: skip ``step``
         queue: deque[_State] = deque([self.start])
         self.succ[self.start] = []
         while queue:
             state = queue.popleft()
-            self.at[state[0]].append(state)
             here, arrived, phase = state
+            self.at[here].append(state)
             out = self.succ[state]
-            for there, link in network.adjacency.get(here, ()):
-                if there not in rules.crossable or (arrived and arrived & link.one_hop):
+            for there, link in adjacency.get(here, ()):
+                if there not in crossable or (arrived and arrived & link.one_hop):
                     continue
-                nxt = (there, link.one_hop, rules.step(phase, here, there))
+                nxt = (there, link.one_hop, phase if plain else rules.step(phase, here, there))
                 out.append((there, nxt))
-                self.pred[nxt].append(state)
                 if nxt not in self.succ:
                     self.succ[nxt] = []
                     queue.append(nxt)
@@ -164,13 +167,27 @@ class PathSearch:
             while queue and len(cost) < total:
                 state = queue.popleft()
                 hops = cost[state][1] + 1
-                for before in self.pred.get(state, ()):
+                for before in self._predecessors(state):
                     if before not in cost:
                         cost[before] = (final, hops)
                         queue.append(before)
             if len(cost) == total:
                 break
         return cost
+
+    def _predecessors(self, state: _State) -> Iterable[_State]:
+        """Forward states with a hop into ``state`` (the inverse of the forward pass's rule)."""
+        there, zones, phase = state
+        rules = self.rules
+        for here, link in self.network.links_of(there):
+            if link.one_hop != zones or here not in rules.crossable:
+                continue
+            for before in self.at.get(here, ()):
+                arrived = before[1]
+                if arrived and arrived & zones:
+                    continue
+                if rules.step(before[2], here, there) == phase:
+                    yield before
 
 
 _Children = list[tuple[int, int, str, _State]]
