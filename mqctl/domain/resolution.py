@@ -66,8 +66,9 @@ def chain_topicstrs(topic_levels: Sequence[str]) -> list[str]:
     share ``''``, as they do in MQ (no object can have an empty TOPICSTR but the root).
     """
     out = [""]
-    for i in range(1, len(topic_levels) + 1):
-        text = _SEP.join(topic_levels[:i])
+    text = ""
+    for i, level in enumerate(topic_levels):
+        text = f"{text}{_SEP}{level}" if i else level
         if text != out[-1]:
             out.append(text)
     return out
@@ -372,9 +373,14 @@ class TopicTree:
 
     def conflicts_on(self, topicstr: str) -> list[Conflict]:
         """Conflicts with a definition on the chain of ``topicstr``, and interferences along that chain."""
-        on_chain = set(chain_topicstrs(levels(topicstr, Dialect.MQ)))
-        found = [c for c in self.conflicts if any(o.topicstr in on_chain for o in c.objects)]
-        return found + find_interferences(self.resolve(topicstr).chain)
+        found: list[Conflict] = []
+        if self.conflicts:
+            on_chain = set(chain_topicstrs(levels(topicstr, Dialect.MQ)))
+            found = [c for c in self.conflicts if any(o.topicstr in on_chain for o in c.objects)]
+        chain = self.resolve(topicstr).chain
+        if sum(1 for o in chain if o.cluster) > 1:  # an interference needs two clustered objects
+            found += find_interferences(chain)
+        return found
 
     def interferences(self) -> list[Conflict]:
         """Every interference in this tree (for the validator)."""

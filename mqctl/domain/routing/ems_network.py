@@ -10,9 +10,12 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import defaultdict
-from dataclasses import dataclass
+from collections.abc import Callable
+from functools import cached_property
 from operator import itemgetter
+from typing import NamedTuple
 
 from mqctl.domain.model import Dialect, Route, Topology, ZoneType
 
@@ -21,8 +24,7 @@ __all__ = ["EmsNetwork", "Link"]
 NO_ZONES: frozenset[str] = frozenset()
 
 
-@dataclass(frozen=True, slots=True)
-class Link:
+class Link(NamedTuple):
     """The connection between two servers, made of one (active-passive) or two (active-active) routes."""
 
     definitions: dict[str, Route]
@@ -63,6 +65,8 @@ class EmsNetwork:
             if route.zone_type == ZoneType.ONE_HOP:
                 one_hop_zones.add(route.zone_name)
         self.servers = frozenset(servers)
+        self.has_one_hop = bool(one_hop_zones)
+        self._dense = len(definitions) > 8 * len(servers)
         self._links: dict[tuple[str, str], Link] = {}
         neighbours: dict[str, list[tuple[str, Link]]] = defaultdict(list)
         for (a, b), defs in definitions.items():
@@ -76,6 +80,28 @@ class EmsNetwork:
             name: tuple(sorted(found, key=itemgetter(0))) for name, found in neighbours.items()
         }
         """Each server's neighbours in name order, with the link to each."""
+
+    @cached_property
+    def _cuts(self) -> _Cuts:
+        return _Cuts(self.adjacency)
+
+    def is_bridge(self, x: str, y: str) -> bool:
+        """Every path between the two sides of link x-y crosses it (a tree-like part of the network)."""
+        if len(self.adjacency.get(x, ())) > 1 and len(self.adjacency.get(y, ())) > 1:
+            theirs = {n for n, _ in self.adjacency[y]}
+            if any(n in theirs for n, _ in self.adjacency[x]):
+                return False  # on a triangle: no need to search the whole network
+        return frozenset((x, y)) in self._cuts.bridges
+
+    def sides(self, cut: str) -> Callable[[str], str] | None:
+        """None unless removing server ``cut`` splits the network; then which part holds a server.
+
+        Only an optimisation of the path search (it drops branches that lead nowhere), so a dense network,
+        where branches rarely do, is not searched for cut servers: None.
+        """
+        if self._dense:
+            return None
+        return self._cuts.sides(cut)
 
     def link(self, x: str, y: str) -> Link:
         return self._links[(x, y) if x < y else (y, x)]
@@ -105,3 +131,66 @@ class EmsNetwork:
         definer = link.definer()
         other = y if definer == x else x
         return f"route {other} defined on {definer} only (active-passive)"
+
+
+class _Cuts:
+    """Bridges and cut servers of the network (Tarjan's depth-first search, once per network).
+
+    The search answers, in the time of a binary search, which side of a cut server another server lies
+    on, which lets the path search drop at once a branch that cannot lead to its target.
+    """
+
+    def __init__(self, adjacency: dict[str, tuple[tuple[str, Link], ...]]) -> None:
+        disc: dict[str, int] = {}
+        low: dict[str, int] = {}
+        self._finish: dict[str, int] = {}
+        children: dict[str, list[str]] = defaultdict(list)
+        roots: set[str] = set()
+        for root in sorted(adjacency):
+            if root in disc:
+                continue
+            roots.add(root)
+            disc[root] = low[root] = len(disc)
+            stack = [(root, "", iter(adjacency[root]))]
+            while stack:
+                node, parent, neighbours = stack[-1]
+                for nxt, _ in neighbours:
+                    if nxt == parent:
+                        continue
+                    if nxt in disc:
+                        low[node] = min(low[node], disc[nxt])
+                        continue
+                    disc[nxt] = low[nxt] = len(disc)
+                    children[node].append(nxt)
+                    stack.append((nxt, node, iter(adjacency[nxt])))
+                    break
+                else:
+                    stack.pop()
+                    self._finish[node] = len(disc) - 1
+                    if parent:
+                        low[parent] = min(low[parent], low[node])
+        self._disc = disc
+        self.bridges = frozenset(
+            frozenset((p, c)) for p, cs in children.items() for c in cs if low[c] > disc[p]
+        )
+        self._sides: dict[str, tuple[list[int], list[str]]] = {}
+        """Cut server -> the depth-first subtrees that removing it cuts off (by discovery number)."""
+        for p, cs in children.items():
+            cut = [c for c in cs if p in roots or low[c] >= disc[p]]
+            if cut and not (p in roots and len(cut) == 1):
+                self._sides[p] = ([disc[c] for c in cut], cut)
+
+    def sides(self, cut: str) -> Callable[[str], str] | None:
+        """None unless ``cut`` is a cut server; else which part of the network without it holds a server
+        ('' for the part holding the search's root)."""
+        found = self._sides.get(cut)
+        if found is None:
+            return None
+        starts, heads = found
+        disc, finish = self._disc, self._finish
+
+        def side(x: str) -> str:
+            i = bisect_right(starts, disc.get(x, -1)) - 1
+            return heads[i] if i >= 0 and disc[x] <= finish[heads[i]] else ""
+
+        return side

@@ -36,9 +36,10 @@ from __future__ import annotations
 
 import heapq
 from collections import defaultdict, deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+from operator import itemgetter
 
 from mqctl.domain.explanation import MAX_ALTERNATIVES
 from mqctl.domain.routing.ems_network import NO_ZONES, EmsNetwork
@@ -106,27 +107,50 @@ class PathSearch:
         self.network = network
         self.rules = rules
         self.succ: dict[_State, list[tuple[str, _State]]] = {}
-        """Every state reachable from the publisher, with its successors (server order)."""
+        """Successors of the states asked about so far (see ``successors``)."""
+        self._plain = not rules.refused and not rules.failing
+        """Every hop keeps the phase: ``HopRules.step`` need not be asked."""
+        self._plain_states: dict[str, _State] = {}
+        self.parent: dict[_State, tuple[_State | None, int]] = {self.start: (None, 0)}
+        """Breadth-first parent and discovery number: the best walk to each state, fewest hops then names."""
         self.at: dict[str, list[_State]] = defaultdict(list)
         if publisher not in rules.crossable:
             return
-        crossable, adjacency = rules.crossable, network.adjacency
-        plain = not rules.refused and not rules.failing  # every hop keeps the phase: skip ``step``
+        # without one-hop zones and with every hop keeping the phase, a server has one state at most
+        most = len(rules.crossable) if not network.has_one_hop and self._plain else None
         queue: deque[_State] = deque([self.start])
-        self.succ[self.start] = []
-        while queue:
+        while queue and len(self.parent) != most:
             state = queue.popleft()
-            here, arrived, phase = state
-            self.at[here].append(state)
-            out = self.succ[state]
-            for there, link in adjacency.get(here, ()):
-                if there not in crossable or (arrived and arrived & link.one_hop):
-                    continue
-                nxt = (there, link.one_hop, phase if plain else rules.step(phase, here, there))
-                out.append((there, nxt))
-                if nxt not in self.succ:
-                    self.succ[nxt] = []
+            self.at[state[0]].append(state)
+            for _, nxt in self.successors(state):
+                if nxt not in self.parent:
+                    self.parent[nxt] = (state, len(self.parent))
                     queue.append(nxt)
+        for state in queue:
+            self.at[state[0]].append(state)
+
+    def successors(self, state: _State) -> list[tuple[str, _State]]:
+        """The states one hop on, in server order (made on first ask and kept)."""
+        found = self.succ.get(state)
+        if found is not None:
+            return found
+        here, arrived, phase = state
+        rules = self.rules
+        crossable, plain = rules.crossable, self._plain
+        if plain and not self.network.has_one_hop:  # one state per server: (server, no zones, phase)
+            states = self._plain_states
+            found = self.succ[state] = [
+                (there, states.get(there) or states.setdefault(there, (there, NO_ZONES, phase)))
+                for there, _ in self.network.adjacency.get(here, ())
+                if there in crossable
+            ]
+            return found
+        found = self.succ[state] = [
+            (there, (there, link.one_hop, phase if plain else rules.step(phase, here, there)))
+            for there, link in self.network.adjacency.get(here, ())
+            if there in crossable and not (arrived and arrived & link.one_hop)
+        ]
+        return found
 
     def reaches(self, target: str) -> bool:
         """Some walk obeying the rules leads to ``target`` (a simple path may still not exist)."""
@@ -136,6 +160,9 @@ class PathSearch:
         """Best path, next best delivered or stored ones, and how many more, exactly (within the limits)."""
         if target == self.publisher or not self.reaches(target):
             return TargetPaths(None, None)
+        unique = self._only_path(target)
+        if unique is not None:
+            return unique
         walk = _Enumeration(self, target, self._cost_to_go(target))
         best = walk.next()
         if best is None:
@@ -155,10 +182,30 @@ class PathSearch:
                 return TargetPaths(path, Phase(phase), tuple(alternatives), more, "count")
         return TargetPaths(path, Phase(phase), tuple(alternatives), more, walk.limited)
 
+    def _only_path(self, target: str) -> TargetPaths | None:
+        """The best walk, when it is a simple path over bridges only: then it is the one path there is.
+
+        Breadth-first order is (hops, names), so the best walk to the target is its best state's. A simple
+        path whose every link is a bridge is the only simple path between its ends (the common case: EMS
+        networks are trees of routes), so no enumeration is needed.
+        """
+        state: _State | None = min(self.at[target], key=lambda s: (s[2], self.parent[s][1]))
+        phase = state[2] if state is not None else Phase.DELIVERED
+        walk: list[str] = []
+        while state is not None:
+            walk.append(state[0])
+            state = self.parent[state][0]
+        walk.reverse()
+        if len(set(walk)) < len(walk):
+            return None
+        if all(self.network.is_bridge(x, y) for x, y in _hops(walk)):
+            return TargetPaths(tuple(walk), Phase(phase))
+        return None
+
     def _cost_to_go(self, target: str) -> dict[_State, tuple[int, int]]:
         """Best (final phase, hops) of a walk from each state to ``target``; absent: it never gets there."""
         cost: dict[_State, tuple[int, int]] = {}
-        total = len(self.succ)
+        total = len(self.parent)
         for final in Phase:
             frontier = [s for s in self.at[target] if s[2] == final and s not in cost]
             for state in frontier:
@@ -190,12 +237,16 @@ class PathSearch:
                     yield before
 
 
-_Children = list[tuple[int, int, str, _State]]
-"""(final phase, hops to go, server, state) of each child of a path, best first."""
+_Children = list[tuple[tuple[int, int], str, _State]]
+"""((final phase, hops to go), server, state) of each child of a path, best first."""
 
 
 class _Enumeration:
-    """A* over simple paths to one target: ``next()`` gives the next best complete path, or None."""
+    """A* over simple paths to one target: ``next()`` gives the next best complete path, or None.
+
+    The heap holds, for each path expanded so far, a cursor on its next child (children sorted best
+    first); a child already on the path is skipped when the cursor moves.
+    """
 
     def __init__(self, search: PathSearch, target: str, cost: dict[_State, tuple[int, int]]) -> None:
         self.search = search
@@ -206,25 +257,37 @@ class _Enumeration:
         self.limited: str | None = None
         self._heap: list[tuple[tuple[int, int, _Path], int, _Children, int]] = []
         self._counter = 0
+        self._children: dict[_State, _Children] = {}
         if search.start in cost:
-            self._expand((search.publisher,), search.start)
+            self._push((search.publisher,), self._sorted_children(search.start), 0)
 
-    def _expand(self, path: _Path, state: _State) -> None:
-        cost = self.cost
-        children: _Children = [
-            (*cost[child], there, child)
-            for there, child in self.search.succ[state]
-            if child in cost and cost[child][0] <= self.max_phase and there not in path
+    def _sorted_children(self, state: _State) -> _Children:
+        """The children of a state that can still lead to the target, best first (kept per state)."""
+        found = self._children.get(state)
+        if found is not None:
+            return found
+        cost, target = self.cost, self.target
+        found = [
+            (cost[child], there, child) for there, child in self.search.successors(state) if child in cost
         ]
-        if children:
-            children.sort(key=lambda c: (c[0], c[1]))  # stable: names stay in order within a rank
-            self._push(path, children, 0)
+        side = self.search.network.sides(state[0])
+        if side is not None:  # a cut server: drop the branches that cannot lead to the target
+            beyond = side(target)
+            found = [c for c in found if c[1] == target or side(c[1]) == beyond]
+        found.sort(key=itemgetter(0))  # stable: names stay in order within a rank
+        self._children[state] = found
+        return found
 
     def _push(self, path: _Path, children: _Children, index: int) -> None:
-        phase, to_go, there, _ = children[index]
-        priority = (phase, len(path) + to_go, (*path, there))
-        heapq.heappush(self._heap, (priority, self._counter, children, index))
-        self._counter += 1
+        """Put the cursor on the first child from ``index`` on that is not on ``path``."""
+        while index < len(children) and children[index][1] in path:
+            index += 1
+        if index < len(children):
+            (phase, to_go), there, _ = children[index]
+            if phase <= self.max_phase:
+                priority = (phase, len(path) + to_go, (*path, there))
+                heapq.heappush(self._heap, (priority, self._counter, children, index))
+                self._counter += 1
 
     def next(self) -> tuple[_Path, int] | None:
         while self._heap:
@@ -236,11 +299,10 @@ class _Enumeration:
                 self._heap.clear()
                 return None
             self.steps += 1
-            if index + 1 < len(children):
-                self._push(path[:-1], children, index + 1)
+            self._push(path[:-1], children, index + 1)
             if path[-1] == self.target:
                 return path, phase
-            self._expand(path, children[index][3])
+            self._push(path, self._sorted_children(children[index][2]), 0)
         return None
 
 
@@ -267,5 +329,5 @@ def first_hop(path: _Path, test: Callable[[str, str], bool]) -> tuple[str, str] 
     return next(((x, y) for x, y in _hops(path) if test(x, y)), None)
 
 
-def _hops(path: _Path) -> Iterable[tuple[str, str]]:
+def _hops(path: Sequence[str]) -> Iterable[tuple[str, str]]:
     return zip(path, path[1:], strict=False)

@@ -157,7 +157,29 @@ class _Held:
     cluster: str
 
 
-_Holders = dict[str, set[_Held]]
+_Spread = dict[str, tuple[_Held, ...]]
+"""Where one proxy subscription ends up: queue manager -> the proxies it holds for it."""
+
+
+class _Holders:
+    """The proxy subscriptions held at each queue manager for one topic, gathered lazily.
+
+    A DIRECT cluster sends every proxy to every member, but a publication only reads what the queue
+    managers it reaches hold: so each one's set is the union of the sources' spreads, made when asked.
+    """
+
+    def __init__(self, spreads: Iterable[_Spread]) -> None:
+        self._spreads = [s for s in spreads if s]
+        self._at: dict[str, frozenset[_Held]] = {}
+
+    def with_source(self, spread: _Spread) -> _Holders:
+        return _Holders([*self._spreads, spread])
+
+    def get(self, node: str) -> frozenset[_Held]:
+        found = self._at.get(node)
+        if found is None:
+            found = self._at[node] = frozenset(h for s in self._spreads for h in s.get(node, ()))
+        return found
 
 
 # --- the prepared topology -------------------------------------------------------------------------
@@ -193,6 +215,7 @@ class MqPrepared:
                 self._force[obj.topicstr].append(obj)
         self._full = {m.cluster for m in topology.memberships if m.full_repository}
         self._facts: BoundedCache[str, _TopicFacts] = BoundedCache(cache_size)
+        self._spread: BoundedCache[tuple[_Source, bool], _Spread] = BoundedCache(cache_size * 16)
 
     def is_mq(self, name: str) -> bool:
         """A name known only from a membership or a subscription is taken to be a queue manager."""
@@ -212,6 +235,10 @@ class MqPrepared:
 
     def facts(self, topic: str) -> _TopicFacts:
         return self._facts.get(topic, lambda: _TopicFacts(self, topic))
+
+    def spread(self, source: _Source, scopes: bool) -> _Spread:
+        """Where one proxy subscription ends up (kept: many topics share the same subscriptions)."""
+        return self._spread.get((source, scopes), lambda: _propagate(self, source, scopes))
 
     def force_sources(self, topic: str) -> list[_Source]:
         """§4.4: FORCE objects on T's chain send proxies from every queue manager whose tree holds them."""
@@ -279,16 +306,17 @@ class _Kind(Enum):
 
 
 def _spread(prepared: MqPrepared, sources: Iterable[_Source], scopes: bool) -> _Holders:
-    held: _Holders = defaultdict(set)
-    for src in sources:
-        _propagate(prepared, src, held, scopes)
-    return held
+    return _Holders(prepared.spread(src, scopes) for src in sources)
 
 
-def _propagate(prepared: MqPrepared, source: _Source, holders: _Holders, scopes: bool) -> None:
-    """Spread one proxy subscription; every queue manager relays it once, never back to its sender."""
+def _propagate(prepared: MqPrepared, source: _Source, scopes: bool) -> _Spread:
+    """Spread one proxy subscription; every queue manager relays it once, never back to its sender.
+
+    Depends on the source (origin, fixed prefix, own scope) and the topology only, not on the topic.
+    """
     if scopes and source.own_qmgr:
-        return
+        return {}
+    out: dict[str, dict[_Held, None]] = defaultdict(dict)
     queue: deque[tuple[str, str | None, _Kind]] = deque([(source.origin, None, _Kind.ORIGIN)])
     relayed = {source.origin}
     while queue:
@@ -299,11 +327,12 @@ def _propagate(prepared: MqPrepared, source: _Source, holders: _Holders, scopes:
         for target, held in _proxy_targets(prepared, node, came_from, kind, res):
             if target == source.origin:
                 continue
-            holders[target].add(held)
+            out[target][held] = None
             if target not in relayed:
                 relayed.add(target)
                 if held.hierarchy or any(n != node for n in prepared.neighbours(target)):
                     queue.append((target, node, _Kind.HIERARCHY if held.hierarchy else _Kind.CLUSTER))
+    return {target: tuple(found) for target, found in out.items()}
 
 
 def _proxy_targets(
@@ -383,7 +412,7 @@ class _Flower:
 
     def _forwards(self, arr: _Arrival) -> list[_Arrival]:
         """Where the queue manager ``arr.node`` sends the copy it got, by its own tree and scopes."""
-        held = sorted(h for h in self.holders.get(arr.node, ()) if h.hierarchy)
+        held = sorted(h for h in self.holders.get(arr.node) if h.hierarchy)
         if arr.kind is _Kind.CLUSTER and not held:
             return []  # a plain cluster receiver: nothing to relay (and no tree to build)
         res = self.e.res_t(arr.node)
@@ -421,7 +450,7 @@ class _Flower:
 
     def _to_proxies(self, arr: _Arrival, cluster: str) -> list[_Arrival]:
         """One copy to each member that registered a matching proxy here in ``cluster``."""
-        held = sorted(h for h in self.holders.get(arr.node, ()) if not h.hierarchy and h.cluster == cluster)
+        held = sorted(h for h in self.holders.get(arr.node) if not h.hierarchy and h.cluster == cluster)
         return [
             self._extend(arr, h.sender, Via.CLUSTER, cluster, _Kind.CLUSTER)
             for h in held
@@ -519,9 +548,8 @@ class _Engine:
     def flow_with_exact(self, node: str) -> _Flow:
         """Counterfactual: an exact subscription on T at ``node`` besides the real ones."""
         if node not in self._cf_exact:
-            held: _Holders = defaultdict(set, {k: set(v) for k, v in self.base_holders.items()})
-            _propagate(self.prepared, _Source(node, tuple(levels(self.topic, MQ))), held, True)
-            self._cf_exact[node] = _Flower(self, held, True, None).run()
+            exact = self.prepared.spread(_Source(node, tuple(levels(self.topic, MQ))), True)
+            self._cf_exact[node] = _Flower(self, self.base_holders.with_source(exact), True, None).run()
         return self._cf_exact[node]
 
     @cached_property
