@@ -82,7 +82,9 @@ def ems_publications(args: argparse.Namespace, rng: random.Random) -> list[Any]:
 
     count = args.publications // 10
     return [
-        Publication(f"E{rng.randrange(args.ems_servers):03d}", "market.fx.eur", {"amount": JmsValue("int", i)})
+        Publication(
+            f"E{rng.randrange(args.ems_servers):03d}", "market.fx.eur", {"amount": JmsValue("int", i)}
+        )
         for i in range(count)
     ]
 
@@ -164,7 +166,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--subs-per-qmgr", type=int, default=100)
     ap.add_argument("--ems-servers", type=int, default=200)
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--publications", type=int, default=20_000, help="distinct MQ publications (EMS: a tenth)")
+    ap.add_argument(
+        "--publications", type=int, default=20_000, help="distinct MQ publications (EMS: a tenth)"
+    )
     ap.add_argument("--runs", type=int, default=3, help="timed passes over the publications (median)")
     ap.add_argument("--cache", default="~/.cache/mqctl-bench", help="where the generated estate is kept")
     ap.add_argument("--reuse-store", action="store_true", help="keep the store imported by an earlier run")
