@@ -230,6 +230,9 @@ class ClusterIndex:
                 self._clustered[obj.cluster].append(obj)
                 hosts[(obj.cluster, obj.topicstr)].add(obj.node)
         self._hosts = {key: tuple(sorted(nodes)) for key, nodes in hosts.items()}
+        self._conflicts: dict[
+            frozenset[str], tuple[list[Conflict], set[tuple[str, str]], dict[str, TopicObject]]
+        ] = {}
 
     def clusters_of(self, node: str) -> frozenset[str]:
         return frozenset(self._clusters.get(node, ()))
@@ -247,6 +250,25 @@ class ClusterIndex:
     def clustered(self, cluster: str) -> Sequence[TopicObject]:
         """Definitions naming ``cluster`` made on its members (a non-member's reach nobody, §9)."""
         return self._clustered.get(cluster, ())
+
+    def conflicts_among(
+        self, clusters: frozenset[str]
+    ) -> tuple[list[Conflict], set[tuple[str, str]], dict[str, TopicObject]]:
+        """Conflicts among every definition of these clusters, the (node, name) of their losers, and the
+        most recent definition kept per TOPICSTR.
+
+        Computed once per set of clusters: every queue manager in the same clusters sees the same ones.
+        """
+        found = self._conflicts.get(clusters)
+        if found is None:
+            clustered = [o for c in sorted(clusters) for o in self.clustered(c)]
+            conflicts = find_conflicts(clustered)
+            losers = {(o.node, o.name) for c in conflicts for o in c.losers}
+            entries = {
+                o.topicstr: o for o in sorted(clustered, key=_recency) if (o.node, o.name) not in losers
+            }
+            found = self._conflicts[clusters] = (conflicts, losers, entries)
+        return found
 
     def hosts(self, cluster: str, topicstr: str) -> tuple[str, ...]:
         """Topic hosts: members of ``cluster`` defining an object with ``topicstr`` for it, by name."""
@@ -319,11 +341,19 @@ class TopicTree:
         tree = cls(qmgr, index)
         plain = sorted((o for o in index.local(qmgr) if not o.cluster), key=_recency)
         strs, names = {o.topicstr for o in plain}, {o.name for o in plain}
+        clusters = index.clusters_of(qmgr)
         own = [o for o in index.local(qmgr) if o.cluster]
-        remote = [o for c in sorted(index.clusters_of(qmgr)) for o in index.clustered(c) if o.node != qmgr]
+        remote = [o for c in sorted(clusters) for o in index.clustered(c) if o.node != qmgr]
         clustered = [o for o in [*own, *remote] if o.topicstr not in strs and o.name not in names]
-        tree.conflicts = find_conflicts(clustered)
-        losers = {(o.node, o.name) for c in tree.conflicts for o in c.losers}
+        if len(clustered) == len(own) + len(remote) and all(o.cluster in clusters for o in own):
+            # the usual case: what Q sees is exactly its clusters' definitions, as for its fellow members
+            shared, losers, entries = index.conflicts_among(clusters)
+            tree.conflicts = list(shared)
+            tree.entries = dict(entries)
+            clustered = own  # Q's own definitions go over the shared ones
+        else:
+            tree.conflicts = find_conflicts(clustered)
+            losers = {(o.node, o.name) for c in tree.conflicts for o in c.losers}
         for obj in sorted(clustered, key=lambda o: (o.node == qmgr, *_recency(o))):
             if (obj.node, obj.name) not in losers:
                 tree.entries[obj.topicstr] = obj

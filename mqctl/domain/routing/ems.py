@@ -127,6 +127,7 @@ class _TopicFacts:
     """What a topic's routing needs whoever publishes: definitions, subscribers, route selectors."""
 
     def __init__(self, prepared: EmsPrepared, topic: str) -> None:
+        self.topic = topic
         matching = [prepared.definitions[i] for i in sorted(prepared._definitions.match(topic))]
         self.definitions = EmsTopicIndex(matching)
         self.global_on = frozenset(d.node for d in matching if d.is_global)
@@ -141,6 +142,14 @@ class _TopicFacts:
             for hop, found in held.items()
         }
         """Directed hop -> the selectors that apply to T on it: X's outgoing ones, then Y's incoming ones."""
+        self._bounded: dict[str, bool] = {}
+
+    def storage_bounded(self, server: str) -> bool:
+        """``maxbytes`` or ``maxmsgs`` limits what ``server`` stores for T."""
+        found = self._bounded.get(server)
+        if found is None:
+            found = self._bounded[server] = self.definitions.storage_bounded(server, self.topic)
+        return found
 
 
 # --- route selectors ---------------------------------------------------------------------------------
@@ -300,7 +309,7 @@ def _after_delivery(ctx: _Context, sub: Subscription, found: TargetPaths) -> Non
             ctx.explanation.warn(WarningCode.DUPLICATES_POSSIBLE, _duplicates_warning(x, y))
     if sub.durable:
         for server in found.best[:-1]:
-            if not ctx.facts.definitions.storage_bounded(server, ctx.topic):
+            if not ctx.facts.storage_bounded(server):
                 ctx.unbounded[server].add(f"{sub.name} on {sub.node}")
 
 

@@ -157,28 +157,41 @@ class _Held:
     cluster: str
 
 
-_Spread = dict[str, tuple[_Held, ...]]
-"""Where one proxy subscription ends up: queue manager -> the proxies it holds for it."""
+@dataclass(frozen=True, slots=True)
+class _Grant:
+    """Proxies one queue manager sends in one go: the same proxy to each target but the excluded ones.
+
+    A DIRECT cluster sends a proxy to every member: the grant holds the (shared) set of members rather
+    than one entry per member, and a publication only asks about the few queue managers it reaches.
+    """
+
+    held: _Held
+    targets: frozenset[str]
+    excluded: frozenset[str] = frozenset()
+
+
+_Spread = tuple[_Grant, ...]
+"""Where one proxy subscription ends up."""
 
 
 class _Holders:
-    """The proxy subscriptions held at each queue manager for one topic, gathered lazily.
-
-    A DIRECT cluster sends every proxy to every member, but a publication only reads what the queue
-    managers it reaches hold: so each one's set is the union of the sources' spreads, made when asked.
-    """
+    """The proxy subscriptions held at each queue manager for one topic, gathered when asked."""
 
     def __init__(self, spreads: Iterable[_Spread]) -> None:
-        self._spreads = [s for s in spreads if s]
+        self._grants = [g for s in spreads for g in s]
         self._at: dict[str, frozenset[_Held]] = {}
 
     def with_source(self, spread: _Spread) -> _Holders:
-        return _Holders([*self._spreads, spread])
+        out = _Holders(())
+        out._grants = [*self._grants, *spread]
+        return out
 
     def get(self, node: str) -> frozenset[_Held]:
         found = self._at.get(node)
         if found is None:
-            found = self._at[node] = frozenset(h for s in self._spreads for h in s.get(node, ()))
+            found = self._at[node] = frozenset(
+                g.held for g in self._grants if node in g.targets and node not in g.excluded
+            )
         return found
 
 
@@ -202,6 +215,7 @@ class MqPrepared:
                 neighbours[node.name].add(node.parent)
                 neighbours[node.parent].add(node.name)
         self._neighbours = {name: tuple(sorted(found)) for name, found in neighbours.items()}
+        self._members: dict[str, frozenset[str]] = {}
         subs = sorted(
             (s for s in topology.subscriptions if self.is_mq(s.node)), key=lambda s: (s.node, s.name)
         )
@@ -215,7 +229,7 @@ class MqPrepared:
                 self._force[obj.topicstr].append(obj)
         self._full = {m.cluster for m in topology.memberships if m.full_repository}
         self._facts: BoundedCache[str, _TopicFacts] = BoundedCache(cache_size)
-        self._spread: BoundedCache[tuple[_Source, bool], _Spread] = BoundedCache(cache_size * 16)
+        self._spread: BoundedCache[tuple[_Source, bool], _Spread] = BoundedCache(cache_size * 64)
 
     def is_mq(self, name: str) -> bool:
         """A name known only from a membership or a subscription is taken to be a queue manager."""
@@ -229,6 +243,18 @@ class MqPrepared:
         """``CHILD->PARENT`` whichever way the message goes."""
         node = self.topology.nodes.get(a)
         return f"{a}->{b}" if node is not None and node.parent == b else f"{b}->{a}"
+
+    def member_set(self, cluster: str) -> frozenset[str]:
+        found = self._members.get(cluster)
+        if found is None:
+            found = self._members[cluster] = frozenset(self.index.members(cluster))
+        return found
+
+    def in_hierarchy(self, targets: frozenset[str]) -> list[str]:
+        """The queue managers among ``targets`` that have hierarchy neighbours, by name."""
+        if len(self._neighbours) < len(targets):
+            return sorted(n for n in self._neighbours if n in targets)
+        return sorted(n for n in targets if n in self._neighbours)
 
     def has_full_repository(self, cluster: str) -> bool:
         return cluster in self._full
@@ -312,11 +338,12 @@ def _spread(prepared: MqPrepared, sources: Iterable[_Source], scopes: bool) -> _
 def _propagate(prepared: MqPrepared, source: _Source, scopes: bool) -> _Spread:
     """Spread one proxy subscription; every queue manager relays it once, never back to its sender.
 
-    Depends on the source (origin, fixed prefix, own scope) and the topology only, not on the topic.
+    Rule 1 (into the cluster) for a local or hierarchy-received proxy, rule 3 (to hierarchy neighbours)
+    for all. Depends on the source (origin, fixed prefix, own scope) and the topology, not on the topic.
     """
     if scopes and source.own_qmgr:
-        return {}
-    out: dict[str, dict[_Held, None]] = defaultdict(dict)
+        return ()
+    grants: list[_Grant] = []
     queue: deque[tuple[str, str | None, _Kind]] = deque([(source.origin, None, _Kind.ORIGIN)])
     relayed = {source.origin}
     while queue:
@@ -324,27 +351,24 @@ def _propagate(prepared: MqPrepared, source: _Source, scopes: bool) -> _Spread:
         res = prepared.trees.at(node).resolve_pattern(source.prefix)
         if scopes and res.subscope == Scope.QMGR:
             continue
-        for target, held in _proxy_targets(prepared, node, came_from, kind, res):
-            if target == source.origin:
+        if kind is not _Kind.CLUSTER and res.clustered and prepared.index.is_member(node, res.cluster):
+            direct = res.clroute == ClRoute.DIRECT
+            targets = prepared.member_set(res.cluster) if direct else frozenset(res.hosts)
+            excluded = frozenset(n for n in (node, came_from, source.origin) if n is not None)
+            grants.append(_Grant(_Held(node, False, res.cluster), targets, excluded))
+            for target in prepared.in_hierarchy(targets):  # only they can relay it further
+                if target not in excluded and target not in relayed:
+                    relayed.add(target)
+                    if any(n != node for n in prepared.neighbours(target)):
+                        queue.append((target, node, _Kind.CLUSTER))
+        for target in prepared.neighbours(node):
+            if target in (came_from, source.origin):
                 continue
-            out[target][held] = None
+            grants.append(_Grant(_Held(node, True, ""), frozenset((target,))))
             if target not in relayed:
                 relayed.add(target)
-                if held.hierarchy or any(n != node for n in prepared.neighbours(target)):
-                    queue.append((target, node, _Kind.HIERARCHY if held.hierarchy else _Kind.CLUSTER))
-    return {target: tuple(found) for target, found in out.items()}
-
-
-def _proxy_targets(
-    prepared: MqPrepared, node: str, came_from: str | None, kind: _Kind, res: Resolution
-) -> list[tuple[str, _Held]]:
-    """Rule 1 (into the cluster) for local or hierarchy-received proxies; rule 3 (hierarchy) for all."""
-    out: list[tuple[str, _Held]] = []
-    if kind is not _Kind.CLUSTER and res.clustered and prepared.index.is_member(node, res.cluster):
-        targets = prepared.index.members(res.cluster) if res.clroute == ClRoute.DIRECT else res.hosts
-        out += [(m, _Held(node, False, res.cluster)) for m in targets if m not in (node, came_from)]
-    out += [(n, _Held(node, True, "")) for n in prepared.neighbours(node) if n != came_from]
-    return out
+                queue.append((target, node, _Kind.HIERARCHY))
+    return tuple(grants)
 
 
 # --- publication flow (§5) -------------------------------------------------------------------------
