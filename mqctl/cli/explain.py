@@ -122,7 +122,7 @@ def render(result: Explanation) -> None:
         )
         for h in result.topic_hosts:
             state = "available" if h.available else "[red]not available[/red]"
-            chosen = "  [green]<- the path goes here[/green]" if h.chosen else ""
+            chosen = ", [green]the path's host[/green]" if h.chosen else ""
             console.print(
                 f"  {h.node}: rank {h.rank}, priority {h.priority}, weight {h.weight}, {state}, "
                 f"share {h.share:.0%}{chosen}"

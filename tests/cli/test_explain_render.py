@@ -20,7 +20,7 @@ def test_topic_hosts_are_shown(capsys: pytest.CaptureFixture[str], monkeypatch: 
     text = capsys.readouterr().out
     assert "Topic hosts QM1 chooses among" in text
     assert "QM2: rank 0, priority 0, weight 25, available, share 25%" in text
-    assert "QM3: rank 0, priority 0, weight 75, available, share 75%  <- the path goes here" in text
+    assert "QM3: rank 0, priority 0, weight 75, available, share 75%, the path's host" in text
     assert "alternative path: QM1 -> QM2 -> QM4" in text
 
 

@@ -290,7 +290,8 @@ class _TopicFacts:
         self.topic = topic
         self.candidates = [prepared.subs[i] for i in sorted(prepared._by_proxy.match(topic))]
         """Subscriptions whose proxy pattern matches T (a CHAR pattern's proxy is wider than itself)."""
-        self.matching = [s for s in self.candidates if s.receives(topic)]
+        self.matching = [s for s in self.candidates if s.sub.wschema != WSchema.CHAR or s.receives(topic)]
+        """Subscriptions that receive T: the index matched a topic-schema pattern exactly already."""
         self.force = prepared.force_sources(topic)
         self._holders: dict[tuple[frozenset[tuple[str, str]], bool], _Holders] = {}
 
