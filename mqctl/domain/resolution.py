@@ -328,6 +328,9 @@ class TopicTree:
     conflicts: list[Conflict] = field(default_factory=list)
     """Definition conflicts (not interferences) among the clustered objects Q sees."""
     _cache: dict[str, Resolution] = field(default_factory=dict)
+    _clusters: int | None = None
+    """How many clusters the tree's objects name (counted on first need)."""
+    _uses: dict[tuple[str, str], bool] = field(default_factory=dict)
 
     @classmethod
     def for_node(cls, topology: Topology | ClusterIndex, qmgr: str) -> TopicTree:
@@ -401,12 +404,25 @@ class TopicTree:
             proxysub=obj.proxysub if obj is not None else ProxySub.FIRSTUSE,
         )
 
+    def uses(self, attribute: str, value: StrEnum) -> bool:
+        """Some object in the tree has ``attribute`` set to ``value`` (e.g. ``wildcard``, BLOCK): when none
+        does, a caller can skip resolving a topic to find out."""
+        key = (attribute, str(value))
+        found = self._uses.get(key)
+        if found is None:
+            found = self._uses[key] = any(getattr(o, attribute) == value for o in self.entries.values())
+        return found
+
     def conflicts_on(self, topicstr: str) -> list[Conflict]:
         """Conflicts with a definition on the chain of ``topicstr``, and interferences along that chain."""
         found: list[Conflict] = []
         if self.conflicts:
             on_chain = set(chain_topicstrs(levels(topicstr, Dialect.MQ)))
             found = [c for c in self.conflicts if any(o.topicstr in on_chain for o in c.objects)]
+        if self._clusters is None:
+            self._clusters = len({o.cluster for o in self.entries.values() if o.cluster})
+        if self._clusters < 2:
+            return found  # one cluster in the whole tree: nothing can interfere (and nothing to resolve)
         chain = self.resolve(topicstr).chain
         if sum(1 for o in chain if o.cluster) > 1:  # an interference needs two clustered objects
             found += find_interferences(chain)

@@ -640,6 +640,8 @@ class _Engine:
                 f"{_cap(s.label)} has SUBSCOPE(QMGR), so it receives only publications made on "
                 f"{s.sub.node}, not this one from {self.pub.from_node}."
             )
+        if not self.prepared.trees.at(s.sub.node).uses("subscope", Scope.QMGR):
+            return None
         res = self.res_sub(s)
         if res.subscope == Scope.QMGR:
             return (
@@ -650,7 +652,7 @@ class _Engine:
 
     def _blocked(self, s: _Sub) -> str | None:
         """§5.5: a WILDCARD(BLOCK) object at or above T's resolution and below the wildcard's fixed part."""
-        if not s.wildcard:
+        if not s.wildcard or not self.prepared.trees.at(s.sub.node).uses("wildcard", Wildcard.BLOCK):
             return None
         depth = len(s.prefix)
         for obj in reversed(self.res_t(s.sub.node).chain):
