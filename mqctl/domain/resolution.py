@@ -52,7 +52,7 @@ __all__ = [
 ROOT_NAME = "SYSTEM.BASE.TOPIC"
 """The root of every MQ topic tree; its defaults apply where no object resolves a topic."""
 
-RESOLUTION_CACHE = 512
+RESOLUTION_CACHE = 64
 """Resolutions kept per tree (see ``TopicTree.resolve``)."""
 
 _SEP = "/"

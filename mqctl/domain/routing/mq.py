@@ -252,6 +252,8 @@ class MqPrepared:
 
     def in_hierarchy(self, targets: frozenset[str]) -> list[str]:
         """The queue managers among ``targets`` that have hierarchy neighbours, by name."""
+        if not self._neighbours:
+            return []
         if len(self._neighbours) < len(targets):
             return sorted(n for n in self._neighbours if n in targets)
         return sorted(n for n in targets if n in self._neighbours)
