@@ -49,21 +49,24 @@ class EmsNetwork:
         servers = {name for name, node in topology.nodes.items() if node.dialect is Dialect.EMS}
         definitions: dict[tuple[str, str], dict[str, Route]] = {}
         one_hop_zones: set[str] = set()
+        one_hop = ZoneType.ONE_HOP
         for route in topology.routes:
             a, b = route.node, route.peer
             if a == b or a in mq or b in mq:
                 continue
-            servers.add(a)
-            servers.add(b)
             key = (a, b) if a < b else (b, a)
             held = definitions.get(key)
             if held is None:
-                held = definitions[key] = {}
-            before = held.get(a)
-            if before is None or before.seq < route.seq:
-                held[a] = route  # the same route twice: the most recent definition
-            if route.zone_type == ZoneType.ONE_HOP:
+                definitions[key] = {a: route}
+            else:
+                before = held.get(a)
+                if before is None or before.seq < route.seq:
+                    held[a] = route  # the same route twice: the most recent definition
+            if route.zone_type == one_hop:
                 one_hop_zones.add(route.zone_name)
+        for a, b in definitions:
+            servers.add(a)
+            servers.add(b)
         self.servers = frozenset(servers)
         self.has_one_hop = bool(one_hop_zones)
         self._dense = len(definitions) > 8 * len(servers)
