@@ -10,7 +10,7 @@ gap < refused, hops, names), and apply the reason precedence of §9.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from hypothesis import given, settings
@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from mqctl.domain.explanation import MAX_ALTERNATIVES, Explanation, Failures, Publication, Reason, WarningCode
 from mqctl.domain.messages import Message
-from mqctl.domain.model import Direction, Route, Subscription, Topology
+from mqctl.domain.model import Dialect, Direction, Route, Subscription, Topology
 from mqctl.domain.routing import explain
 from mqctl.domain.routing.ems_paths import MORE_LIMIT
 from mqctl.domain.selector import compile_selector
@@ -50,16 +50,18 @@ def links_of(topology: Topology) -> dict[frozenset[str], Link]:
     }
 
 
-def simple_paths(start: str, links: dict[frozenset[str], Link], ok: object) -> Iterator[tuple[str, ...]]:
+def simple_paths(
+    start: str, links: dict[frozenset[str], Link], ok: Callable[[tuple[str, ...], str], bool]
+) -> Iterator[tuple[str, ...]]:
     """Every simple path from ``start`` (one server or more) whose hops satisfy ``ok(path, next)``."""
-    stack = [(start,)]
+    stack: list[tuple[str, ...]] = [(start,)]
     while stack:
         path = stack.pop()
         yield path
         for pair in links:
             if path[-1] in pair:
                 (nxt,) = pair - {path[-1]}
-                if nxt not in path and ok(path, nxt):  # type: ignore[operator]
+                if nxt not in path and ok(path, nxt):
                     stack.append((*path, nxt))
 
 
@@ -69,7 +71,7 @@ def route_verdict(topology: Topology, message: Message, x: str, y: str) -> bool 
     texts = [
         rs.selector
         for rs in sorted(topology.route_selectors, key=lambda rs: rs.seq)
-        if matches(rs.topic, TOPIC, rs_dialect())
+        if matches(rs.topic, TOPIC, Dialect.EMS)
         and (
             (rs.node == x and rs.peer == y and rs.direction == Direction.OUTGOING and x in definers)
             or (rs.node == y and rs.peer == x and rs.direction == Direction.INCOMING and y in definers)
@@ -79,12 +81,6 @@ def route_verdict(topology: Topology, message: Message, x: str, y: str) -> bool 
     if any(v is False for v in verdicts):
         return False
     return None if any(v is None for v in verdicts) else True
-
-
-def rs_dialect():  # type: ignore[no-untyped-def]
-    from mqctl.domain.model import Dialect
-
-    return Dialect.EMS
 
 
 def judge(topology: Topology, message: Message, failures: Failures, path: tuple[str, ...]) -> int:
@@ -133,7 +129,9 @@ def brute(topology: Topology, failures: Failures, message: Message, s: Subscript
     if publisher in glob:
         found = [p for p in simple_paths(publisher, links, structural) if p[-1] == s.node]
     if not found:
-        if any(p[-1] == s.node for p in simple_paths(publisher, links, lambda p, n: p[0] in glob and n in glob)):
+        if any(
+            p[-1] == s.node for p in simple_paths(publisher, links, lambda p, n: p[0] in glob and n in glob)
+        ):
             return Expected(Reason.ONE_HOP_ZONE)
         if any(p[-1] == s.node for p in simple_paths(publisher, links, lambda p, n: True)):
             return Expected(Reason.NOT_GLOBAL)
@@ -175,20 +173,47 @@ def networks(draw: st.DrawFn) -> tuple[Topology, Failures]:
             continue
         zone = draw(st.sampled_from(sorted(ZONES)))
         kind = ZONES[zone] if draw(st.integers(0, 9)) else "1hop"
-        routes = both(a, b, zone, kind) if shape == "both" else [route(*((a, b) if shape == "a" else (b, a)), zone, kind)]
+        routes = (
+            both(a, b, zone, kind)
+            if shape == "both"
+            else [route(*((a, b) if shape == "a" else (b, a)), zone, kind)]
+        )
         parts += routes
         for r in routes:
             if draw(st.integers(0, 5)) == 0:
                 make = draw(st.sampled_from([incoming, outgoing]))
-                parts.append(make(r.node, r.peer, draw(st.sampled_from(["t.>", "t.x", "t.y"])), draw(st.sampled_from(SELECTORS))))
-    subs = draw(st.lists(st.tuples(st.sampled_from(names), st.booleans(), st.sampled_from([None, *SELECTORS])), max_size=6))
+                parts.append(
+                    make(
+                        r.node,
+                        r.peer,
+                        draw(st.sampled_from(["t.>", "t.x", "t.y"])),
+                        draw(st.sampled_from(SELECTORS)),
+                    )
+                )
+    subs = draw(
+        st.lists(
+            st.tuples(st.sampled_from(names), st.booleans(), st.sampled_from([None, *SELECTORS])), max_size=6
+        )
+    )
     for i, (node, durable, selector) in enumerate(subs):
-        parts.append(sub(node, f"s{i}", draw(st.sampled_from(["t.x", "t.>", "t.*"])), durable=durable, selector=selector))
+        parts.append(
+            sub(
+                node,
+                f"s{i}",
+                draw(st.sampled_from(["t.x", "t.>", "t.*"])),
+                durable=durable,
+                selector=selector,
+            )
+        )
     topology = build(parts)
     down = draw(st.sets(st.sampled_from(names), max_size=2))
     pairs = [tuple(sorted((r.node, r.peer))) for r in topology.routes]
     links_down = draw(st.sets(st.sampled_from(pairs), max_size=2)) if pairs else set()
-    offline = draw(st.sets(st.sampled_from([(s.node, s.name) for s in topology.subscriptions]), max_size=2)) if topology.subscriptions else set()
+    offline = (
+        draw(st.sets(st.sampled_from([(s.node, s.name) for s in topology.subscriptions]), max_size=2))
+        if topology.subscriptions
+        else set()
+    )
     failures = Failures(frozenset(down), frozenset(frozenset(p) for p in links_down), frozenset(offline))
     return topology, failures
 
