@@ -136,10 +136,23 @@ def render(result: Explanation, topology: Topology | None = None) -> None:
         )
         for alt in d.alternatives:
             leaf.add(f"[dim]alternative path: {' -> '.join(alt)}[/dim]")
+        if d.more_alternatives:
+            leaf.add(f"[dim]... and {d.more_alternatives} more alternative paths[/dim]")
     console = Console(highlight=False)
     console.print(tree)
     if not result.deliveries:
         console.print("No subscription receives this publication.")
+    if result.topic_hosts:
+        console.print(
+            f"\n[bold]Topic hosts[/bold] {pub.from_node} chooses among (rank, then availability, priority, weight)"
+        )
+        for h in result.topic_hosts:
+            state = "available" if h.available else "[red]not available[/red]"
+            chosen = ", [green]the path's host[/green]" if h.chosen else ""
+            console.print(
+                f"  {h.node}: rank {h.rank}, priority {h.priority}, weight {h.weight}, {state}, "
+                f"share {h.share:.0%}{chosen}"
+            )
     if result.not_delivered:
         console.print("\n[bold]Not delivered[/bold]")
         for n in result.not_delivered:

@@ -44,6 +44,9 @@ class WarningCode(StrEnum):
     DUPLICATES_POSSIBLE = "DUPLICATES_POSSIBLE"
     GAP = "GAP"
     LITERAL_WILDCARD = "LITERAL_WILDCARD"
+    NO_FULL_REPOSITORY = "NO_FULL_REPOSITORY"
+    SEARCH_LIMIT = "SEARCH_LIMIT"
+    """A limit of the path search was reached: the message says which and what it means for the answer."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +101,10 @@ class Hop:
         return out
 
 
+MAX_ALTERNATIVES = 8
+"""A delivery lists at most this many alternative paths; ``more_alternatives`` counts the rest."""
+
+
 @dataclass(slots=True)
 class Delivery:
     subscription: str
@@ -107,6 +114,9 @@ class Delivery:
     path: list[str]
     hops: list[Hop]
     alternatives: list[list[str]] = field(default_factory=list)
+    """The next best paths, best first, at most ``MAX_ALTERNATIVES``."""
+    more_alternatives: int = 0
+    """How many further paths there are beyond ``alternatives`` (0 unless they were cut)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -117,6 +127,38 @@ class Delivery:
             "path": list(self.path),
             "hops": [h.to_json() for h in self.hops],
             "alternatives": [list(a) for a in self.alternatives],
+            "more_alternatives": self.more_alternatives,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectRef:
+    """A topic object named in an answer: where it is defined, its name, topic string and cluster."""
+
+    node: str
+    name: str
+    topicstr: str
+    cluster: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"node": self.node, "name": self.name, "topicstr": self.topicstr, "cluster": self.cluster}
+
+
+@dataclass(frozen=True, slots=True)
+class ConflictNote:
+    """A topic-object conflict in the subscriber's own topic tree (SEMANTICS §3), named in a miss."""
+
+    kind: str
+    """``SAME_TOPICSTR``, ``SAME_NAME``, ``DIFFERENT_ATTRIBUTES`` or ``INTERFERENCE``."""
+    objects: tuple[ObjectRef, ...]
+    winner: ObjectRef | None
+    """The definition the queue manager uses (the most recent); ``None`` for an interference."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "objects": [o.to_json() for o in self.objects],
+            "winner": self.winner.to_json() if self.winner is not None else None,
         }
 
 
@@ -126,6 +168,7 @@ class NotDelivered:
     node: str
     reason: Reason
     detail: str
+    conflict: ConflictNote | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -133,6 +176,33 @@ class NotDelivered:
             "node": self.node,
             "reason": str(self.reason),
             "detail": self.detail,
+            "conflict": self.conflict.to_json() if self.conflict is not None else None,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class TopicHost:
+    """One topic host as the publisher's workload choice sees it (SEMANTICS §9 "Topic host choice")."""
+
+    node: str
+    rank: int
+    priority: int
+    weight: int
+    available: bool
+    share: float
+    """Its share of the publications: weight over the sum of the weights of the hosts that share them."""
+    chosen: bool
+    """``path`` goes through this host."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "node": self.node,
+            "rank": self.rank,
+            "priority": self.priority,
+            "weight": self.weight,
+            "available": self.available,
+            "share": self.share,
+            "chosen": self.chosen,
         }
 
 
@@ -170,6 +240,8 @@ class Explanation:
     deliveries: list[Delivery] = field(default_factory=list)
     not_delivered: list[NotDelivered] = field(default_factory=list)
     warnings: list[Warning] = field(default_factory=list)
+    topic_hosts: list[TopicHost] = field(default_factory=list)
+    """The hosts a non-host publisher chooses among for a topic-host routed topic, by name; else empty."""
 
     def sort(self) -> Explanation:
         """Arrays sorted by (node, subscription); warnings by (code, message), duplicates dropped."""
@@ -204,6 +276,7 @@ class Explanation:
             "deliveries": [d.to_json() for d in self.deliveries],
             "not_delivered": [n.to_json() for n in self.not_delivered],
             "warnings": [w.to_json() for w in self.warnings],
+            "topic_hosts": [h.to_json() for h in self.topic_hosts],
         }
 
 

@@ -55,6 +55,9 @@ __all__ = [
 ROOT_NAME = "SYSTEM.BASE.TOPIC"
 """The root of every MQ topic tree; its defaults apply where no object resolves a topic."""
 
+RESOLUTION_CACHE = 64
+"""Resolutions kept per tree (see ``TopicTree.resolve``)."""
+
 _SEP = "/"
 _E = TypeVar("_E", bound=StrEnum)
 
@@ -66,8 +69,9 @@ def chain_topicstrs(topic_levels: Sequence[str]) -> list[str]:
     share ``''``, as they do in MQ (no object can have an empty TOPICSTR but the root).
     """
     out = [""]
-    for i in range(1, len(topic_levels) + 1):
-        text = _SEP.join(topic_levels[:i])
+    text = ""
+    for i, level in enumerate(topic_levels):
+        text = f"{text}{_SEP}{level}" if i else level
         if text != out[-1]:
             out.append(text)
     return out
@@ -228,6 +232,7 @@ class ClusterIndex:
             self._members[m.cluster].add(m.node)
         self._local: dict[str, list[TopicObject]] = defaultdict(list)
         self._clustered: dict[str, list[TopicObject]] = defaultdict(list)
+        hosts: dict[tuple[str, str], set[str]] = defaultdict(set)
         for obj in topology.topics:
             node = topology.nodes.get(obj.node)
             if node is not None and node.dialect != Dialect.MQ:
@@ -235,6 +240,11 @@ class ClusterIndex:
             self._local[obj.node].append(obj)
             if obj.cluster and obj.node in self._members.get(obj.cluster, ()):
                 self._clustered[obj.cluster].append(obj)
+                hosts[(obj.cluster, obj.topicstr)].add(obj.node)
+        self._hosts = {key: tuple(sorted(nodes)) for key, nodes in hosts.items()}
+        self._conflicts: dict[
+            frozenset[str], tuple[list[Conflict], set[tuple[str, str]], dict[str, TopicObject]]
+        ] = {}
 
     def clusters_of(self, node: str) -> frozenset[str]:
         return frozenset(self._clusters.get(node, ()))
@@ -253,9 +263,28 @@ class ClusterIndex:
         """Definitions naming ``cluster`` made on its members (a non-member's reach nobody, §9)."""
         return self._clustered.get(cluster, ())
 
+    def conflicts_among(
+        self, clusters: frozenset[str]
+    ) -> tuple[list[Conflict], set[tuple[str, str]], dict[str, TopicObject]]:
+        """Conflicts among every definition of these clusters, the (node, name) of their losers, and the
+        most recent definition kept per TOPICSTR.
+
+        Computed once per set of clusters: every queue manager in the same clusters sees the same ones.
+        """
+        found = self._conflicts.get(clusters)
+        if found is None:
+            clustered = [o for c in sorted(clusters) for o in self.clustered(c)]
+            conflicts = find_conflicts(clustered)
+            losers = {(o.node, o.name) for c in conflicts for o in c.losers}
+            entries = {
+                o.topicstr: o for o in sorted(clustered, key=_recency) if (o.node, o.name) not in losers
+            }
+            found = self._conflicts[clusters] = (conflicts, losers, entries)
+        return found
+
     def hosts(self, cluster: str, topicstr: str) -> tuple[str, ...]:
         """Topic hosts: members of ``cluster`` defining an object with ``topicstr`` for it, by name."""
-        return tuple(sorted({o.node for o in self.clustered(cluster) if o.topicstr == topicstr}))
+        return self._hosts.get((cluster, topicstr), ())
 
 
 # --- resolution -------------------------------------------------------------------------------------------
@@ -313,6 +342,9 @@ class TopicTree:
     hidden: list[TopicObject] = field(default_factory=list)
     """Clustered definitions Q sees but hides behind one of its plain objects (same TOPICSTR or name)."""
     _cache: dict[str, Resolution] = field(default_factory=dict)
+    _clusters: int | None = None
+    """How many clusters the tree's objects name (counted on first need)."""
+    _uses: dict[tuple[str, str], bool] = field(default_factory=dict)
 
     @classmethod
     def for_node(cls, topology: Topology | ClusterIndex, qmgr: str) -> TopicTree:
@@ -326,12 +358,20 @@ class TopicTree:
         tree = cls(qmgr, index)
         plain = sorted((o for o in index.local(qmgr) if not o.cluster), key=_recency)
         strs, names = {o.topicstr for o in plain}, {o.name for o in plain}
+        clusters = index.clusters_of(qmgr)
         own = [o for o in index.local(qmgr) if o.cluster]
-        remote = [o for c in sorted(index.clusters_of(qmgr)) for o in index.clustered(c) if o.node != qmgr]
+        remote = [o for c in sorted(clusters) for o in index.clustered(c) if o.node != qmgr]
         clustered = [o for o in [*own, *remote] if o.topicstr not in strs and o.name not in names]
         tree.hidden = [o for o in [*own, *remote] if o.topicstr in strs or o.name in names]
-        tree.conflicts = find_conflicts(clustered)
-        losers = {(o.node, o.name) for c in tree.conflicts for o in c.losers}
+        if len(clustered) == len(own) + len(remote) and all(o.cluster in clusters for o in own):
+            # the usual case: what Q sees is exactly its clusters' definitions, as for its fellow members
+            shared, losers, entries = index.conflicts_among(clusters)
+            tree.conflicts = list(shared)
+            tree.entries = dict(entries)
+            clustered = own  # Q's own definitions go over the shared ones
+        else:
+            tree.conflicts = find_conflicts(clustered)
+            losers = {(o.node, o.name) for c in tree.conflicts for o in c.losers}
         for obj in sorted(clustered, key=lambda o: (o.node == qmgr, *_recency(o))):
             if (obj.node, obj.name) not in losers:
                 tree.entries[obj.topicstr] = obj
@@ -340,10 +380,16 @@ class TopicTree:
         return tree
 
     def resolve(self, topicstr: str) -> Resolution:
-        """Resolve a concrete topic string (any '#'/'+' in it is literal)."""
+        """Resolve a concrete topic string (any '#'/'+' in it is literal).
+
+        Answers are kept, up to ``RESOLUTION_CACHE`` topic strings: a tree that lives as long as a routing
+        model sees a stream of distinct publications, and must not grow with it.
+        """
         cached = self._cache.get(topicstr)
         if cached is None:
             cached = self.resolve_levels(levels(topicstr, Dialect.MQ))
+            if len(self._cache) >= RESOLUTION_CACHE:
+                self._cache.clear()
             self._cache[topicstr] = cached
         return cached
 
@@ -373,11 +419,29 @@ class TopicTree:
             proxysub=obj.proxysub if obj is not None else ProxySub.FIRSTUSE,
         )
 
+    def uses(self, attribute: str, value: StrEnum) -> bool:
+        """Some object in the tree has ``attribute`` set to ``value`` (e.g. ``wildcard``, BLOCK): when none
+        does, a caller can skip resolving a topic to find out."""
+        key = (attribute, str(value))
+        found = self._uses.get(key)
+        if found is None:
+            found = self._uses[key] = any(getattr(o, attribute) == value for o in self.entries.values())
+        return found
+
     def conflicts_on(self, topicstr: str) -> list[Conflict]:
         """Conflicts with a definition on the chain of ``topicstr``, and interferences along that chain."""
-        on_chain = set(chain_topicstrs(levels(topicstr, Dialect.MQ)))
-        found = [c for c in self.conflicts if any(o.topicstr in on_chain for o in c.objects)]
-        return found + find_interferences(self.resolve(topicstr).chain)
+        found: list[Conflict] = []
+        if self.conflicts:
+            on_chain = set(chain_topicstrs(levels(topicstr, Dialect.MQ)))
+            found = [c for c in self.conflicts if any(o.topicstr in on_chain for o in c.objects)]
+        if self._clusters is None:
+            self._clusters = len({o.cluster for o in self.entries.values() if o.cluster})
+        if self._clusters < 2:
+            return found  # one cluster in the whole tree: nothing can interfere (and nothing to resolve)
+        chain = self.resolve(topicstr).chain
+        if sum(1 for o in chain if o.cluster) > 1:  # an interference needs two clustered objects
+            found += find_interferences(chain)
+        return found
 
     def interferences(self) -> list[Conflict]:
         """Every interference in this tree (for the validator)."""

@@ -118,7 +118,7 @@ def by_sub(answer: dict[str, Any]) -> dict[tuple[str, str], str]:
 
 def check_contract(data: dict[str, Any]) -> None:
     """Every required key with its type, the path/hop consistency, and the sort orders."""
-    assert set(data) == {"publication", "resolved", "deliveries", "not_delivered", "warnings"}
+    assert set(data) == {"publication", "resolved", "deliveries", "not_delivered", "warnings", "topic_hosts"}
     pub = data["publication"]
     assert set(pub) == {"from", "topic", "properties", "property_types", "headers"}
     assert isinstance(pub["from"], str) and isinstance(pub["topic"], str)
@@ -130,7 +130,8 @@ def check_contract(data: dict[str, Any]) -> None:
         res[k] is None or isinstance(res[k], str) for k in ("object", "topicstr", "cluster", "clroute")
     )
     for d in data["deliveries"]:
-        assert set(d) == {"subscription", "node", "status", "stored_at", "path", "hops", "alternatives"}
+        assert set(d) == {"subscription", "node", "status", "stored_at", "path", "hops", "alternatives",
+                          "more_alternatives"}  # fmt: skip
         assert isinstance(d["subscription"], str) and isinstance(d["node"], str)
         assert d["status"] in ("delivered", "stored")
         assert (d["stored_at"] is None) == (d["status"] == "delivered"), d
@@ -145,7 +146,7 @@ def check_contract(data: dict[str, Any]) -> None:
         assert isinstance(d["alternatives"], list)
         assert all(isinstance(a, list) and all(isinstance(n, str) for n in a) for a in d["alternatives"])
     for n in data["not_delivered"]:
-        assert set(n) == {"subscription", "node", "reason", "detail"}
+        assert set(n) == {"subscription", "node", "reason", "detail", "conflict"}
         assert n["reason"] in REASONS and isinstance(n["detail"], str) and n["detail"]
     for w in data["warnings"]:
         assert set(w) == {"code", "message"} and w["code"] in WARNINGS and isinstance(w["message"], str)

@@ -23,7 +23,7 @@ from mqctl.domain.model import (
     Topology,
     ZoneType,
 )
-from mqctl.domain.routing.ems import explain_ems
+from mqctl.domain.routing import explain as explain_any
 
 _seq = itertools.count(1)
 
@@ -100,14 +100,14 @@ def explain(
     offline: Iterable[tuple[str, str]] = (),
     **properties: Any,
 ) -> Explanation:
-    """Run the EMS engine the way ``routing.explain`` does (sorted result)."""
+    """Ask ``routing.explain`` with typed properties (see ``props``)."""
     failures = Failures(
         down=frozenset(down),
         links_down=frozenset(frozenset(pair) for pair in links_down),
         offline=frozenset(offline),
     )
     publication = Publication(from_node=publisher, topic=topic_name, properties=props(**properties))
-    return explain_ems(topology, publication, failures).sort()
+    return explain_any(topology, publication, failures)
 
 
 def chain(mb: str = "B", t1_global_on: str = "AMB") -> Topology:

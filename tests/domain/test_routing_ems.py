@@ -564,3 +564,90 @@ def test_a_route_durable_is_not_a_subscriber() -> None:
     )
     result = explain(topo, Publication("A", "t")).to_json()
     assert result["deliveries"] == [] and result["not_delivered"] == []
+
+
+# --- exact search on meshes and grids (issue: the depth-first budget lost short paths) -----------------
+
+
+def _grid(n: int) -> Topology:
+    """An n x n grid of active-active multi-hop routes, T global everywhere, a subscriber in the far corner."""
+    name = [[f"G{r}{c}" for c in range(n)] for r in range(n)]
+    parts: list[object] = []
+    for r in range(n):
+        for c in range(n):
+            parts += [server(name[r][c]), topic(name[r][c], "t.>", "global", maxmsgs="10")]
+            if c + 1 < n:
+                parts += both(name[r][c], name[r][c + 1])
+            if r + 1 < n:
+                parts += both(name[r][c], name[r + 1][c])
+    parts.append(sub(name[-1][-1], "far", "t.>", durable=True))
+    return build(parts)
+
+
+def test_grid_of_multi_hop_routes_gives_the_shortest_path() -> None:
+    """§9 EMS interest: the best path is exact however many paths the network has (7x7 grid: 12 hops)."""
+    ex = explain(_grid(7), "G00", "t.x")
+    far = the(ex, "far")
+    assert len(far.path) - 1 == 12
+    assert far.path == ["G00", "G01", "G02", "G03", "G04", "G05", "G06", "G16", "G26", "G36", "G46", "G56", "G66"]
+    assert len(far.alternatives) == 8 and all(len(a) - 1 == 12 for a in far.alternatives)
+    assert far.alternatives[0] == ["G00", "G01", "G02", "G03", "G04", "G05", "G15", "G16", *far.path[8:]]
+    # 924 shortest paths (and many longer ones): counting stops at the limit, and says so
+    assert far.more_alternatives == 100
+    limit = [w.message for w in ex.warnings if w.code is WarningCode.SEARCH_LIMIT]
+    assert len(limit) == 1 and "G66" in limit[0] and "lower bound" in limit[0]
+
+
+def test_alternatives_are_counted_when_they_are_few() -> None:
+    """§9: ``alternatives`` holds at most the 8 next best; ``more_alternatives`` counts the others."""
+    names = ["P", *(f"M{i}" for i in range(10)), "S"]
+    topo = build(
+        [server(n) for n in names],
+        [topic(n, "t", "global", maxmsgs="1") for n in names],
+        [r for i in range(10) for r in both("P", f"M{i}") + both(f"M{i}", "S")],
+        sub("S", "s", "t"),
+    )
+    s = the(explain(topo, "P", "t"), "s")
+    assert s.path == ["P", "M0", "S"]
+    assert s.alternatives == [["P", f"M{i}", "S"] for i in range(1, 9)]
+    assert s.more_alternatives == 1 and s.to_json()["more_alternatives"] == 1
+
+
+# --- temporary topics (SEMANTICS §9 "EMS temporary topics") --------------------------------------------
+
+
+def test_temporary_topic_names_are_ems_topics() -> None:
+    """``$TMP$`` names are ordinary EMS topic names and patterns (the corpus defines ``$TMP$.>``)."""
+    from mqctl.domain.topics import validate_pattern, validate_topic
+
+    validate_topic("$TMP$.B.1A2B.3", Dialect.EMS)
+    validate_pattern("$TMP$.>", Dialect.EMS)
+    assert matches("$TMP$.>", "$TMP$.B.1A2B.3", Dialect.EMS)
+
+
+def test_temporary_topic_crosses_routes_toward_its_server_only() -> None:
+    """Ref 002 ("servers connected by routes do exchange messages sent to temporary topics"): ``$TMP$``
+    is not global anywhere in the corpus chain, yet a reply reaches B; only subscriptions on B receive."""
+    topo = chain("MB")
+    topo.add(sub("B", "reply", "$TMP$.B.>"), sub("M", "spy", "$TMP$.>"), sub("A", "local", "$TMP$.B.>"))
+    ex = explain(topo, "A", "$TMP$.B.42")
+    assert delivered(ex) == {"reply": ["A", "M", "B"]}
+    assert reasons(ex) == {"spy": Reason.NO_PATH, "local": Reason.NO_PATH}
+    assert "temporary topic of server B" in detail(ex, "spy")
+    # zones, selectors and failures still apply on the way
+    stored = explain(topo, "A", "$TMP$.B.42", down=["M"])
+    assert (the(stored, "reply").status, the(stored, "reply").stored_at) == (Status.STORED, "A")
+    # published on its own server: local subscribers only
+    own = explain(topo, "B", "$TMP$.B.42")
+    assert delivered(own) == {"reply": ["B"]} and reasons(own)["spy"] is Reason.NO_PATH
+
+
+def test_temporary_topic_owner_with_a_dotted_server_name() -> None:
+    """The longest known server name after ``$TMP$.`` owns the topic."""
+    from mqctl.domain.routing.ems import temporary_owner
+
+    servers = frozenset({"EMS", "EMS.LDN"})
+    assert temporary_owner("$TMP$.EMS.LDN.7F", servers) == "EMS.LDN"
+    assert temporary_owner("$TMP$.EMS.7F", servers) == "EMS"
+    assert temporary_owner("$TMP$.OTHER.7F", servers) == "OTHER"
+    assert temporary_owner("orders", servers) is None

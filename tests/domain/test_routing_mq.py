@@ -10,11 +10,14 @@ import random
 
 import pytest
 
-from mqctl.domain.explanation import Failures, Publication, Reason, Status
+from mqctl.domain.explanation import Explanation, Failures, Publication, Reason, Status
 from mqctl.domain.messages import JmsValue
 from mqctl.domain.model import (
+    Channel,
     ClRoute,
     Dialect,
+    Membership,
+    Namelist,
     Node,
     ProxySub,
     Scope,
@@ -677,3 +680,181 @@ def test_scopes_apply_at_every_relay() -> None:
     e = ask(t, "ROOT", "/a/b")
     assert missed(e, "LEAF", "L").reason is Reason.SCOPE
     assert missed(e, "MID", "M").reason is Reason.SCOPE
+
+
+# --- topic host choice: cluster workload management (SEMANTICS §9 "Topic host choice") ----------------
+
+
+def receiver(node: str, cluster_name: str = "CL1", **clwl: int) -> Channel:
+    """The cluster-receiver channel of ``node`` with CLWLRANK/CLWLPRTY/CLWLWGHT as ``rank``/``prty``/``wght``."""
+    return Channel(
+        node,
+        f"{cluster_name}.{node}",
+        cluster=cluster_name,
+        clwlrank=clwl.get("rank", 0),
+        clwlprty=clwl.get("prty", 0),
+        clwlwght=clwl.get("wght", 50),
+    )
+
+
+def hosts_table(e: Explanation) -> dict[str, tuple[int, int, int, bool, float, bool]]:
+    return {h["node"]: tuple(v for k, v in h.items() if k != "node") for h in e.to_json()["topic_hosts"]}  # type: ignore[misc]
+
+
+def test_topic_host_rank_before_availability() -> None:
+    """§9 step 1: the highest CLWLRANK is kept first; none of it available -> stored at the publisher,
+    never a lower rank."""
+    t = host_cluster("QM2", "QM3", "QM4", subs=(sub("QM5", "S", "/USA/Alabama/Mobile"),))
+    t.add(receiver("QM3", rank=3), receiver("QM4", rank=3))
+    e = ask(t, "QM1", "/USA/Alabama/Mobile", down=["QM3", "QM4"])
+    d = got(e, "QM5", "S")
+    assert (d.status, d.stored_at, d.path, d.alternatives) == (Status.STORED, "QM1", ["QM1", "QM3", "QM5"], [])
+    assert hosts_table(e) == {
+        "QM2": (0, 0, 50, True, 0.0, False),
+        "QM3": (3, 0, 50, False, 0.0, True),
+        "QM4": (3, 0, 50, False, 0.0, False),
+    }
+    assert "ORDER_NOT_PRESERVED" not in codes(e)
+    up = ask(t, "QM1", "/USA/Alabama/Mobile", down=["QM3"])
+    assert got(up, "QM5", "S").path == ["QM1", "QM4", "QM5"] and got(up, "QM5", "S").alternatives == []
+
+
+def test_topic_host_priority_among_available_then_weights() -> None:
+    """§9 steps 2-4: the highest CLWLPRTY among available hosts; the largest CLWLWGHT takes the path, the
+    others of that step are alternatives, each with its share of the publications."""
+    t = host_cluster("QM2", "QM3", "QM4", subs=(sub("QM5", "S", "/USA/Alabama/#"),))
+    t.add(receiver("QM2", prty=9), receiver("QM3", prty=5, wght=30), receiver("QM4", prty=5, wght=70))
+    e = ask(t, "QM1", "/USA/Alabama/Mobile", down=["QM2"])
+    d = got(e, "QM5", "S")
+    assert d.path == ["QM1", "QM4", "QM5"] and d.alternatives == [["QM1", "QM3", "QM5"]]
+    table = hosts_table(e)
+    assert table["QM2"] == (0, 9, 50, False, 0.0, False)
+    assert table["QM3"][4] == pytest.approx(0.3) and table["QM4"][4] == pytest.approx(0.7)
+    assert table["QM4"][5] is True and table["QM3"][5] is False
+    assert codes(e) == ["ORDER_NOT_PRESERVED"] and "QM3, QM4" in e.warnings[0].message
+    e = ask(t, "QM1", "/USA/Alabama/Mobile")  # QM2 up: its priority wins alone, order kept
+    assert got(e, "QM5", "S").path == ["QM1", "QM2", "QM5"] and got(e, "QM5", "S").alternatives == []
+    assert "ORDER_NOT_PRESERVED" not in codes(e)
+    assert hosts_table(e)["QM2"] == (0, 9, 50, True, 1.0, True)
+
+
+def test_topic_host_weight_ties_go_by_name_and_namelist_channels_count() -> None:
+    """§9 Topic host choice: a channel's cluster may come from its CLUSNL namelist (defined on that host);
+    equal weights: the first by name; no channel in the cluster: the defaults 0/0/50."""
+    t = host_cluster("QM2", "QM3", subs=(sub("QM5", "S", "/USA/Alabama/Mobile"),))
+    t.add(Namelist("QM3", "CLUSTERS", ("CLX", "CL1")))
+    t.add(Channel("QM3", "TO.QM3", clusnl="CLUSTERS", clwlwght=90), receiver("QM2", "CLX", wght=99))
+    e = ask(t, "QM1", "/USA/Alabama/Mobile")
+    assert got(e, "QM5", "S").path == ["QM1", "QM3", "QM5"]
+    assert hosts_table(e)["QM2"][:3] == (0, 0, 50)  # its channel is in CLX, not CL1
+    assert hosts_table(e)["QM3"][:3] == (0, 0, 90)
+    t.add(receiver("QM2", wght=90))
+    assert got(ask(t, "QM1", "/USA/Alabama/Mobile"), "QM5", "S").path == ["QM1", "QM2", "QM5"]
+
+
+def test_topic_hosts_empty_unless_a_non_host_publisher_chooses() -> None:
+    """docs/cli.md: ``topic_hosts`` lists the hosts a non-host member chooses among; else it is empty."""
+    t = host_cluster("QM2", "QM3", subs=(sub("QM5", "S", "/USA/Alabama/Mobile"),))
+    assert [h["node"] for h in ask(t, "QM1", "/USA/Alabama/Mobile").to_json()["topic_hosts"]] == ["QM2", "QM3"]
+    assert ask(t, "QM2", "/USA/Alabama/Mobile").to_json()["topic_hosts"] == []  # a host publishes itself
+    assert ask(t, "QM1", "/USA/Texas").to_json()["topic_hosts"] == []  # not clustered there
+    assert ask(t, "QM1", "/USA/Alabama/Mobile", down=["QM1"]).to_json()["topic_hosts"] == []  # nothing sent
+    assert ask(direct_sport(), "QM4", "/Sport/Football").to_json()["topic_hosts"] == []
+
+
+def test_more_alternatives_counts_hosts_beyond_eight() -> None:
+    """§9: at most 8 alternatives; ``more_alternatives`` counts the other hosts sharing the publications."""
+    hosts = [f"H{i}" for i in range(10)]
+    t = topo(
+        _qms("P", "S", *hosts),
+        cluster("CL1", "P", "S", *hosts),
+        hosted("CL1", "T", "/t", *hosts),
+        sub("S", "SUB", "/t"),
+    )
+    d = got(ask(t, "P", "/t"), "S", "SUB")
+    assert d.path == ["P", "H0", "S"]
+    assert d.alternatives == [["P", h, "S"] for h in hosts[1:9]] and d.more_alternatives == 1
+
+
+# --- smaller gaps ------------------------------------------------------------------------------------------
+
+
+def test_cluster_without_full_repository_warns() -> None:
+    """§9: a cluster with no full repository in the model routes as if it had one, with a warning."""
+    t = topo(
+        _qms("QM1", "QM2"),
+        Membership("QM1", "CL1"),
+        Membership("QM2", "CL1"),
+        topic("QM1", "T", "/t", "CL1"),
+        sub("QM2", "S", "/t"),
+    )
+    e = ask(t, "QM1", "/t")
+    assert got(e, "QM2", "S").path == ["QM1", "QM2"]
+    assert codes(e) == ["NO_FULL_REPOSITORY"] and "CL1" in e.warnings[0].message
+    assert codes(ask(direct_sport(), "QM4", "/Sport/Football")) == []
+
+
+def test_conflict_on_the_subscribers_queue_manager_is_named_whoever_publishes() -> None:
+    """§3 + §9: QM3 sees /Sport in CL1 and in CL2 and uses the most recent (CL2), so its subscription's
+    proxy goes to CL2 only: a publication from QM1 (CL1), which never touches QM3, misses it, and the miss
+    names the conflict."""
+    t = topo(
+        _qms("QM1", "QM3", "QM4"),
+        cluster("CL1", "QM1", "QM3"),
+        cluster("CL2", "QM3", "QM4"),
+        topic("QM1", "SPORT1", "/Sport", "CL1"),
+        topic("QM4", "SPORT2", "/Sport", "CL2"),
+        sub("QM3", "S3", "/Sport/x"),
+    )
+    e = ask(t, "QM1", "/Sport/x")
+    miss = missed(e, "QM3", "S3")
+    assert miss.reason is Reason.NO_PATH
+    assert "On QM3, clustered topic objects of different clusters share a topic string" in miss.detail
+    assert miss.to_json()["conflict"] == {
+        "kind": "SAME_TOPICSTR",
+        "objects": [
+            {"node": "QM1", "name": "SPORT1", "topicstr": "/Sport", "cluster": "CL1"},
+            {"node": "QM4", "name": "SPORT2", "topicstr": "/Sport", "cluster": "CL2"},
+        ],
+        "winner": {"node": "QM4", "name": "SPORT2", "topicstr": "/Sport", "cluster": "CL2"},
+    }
+    assert codes(e) == []  # the publication touches no queue manager with the conflict
+    assert got(ask(t, "QM4", "/Sport/x"), "QM3", "S3").path == ["QM4", "QM3"]
+
+
+def test_no_conflict_field_is_null() -> None:
+    miss = missed(ask(football(), "QM1", "/Sport/Football"), "QM2", "W")
+    assert miss.to_json()["conflict"] is None
+
+
+def test_clustered_topic_on_a_queue_manager_outside_its_cluster() -> None:
+    """§9 Definitions: a clustered object on a non-member reaches nobody; explain says the host is not a
+    member rather than that no proxy reaches it."""
+    t = topo(
+        _qms("QM1", "QM2", "QM3"),
+        cluster("CL1", "QM2", "QM3"),
+        topic("QM1", "T", "/t", "CL1"),
+        sub("QM2", "S", "/t/x"),
+    )
+    e = ask(t, "QM1", "/t/x")
+    miss = missed(e, "QM2", "S")
+    assert miss.reason is Reason.NO_PATH
+    assert "QM1 is not a member of cluster CL1" in miss.detail and "no proxy" not in miss.detail
+
+
+def test_selector_verdicts_are_worded_alike_in_both_dialects() -> None:
+    """One precedence ladder: SELECTOR_FALSE says FALSE and UNKNOWN the same way for MQ and EMS."""
+    from tests.domain import ems_builders as ems
+
+    mq_topo = direct_sport()
+    mq_topo.add(sub("QM2", "F", "/Sport/Football", selector="p = 2"), sub("QM2", "U", "/Sport/Football", selector="q = 1"))
+    mq_e = ask(mq_topo, "QM4", "/Sport/Football", properties={"p": JmsValue("int", 1)})
+    ems_topo = ems.chain("MB")
+    ems_topo.add(ems.sub("B", "F", "T1", selector="p = 2"), ems.sub("B", "U", "T1", selector="q = 1"))
+    ems_e = ems.explain(ems_topo, "A", "T1", p=1)
+    for name in ("F", "U"):
+        mq_detail = next(n.detail for n in mq_e.not_delivered if n.subscription == name)
+        ems_detail = next(n.detail for n in ems_e.not_delivered if n.subscription == name)
+        assert mq_detail.replace("QM2", "X") == ems_detail.replace("B", "X")
+    assert "is false" in next(n.detail for n in mq_e.not_delivered if n.subscription == "F")
+    assert "is unknown" in next(n.detail for n in mq_e.not_delivered if n.subscription == "U")

@@ -1,5 +1,33 @@
 """The routing engine: a topology (or the slice of it one question needs) plus a publication gives an
 explanation (SEMANTICS §3-§6, §8, §9). Pure: ``explain``, ``validate`` and the Spark job all call it.
+
+Interface (for the CLI, ``validate`` and the Spark job)::
+
+    from mqctl.domain.routing import RoutingModel, explain
+
+    explanation = explain(topology, publication, failures)   # one question: builds a model, uses it once
+
+    model = RoutingModel(topology)                           # many questions over one topology
+    for publication in publications:
+        explanation = explain(model, publication, failures)  # the same answer as explain(topology, ...)
+
+- ``explain(topology_or_model, publication, failures=None) -> Explanation``: ``publication`` is a
+  ``mqctl.domain.explanation.Publication`` (its node decides the dialect), ``failures`` a ``Failures``
+  (nodes down, links down, subscribers offline). Raises ``InputError`` for an unknown node or a bad
+  topic. ``Explanation.to_json()`` is the JSON of ``mqctl explain -o json`` (docs/cli.md).
+- ``RoutingModel(topology, cache_size=1024)``: the topology indexed once: cluster index and topic trees,
+  the subscription index (``mqctl.domain.subindex``) by proxy pattern, ``PROXYSUB(FORCE)`` objects,
+  cluster-receiver channels, the EMS network and its definitions, subscriptions and route selectors by
+  pattern. Per topic it keeps, in a least-recently-used cache of ``cache_size`` topics per dialect, what
+  does not depend on the publisher (matching subscriptions, proxy subscriptions and where they are held,
+  matching EMS definitions and route selectors), so the cost of a publication grows with what matches
+  its topic, not with the number of subscriptions or topic objects in the model. Answers are identical
+  to ``explain(topology, ...)`` whatever was asked before. The topology must not change while a model
+  is in use; the model is not thread-safe; pickling it carries the topology only and the indexes are
+  rebuilt on first use (see docs/benchmarks.md for the times on a 500,000-subscription estate).
+- A long-running caller over a big model should call ``gc.freeze()`` once the model is built (and now
+  and then as topic trees are built): every full collection of the garbage collector otherwise walks the
+  millions of objects of the topology and the model, which doubles the cost of a publication.
 """
 
 from __future__ import annotations
@@ -7,11 +35,18 @@ from __future__ import annotations
 from mqctl.domain.errors import InputError
 from mqctl.domain.explanation import Explanation, Failures, Publication
 from mqctl.domain.model import Dialect, Topology
+from mqctl.domain.routing.model import RoutingModel
+
+__all__ = ["RoutingModel", "explain"]
 
 
-def explain(topology: Topology, publication: Publication, failures: Failures | None = None) -> Explanation:
+def explain(
+    topology: Topology | RoutingModel, publication: Publication, failures: Failures | None = None
+) -> Explanation:
     """Route one publication through the model: who receives it, how, and why the others do not."""
-    node = topology.nodes.get(publication.from_node)
+    model = topology if isinstance(topology, RoutingModel) else RoutingModel(topology, cache_size=0)
+    nodes = model.topology.nodes
+    node = nodes.get(publication.from_node)
     if node is None:
         raise InputError("no such node", obj=publication.from_node)
     failures = failures or Failures()
@@ -19,12 +54,12 @@ def explain(topology: Topology, publication: Publication, failures: Failures | N
     named += [(n, "--link-down") for pair in failures.links_down for n in pair]
     named += [(n, "--offline") for n, _ in failures.offline]
     for name, option in sorted(named):
-        if name not in topology.nodes:
+        if name not in nodes:
             raise InputError("no such node", obj=name, attribute=option)
     if node.dialect is Dialect.EMS:
         from mqctl.domain.routing.ems import explain_ems
 
-        return explain_ems(topology, publication, failures).sort()
+        return explain_ems(model.ems, publication, failures).sort()
     from mqctl.domain.routing.mq import explain_mq
 
-    return explain_mq(topology, publication, failures).sort()
+    return explain_mq(model.mq, publication, failures).sort()

@@ -1,145 +1,155 @@
 """EMS routing: where a publication on a TIBCO EMS server goes over routes, and why it does not
 (SEMANTICS §6, §8, §9; references 002 and 003).
 
-The model, in short:
+The model, in short (the network in ``ems_network``, the path search in ``ems_paths``):
 
-- Routes are bidirectional links between two servers. A pair defined on both servers is
-  *active-active*; defined on one only it is *active-passive*, active on the definer. Selectors count
+- Routes are bidirectional links between two servers, active-active or active-passive; selectors count
   only on a side that defines the route.
 - Registered interest is judged hop by hop on the concrete topic: T crosses X→Y only when T is global on
-  both X and Y. Paths are simple (never back to a server already on the path).
-- A message that arrived at S over a route of a one-hop zone Z is not forwarded by S over another route
-  of Z; crossing into another zone starts again. A zone with any ``1hop`` route counts as one-hop.
+  both X and Y. A temporary topic ``$TMP$.S.…`` belongs to server S: it crosses routes whatever
+  ``global`` says, toward S only, and only subscriptions on S can receive it.
+- Paths are simple; a message that arrived at S over a route of a one-hop zone Z is not forwarded by S
+  over another route of Z.
 - The effective selector on X→Y is the AND of X's ``outgoing_topic`` selectors towards Y and Y's
   ``incoming_topic`` selectors from X whose topic pattern matches T; only TRUE crosses.
 
-How one subscription is judged (``_judge``): the reasons are tried in the §9 precedence
-``SUBSCRIBER_OFFLINE``, ``DOWN`` (publisher or the non-durable subscriber's own server), ``NO_PATH``,
-``NOT_GLOBAL``, ``ONE_HOP_ZONE``, ``ROUTE_SELECTOR``, ``DOWN`` (gap), ``SELECTOR_FALSE``. Where several
-paths lead to the subscriber, the reason is what blocks the *best candidate path*: the path that gets
-furthest down that list, i.e. whose worst blocker comes latest (then fewest hops, then names). So a
-path merely refused by a route selector is reported before a shorter one that crosses a server where T
-is not global, because fixing the selector is what would make the message arrive. This min-max choice
-is computed as a ladder of relaxations: ``ROUTE_SELECTOR`` when some path obeys the global and zone
-rules, ``ONE_HOP_ZONE`` when one obeys the global rule, ``NOT_GLOBAL`` when the servers are connected at
-all, else ``NO_PATH``.
+How one subscription is judged: the shared steps of ``ladder`` (``SUBSCRIBER_OFFLINE``, ``DOWN`` for the
+publisher or the non-durable subscriber's own server, then ``SELECTOR_FALSE`` once a copy arrives), and
+EMS's reachability in between, in the §9 order ``NO_PATH``, ``NOT_GLOBAL``, ``ONE_HOP_ZONE``,
+``ROUTE_SELECTOR``, ``DOWN`` (gap). Where several paths lead to the subscriber, the reason is what blocks
+the *best candidate path*: the path whose worst blocker comes latest in that list (then fewest hops,
+then names). So a path merely refused by a route selector is reported before a shorter one that crosses
+a server where T is not global, because fixing the selector is what would make the message arrive. This
+min-max choice is exact:
+
+- some path obeys the global and zone rules: the best of them by (phase, hops, names) decides
+  (``ems_paths``: a refused one gives ``ROUTE_SELECTOR``, a gap ``DOWN``, else the copy arrives);
+- else a ladder of relaxations, each a breadth-first search over a plain graph: ``ONE_HOP_ZONE`` when
+  some path obeys the global rule, ``NOT_GLOBAL`` when the servers are connected at all, else
+  ``NO_PATH``.
+
+``EmsPrepared`` indexes a topology once (network, topic definitions, subscriptions and route selectors by
+pattern) and keeps, per topic and in a bounded cache, what does not depend on the publisher.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict, deque
-from collections.abc import Callable, Iterable
+from collections import defaultdict
 from dataclasses import dataclass, field
-from enum import IntEnum
 
 from mqctl.domain.ems_topics import EmsTopicIndex
 from mqctl.domain.explanation import (
-    Delivery,
     Explanation,
     Failures,
     Hop,
-    NotDelivered,
     Publication,
     Reason,
     Resolved,
-    Status,
     Via,
     WarningCode,
 )
 from mqctl.domain.messages import Message
-from mqctl.domain.model import Dialect, Direction, Route, RouteSelector, Subscription, Topology, ZoneType
+from mqctl.domain.model import Dialect, Direction, RouteSelector, Subscription, Topology
+from mqctl.domain.routing.cache import BoundedCache
+from mqctl.domain.routing.ems_network import EmsNetwork
+from mqctl.domain.routing.ems_paths import (
+    MORE_LIMIT,
+    STEP_LIMIT,
+    HopRules,
+    PathSearch,
+    Phase,
+    TargetPaths,
+    first_hop,
+    shortest,
+)
+from mqctl.domain.routing.ladder import Arrival, Ladder, Miss, verdict_words
 from mqctl.domain.selector import compile_selector
-from mqctl.domain.topics import matches, validate_topic
+from mqctl.domain.subindex import SubscriptionIndex
+from mqctl.domain.topics import validate_topic
 
-__all__ = ["explain_ems"]
+__all__ = ["TEMPORARY_PREFIX", "EmsPrepared", "explain_ems", "temporary_owner"]
 
-STEP_BUDGET = 200_000
-"""Path expansions explored per publication. Well-formed EMS networks (mhop zones are trees, 1hop zones
-allow one hop) stay far below it; a pathological mesh stops there, deterministically."""
+EMS = Dialect.EMS
+TEMPORARY_PREFIX = "$TMP$."
 
 _Pair = tuple[str, str]
 _Path = tuple[str, ...]
 
 
-# --- the network -------------------------------------------------------------------------------------
+def temporary_owner(topic: str, servers: frozenset[str]) -> str | None:
+    """The server a temporary topic ``$TMP$.S.…`` belongs to, or None for an ordinary topic.
+
+    A server name may contain dots, so the longest known server S with ``$TMP$.S.`` as a prefix wins;
+    none known: the element after ``$TMP$``.
+    """
+    if not topic.startswith(TEMPORARY_PREFIX):
+        return None
+    rest = topic[len(TEMPORARY_PREFIX) :]
+    known = [s for s in servers if rest.startswith(f"{s}.")]
+    return max(known, key=len) if known else rest.split(".")[0]
 
 
-@dataclass(frozen=True, slots=True)
-class _Link:
-    """The connection between two servers, made of one (active-passive) or two (active-active) routes."""
-
-    definitions: dict[str, Route]
-    """Definer -> its route towards the other server."""
-
-    @property
-    def active_active(self) -> bool:
-        return len(self.definitions) == 2
-
-    def zones(self) -> frozenset[str]:
-        return frozenset(r.zone_name for r in self.definitions.values())
-
-    def definer(self) -> str:
-        """The single definer of an active-passive link (the first by name for active-active)."""
-        return min(self.definitions)
+# --- the prepared topology -----------------------------------------------------------------------------
 
 
-@dataclass(slots=True)
-class _Network:
-    """The EMS servers and route links of a topology, with the zone types."""
+class EmsPrepared:
+    """The EMS side of a topology, indexed once for any number of publications (module docstring)."""
 
-    servers: set[str]
-    links: dict[frozenset[str], _Link]
-    neighbours: dict[str, list[str]]
-    one_hop_zones: set[str]
+    def __init__(self, topology: Topology, cache_size: int) -> None:
+        self.network = EmsNetwork(topology)
+        servers = self.network.servers
+        self.definitions = [t for t in topology.topics if t.node in servers]
+        self._definitions: SubscriptionIndex[int] = SubscriptionIndex(EMS)
+        for i, definition in enumerate(self.definitions):
+            self._definitions.add(definition.topicstr, i)
+        self.subs = sorted(
+            (s for s in topology.subscriptions if s.node in servers and not s.is_route_durable),
+            key=lambda s: (s.node, s.name),
+        )
+        self._subs: SubscriptionIndex[int] = SubscriptionIndex(EMS)
+        for i, sub in enumerate(self.subs):
+            self._subs.add(sub.topicstr, i)
+        self.selectors: list[RouteSelector] = []
+        for rs in topology.route_selectors:
+            link = self.network.find_link(rs.node, rs.peer)
+            if link is not None and rs.node in link.definitions:
+                self.selectors.append(rs)
+        self._selectors: SubscriptionIndex[int] = SubscriptionIndex(EMS)
+        for i, rs in enumerate(self.selectors):
+            self._selectors.add(rs.topic, i)
+        self._facts: BoundedCache[str, _TopicFacts] = BoundedCache(cache_size)
 
-    def link(self, x: str, y: str) -> _Link:
-        return self.links[frozenset((x, y))]
-
-    def hop_name(self, x: str, y: str) -> str:
-        """The route's name as defined: X's route to Y is named Y; failing that, Y's route named X."""
-        return y if x in self.link(x, y).definitions else x
-
-    def one_hop_block(self, arrived: _Pair | None, nxt: _Pair) -> str | None:
-        """The one-hop zone that forbids forwarding over ``nxt`` after arriving over ``arrived``."""
-        if arrived is None:
-            return None
-        shared = self.link(*arrived).zones() & self.link(*nxt).zones() & self.one_hop_zones
-        return min(shared) if shared else None
-
-    def route_phrase(self, x: str, y: str) -> str:
-        """How an admin names the connection between X and Y, with who defines it."""
-        link = self.link(x, y)
-        if link.active_active:
-            return f"the active-active route between {x} and {y}"
-        definer = link.definer()
-        other = y if definer == x else x
-        return f"route {other} defined on {definer} only (active-passive)"
+    def facts(self, topic: str) -> _TopicFacts:
+        return self._facts.get(topic, lambda: _TopicFacts(self, topic))
 
 
-def _build_network(topology: Topology) -> _Network:
-    """Every EMS server (nodes, plus servers known only as a route's peer) and the links between them."""
-    mq = {name for name, node in topology.nodes.items() if node.dialect is not Dialect.EMS}
-    servers = {name for name, node in topology.nodes.items() if node.dialect is Dialect.EMS}
-    definitions: dict[frozenset[str], dict[str, Route]] = defaultdict(dict)
-    zone_types: dict[str, set[ZoneType]] = defaultdict(set)
-    for route in topology.routes:
-        if route.node == route.peer or route.node in mq or route.peer in mq:
-            continue
-        servers.update((route.node, route.peer))
-        held = definitions[frozenset((route.node, route.peer))]
-        if route.node not in held or held[route.node].seq < route.seq:
-            held[route.node] = route  # the same route twice: the most recent definition
-        zone_types[route.zone_name].add(ZoneType(route.zone_type))
-    links = {pair: _Link(defs) for pair, defs in definitions.items()}
-    neighbours: dict[str, list[str]] = defaultdict(list)
-    for pair in links:
-        a, b = sorted(pair)
-        neighbours[a].append(b)
-        neighbours[b].append(a)
-    for names in neighbours.values():
-        names.sort()
-    one_hop = {zone for zone, types in zone_types.items() if ZoneType.ONE_HOP in types}
-    return _Network(servers, links, dict(neighbours), one_hop)
+class _TopicFacts:
+    """What a topic's routing needs whoever publishes: definitions, subscribers, route selectors."""
+
+    def __init__(self, prepared: EmsPrepared, topic: str) -> None:
+        self.topic = topic
+        matching = [prepared.definitions[i] for i in sorted(prepared._definitions.match(topic))]
+        self.definitions = EmsTopicIndex(matching)
+        self.global_on = frozenset(d.node for d in matching if d.is_global)
+        self.subs = [prepared.subs[i] for i in sorted(prepared._subs.match(topic))]
+        held: dict[_Pair, list[RouteSelector]] = defaultdict(list)
+        for i in prepared._selectors.match(topic):
+            rs = prepared.selectors[i]
+            hop = (rs.node, rs.peer) if rs.direction == Direction.OUTGOING else (rs.peer, rs.node)
+            held[hop].append(rs)
+        self.selectors: dict[_Pair, list[RouteSelector]] = {
+            hop: sorted(found, key=lambda rs: (rs.node != hop[0], rs.seq, rs.topic, rs.selector))
+            for hop, found in held.items()
+        }
+        """Directed hop -> the selectors that apply to T on it: X's outgoing ones, then Y's incoming ones."""
+        self._bounded: dict[str, bool] = {}
+
+    def storage_bounded(self, server: str) -> bool:
+        """``maxbytes`` or ``maxmsgs`` limits what ``server`` stores for T."""
+        found = self._bounded.get(server)
+        if found is None:
+            found = self._bounded[server] = self.definitions.storage_bounded(server, self.topic)
+        return found
 
 
 # --- route selectors ---------------------------------------------------------------------------------
@@ -153,140 +163,18 @@ class _HopFilter:
     verdict: bool | None
     """True when the message crosses; False or None (UNKNOWN) when the selector refuses it."""
 
-    @property
-    def passes(self) -> bool:
-        return self.verdict is True
 
-
-class _Selectors:
-    """Route selectors by the route that holds them, judged once per directed hop."""
-
-    def __init__(self, topology: Topology, network: _Network, topic: str, message: Message) -> None:
-        self._held: dict[_Pair, list[RouteSelector]] = defaultdict(list)
-        for rs in topology.route_selectors:
-            pair = frozenset((rs.node, rs.peer))
-            if pair in network.links and rs.node in network.links[pair].definitions:
-                self._held[(rs.node, rs.peer)].append(rs)
-        self._topic = topic
-        self._message = message
-        self._cache: dict[_Pair, _HopFilter] = {}
-
-    def hop(self, x: str, y: str) -> _HopFilter:
-        found = self._cache.get((x, y))
-        if found is None:
-            found = self._cache[(x, y)] = self._judge(x, y)
-        return found
-
-    def _applicable(self, holder: str, peer: str, direction: Direction) -> list[RouteSelector]:
-        held = [
-            rs
-            for rs in self._held.get((holder, peer), ())
-            if rs.direction == direction and matches(rs.topic, self._topic, Dialect.EMS)
-        ]
-        return sorted(held, key=lambda rs: (rs.seq, rs.topic, rs.selector))
-
-    def _judge(self, x: str, y: str) -> _HopFilter:
-        """AND of X's outgoing and Y's incoming selectors for T, in three-valued logic."""
-        found = self._applicable(x, y, Direction.OUTGOING) + self._applicable(y, x, Direction.INCOMING)
-        if not found:
-            return _HopFilter(None, True)
-        texts = [rs.selector for rs in found]
-        text = texts[0] if len(texts) == 1 else " AND ".join(f"({t})" for t in texts)
-        verdicts = [compile_selector(t).evaluate(self._message) for t in texts]
-        verdict: bool | None = True
-        if any(v is False for v in verdicts):
-            verdict = False
-        elif any(v is None for v in verdicts):
-            verdict = None
-        return _HopFilter(text, verdict)
-
-
-# --- paths -------------------------------------------------------------------------------------------
-
-
-class _Outcome(IntEnum):
-    """What a path does with the message; the order is the ranking of §9 (best first)."""
-
-    DELIVERED = 0
-    STORED = 1
-    GAP = 2
-    REJECTED = 3
-
-
-@dataclass(frozen=True, slots=True)
-class _Judged:
-    """One path that obeys the global and zone rules, judged against selectors and failures."""
-
-    servers: _Path
-    outcome: _Outcome
-    at: int | None = None
-    """Index of the deciding hop: the refusing selector (REJECTED) or the first failing hop."""
-    duplicates: bool = False
-
-    def key(self) -> tuple[int, int, _Path]:
-        return (int(self.outcome), len(self.servers), self.servers)
-
-    def hop(self) -> _Pair:
-        assert self.at is not None
-        return self.servers[self.at], self.servers[self.at + 1]
-
-
-def _structural_paths(
-    network: _Network, start: str, is_global: Callable[[str], bool]
-) -> dict[str, list[_Path]]:
-    """Every simple path from ``start`` that obeys the global and one-hop-zone rules, by end server."""
-    found: dict[str, list[_Path]] = defaultdict(list)
-    if not is_global(start):
-        return found
-    stack: list[_Path] = [(start,)]
-    steps = 0
-    while stack and steps < STEP_BUDGET:
-        path = stack.pop()
-        here = path[-1]
-        arrived = (path[-2], here) if len(path) > 1 else None
-        for nxt in reversed(network.neighbours.get(here, [])):
-            steps += 1
-            if nxt in path or not is_global(nxt) or network.one_hop_block(arrived, (here, nxt)):
-                continue
-            longer = (*path, nxt)
-            found[nxt].append(longer)
-            stack.append(longer)
-    return found
-
-
-def _judge_path(path: _Path, network: _Network, selectors: _Selectors, failures: Failures) -> _Judged:
-    """Selectors first (a refused message goes nowhere whatever is down), then the first failing hop."""
-    hops = list(zip(path, path[1:], strict=False))
-    for index, (x, y) in enumerate(hops):
-        if not selectors.hop(x, y).passes:
-            return _Judged(path, _Outcome.REJECTED, index)
-    for index, (x, y) in enumerate(hops):
-        if failures.hop_fails(x, y):
-            link = network.link(x, y)
-            if link.active_active:
-                return _Judged(path, _Outcome.STORED, index)
-            if y in link.definitions:
-                return _Judged(path, _Outcome.GAP, index)
-            return _Judged(path, _Outcome.STORED, index, duplicates=True)
-    return _Judged(path, _Outcome.DELIVERED)
-
-
-def _shortest(network: _Network, start: str, goal: str, allowed: Callable[[str, str], bool]) -> _Path | None:
-    """Breadth-first over allowed hops; neighbours in name order, so the answer is deterministic."""
-    parent: dict[str, str | None] = {start: None}
-    queue = deque([start])
-    while queue:
-        here = queue.popleft()
-        if here == goal:
-            out = [here]
-            while (prev := parent[out[-1]]) is not None:
-                out.append(prev)
-            return tuple(reversed(out))
-        for nxt in network.neighbours.get(here, []):
-            if nxt not in parent and allowed(here, nxt):
-                parent[nxt] = here
-                queue.append(nxt)
-    return None
+def _judge_selectors(found: list[RouteSelector], message: Message) -> _HopFilter:
+    """AND of X's outgoing and Y's incoming selectors for T, in three-valued logic."""
+    texts = [rs.selector for rs in found]
+    text = texts[0] if len(texts) == 1 else " AND ".join(f"({t})" for t in texts)
+    verdicts = [compile_selector(t).evaluate(message) for t in texts]
+    verdict: bool | None = True
+    if any(v is False for v in verdicts):
+        verdict = False
+    elif any(v is None for v in verdicts):
+        verdict = None
+    return _HopFilter(text, verdict)
 
 
 # --- the engine --------------------------------------------------------------------------------------
@@ -296,17 +184,23 @@ def _shortest(network: _Network, start: str, goal: str, allowed: Callable[[str, 
 class _Context:
     """Everything one publication's explanation needs, computed once."""
 
-    topology: Topology
+    prepared: EmsPrepared
     publication: Publication
     failures: Failures
-    network: _Network
-    topics: EmsTopicIndex
-    selectors: _Selectors
-    message: Message
-    paths: dict[str, list[_Judged]]
+    facts: _TopicFacts
+    owner: str | None
+    """The server a temporary topic belongs to (None for an ordinary topic)."""
+    filters: dict[_Pair, _HopFilter]
+    search: PathSearch
     explanation: Explanation
+    ladder: Ladder
+    targets: dict[str, TargetPaths] = field(default_factory=dict)
     unbounded: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     """Forwarding server without storage limits -> durable subscriptions behind it."""
+
+    @property
+    def network(self) -> EmsNetwork:
+        return self.prepared.network
 
     @property
     def topic(self) -> str:
@@ -316,34 +210,42 @@ class _Context:
     def publisher(self) -> str:
         return self.publication.from_node
 
-    def is_global(self, server: str) -> bool:
-        return self.topics.is_global(server, self.topic)
+    def crosses(self, server: str) -> bool:
+        return self.owner is not None or server in self.facts.global_on
+
+    def paths_to(self, server: str) -> TargetPaths:
+        found = self.targets.get(server)
+        if found is None:
+            found = self.targets[server] = self.search.paths_to(server)
+        return found
 
 
-def explain_ems(topology: Topology, publication: Publication, failures: Failures) -> Explanation:
+def explain_ems(prepared: EmsPrepared, publication: Publication, failures: Failures) -> Explanation:
     """Explain one publication on an EMS server: deliveries, refusals with reasons, warnings."""
-    validate_topic(publication.topic, Dialect.EMS)
-    ctx = _context(topology, publication, failures)
-    for sub in _matching_subscriptions(topology, ctx.network, publication.topic):
-        _judge(ctx, sub)
+    validate_topic(publication.topic, EMS)
+    ctx = _context(prepared, publication, failures)
+    for sub in ctx.facts.subs:
+        delivery = ctx.ladder.judge(sub, lambda sub=sub: _reach(ctx, sub))  # type: ignore[misc]
+        if delivery is not None:
+            _after_delivery(ctx, sub, ctx.paths_to(sub.node))
+    _warn_limits(ctx)
     _warn_unbounded(ctx)
     return ctx.explanation
 
 
-def _context(topology: Topology, publication: Publication, failures: Failures) -> _Context:
-    network = _build_network(topology)
-    network.servers.add(publication.from_node)
-    topics = EmsTopicIndex(t for t in topology.topics if t.node in network.servers)
+def _context(prepared: EmsPrepared, publication: Publication, failures: Failures) -> _Context:
+    network = prepared.network
+    facts = prepared.facts(publication.topic)
+    owner = temporary_owner(publication.topic, network.servers | {publication.from_node})
     message = Message.create(publication.properties, publication.headers)
-    selectors = _Selectors(topology, network, publication.topic, message)
-    structural = _structural_paths(
-        network, publication.from_node, lambda s: topics.is_global(s, publication.topic)
+    filters = {hop: _judge_selectors(found, message) for hop, found in facts.selectors.items()}
+    crossable = network.servers | {publication.from_node} if owner is not None else facts.global_on
+    rules = HopRules(
+        crossable=frozenset(crossable),
+        refused=frozenset(hop for hop, f in filters.items() if f.verdict is not True),
+        failing=_failing(network, failures),
     )
-    paths = {
-        end: sorted((_judge_path(p, network, selectors, failures) for p in found), key=_Judged.key)
-        for end, found in structural.items()
-    }
-    top = topics.most_specific(publication.from_node, publication.topic)
+    top = facts.definitions.most_specific(publication.from_node, publication.topic)
     resolved = Resolved(
         node=publication.from_node,
         object=top.name if top else None,
@@ -352,136 +254,107 @@ def _context(topology: Topology, publication: Publication, failures: Failures) -
         clroute=None,
     )
     explanation = Explanation(publication=publication, resolved=resolved)
-    return _Context(topology, publication, failures, network, topics, selectors, message, paths, explanation)
+    search = PathSearch(network, publication.from_node, rules)
+    ladder = Ladder(explanation, failures, EMS)
+    return _Context(prepared, publication, failures, facts, owner, filters, search, explanation, ladder)
 
 
-def _matching_subscriptions(topology: Topology, network: _Network, topic: str) -> Iterable[Subscription]:
-    """EMS subscriptions on EMS servers whose pattern matches T; MQ subscriptions never match (§9).
+def _failing(network: EmsNetwork, failures: Failures) -> dict[_Pair, Phase]:
+    """§9 Failures, per hop X→Y that fails (Y down, or the link down): what the first such hop does."""
+    hops = {(x, y) for y in failures.down for x, _ in network.links_of(y)}
+    for pair in failures.links_down:
+        if len(pair) == 2:
+            x, y = sorted(pair)
+            hops.update(((x, y), (y, x)))
+    out: dict[_Pair, Phase] = {}
+    for x, y in hops:
+        link = network.find_link(x, y)
+        if link is not None:
+            gap = not link.active_active and y in link.definitions
+            out[(x, y)] = Phase.GAP if gap else Phase.STORED
+    return out
 
-    A route durable (``durables.conf`` line with ``route``) is not a subscriber: it is the server's durable
-    store for a peer's registered interest, so it is neither delivered to nor listed as missed."""
-    for sub in topology.subscriptions:
-        if sub.is_route_durable:
-            continue
-        if sub.node in network.servers and matches(sub.topicstr, topic, Dialect.EMS):
-            yield sub
 
-
-def _judge(ctx: _Context, sub: Subscription) -> None:
-    """Apply the §9 precedence to one subscription (see the module docstring)."""
-    early = _early_reason(ctx, sub)
-    if early is not None:
-        _refuse(ctx, sub, *early)
-        return
+def _reach(ctx: _Context, sub: Subscription) -> Arrival | Miss:
+    """EMS's reachability steps of the §9 precedence (see the module docstring)."""
+    if ctx.owner is not None and sub.node != ctx.owner:
+        return Miss(
+            Reason.NO_PATH,
+            f"Topic {ctx.topic} is a temporary topic of server {ctx.owner}: it travels only toward "
+            f"{ctx.owner}, so subscription {sub.name} on {sub.node} cannot receive it.",
+        )
     if sub.node == ctx.publisher:
-        _deliver(ctx, sub, _Judged((ctx.publisher,), _Outcome.DELIVERED), [])
-        return
-    judged = ctx.paths.get(sub.node, [])
-    if not judged:
-        _refuse(ctx, sub, *_unreachable_reason(ctx, sub))
-        return
-    best = judged[0]
-    if best.outcome is _Outcome.REJECTED:
-        _refuse(ctx, sub, Reason.ROUTE_SELECTOR, _route_selector_detail(ctx, sub, best))
-    elif best.outcome is _Outcome.GAP:
-        _refuse(ctx, sub, Reason.DOWN, _gap_detail(ctx, sub, best))
-        ctx.explanation.warn(WarningCode.GAP, _gap_warning(best))
-    else:
-        others = [j.servers for j in judged[1:] if j.outcome <= _Outcome.STORED]
-        _deliver(ctx, sub, best, others)
+        return Arrival((ctx.publisher,), ())
+    found = ctx.paths_to(sub.node)
+    if found.best is None:
+        return _unreachable(ctx, sub)
+    if found.phase is Phase.REJECTED:
+        return Miss(Reason.ROUTE_SELECTOR, _route_selector_detail(ctx, sub, found.best))
+    if found.phase is Phase.GAP:
+        x, y = _failing_hop(ctx, found.best)
+        ctx.explanation.warn(WarningCode.GAP, _gap_warning(x, y))
+        return Miss(Reason.DOWN, _gap_detail(ctx, sub, x, y))
+    hops = tuple(_hop(ctx, x, y) for x, y in zip(found.best, found.best[1:], strict=False))
+    stored_at = _failing_hop(ctx, found.best)[0] if found.phase is Phase.STORED else None
+    return Arrival(found.best, hops, stored_at, found.alternatives, found.more)
 
 
-def _early_reason(ctx: _Context, sub: Subscription) -> tuple[Reason, str] | None:
-    """Offline non-durable, publisher down, non-durable on a down server: nothing else matters."""
-    if not sub.durable and (sub.node, sub.name) in ctx.failures.offline:
-        return Reason.SUBSCRIBER_OFFLINE, (
-            f"Non-durable subscription {sub.name} on {sub.node} is offline, "
-            "and EMS keeps nothing for a non-durable subscriber while it is away."
-        )
-    if ctx.failures.node_down(ctx.publisher):
-        return (
-            Reason.DOWN,
-            f"The publishing server {ctx.publisher} is down, so the message is never published.",
-        )
-    if not sub.durable and ctx.failures.node_down(sub.node):
-        return Reason.DOWN, (
-            f"Server {sub.node} is down and subscription {sub.name} is non-durable, "
-            "so it does not survive the failure of its server."
-        )
-    return None
-
-
-def _deliver(ctx: _Context, sub: Subscription, best: _Judged, alternatives: list[_Path]) -> None:
-    """A copy arrives (now or later); the subscriber's own selector has the last word."""
-    verdict = compile_selector(sub.selector).evaluate(ctx.message) if sub.selector else True
-    if verdict is not True:
-        _refuse(ctx, sub, Reason.SELECTOR_FALSE, _selector_false_detail(sub, verdict))
-        return
-    status, stored_at = Status.DELIVERED, None
-    if best.outcome is _Outcome.STORED:
-        status, stored_at = Status.STORED, best.servers[best.at or 0]
-    elif (sub.node, sub.name) in ctx.failures.offline:
-        status, stored_at = Status.STORED, sub.node
-    hops = [_hop(ctx, x, y) for x, y in zip(best.servers, best.servers[1:], strict=False)]
-    ctx.explanation.deliveries.append(
-        Delivery(
-            sub.name, sub.node, status, stored_at, list(best.servers), hops, [list(a) for a in alternatives]
-        )
-    )
-    if best.duplicates:
-        ctx.explanation.warn(WarningCode.DUPLICATES_POSSIBLE, _duplicates_warning(best))
-    if sub.durable and len(best.servers) > 1:
-        for server in best.servers[:-1]:
-            if not ctx.topics.storage_bounded(server, ctx.topic):
+def _after_delivery(ctx: _Context, sub: Subscription, found: TargetPaths) -> None:
+    """Warnings that the chosen path of a delivered subscription raises."""
+    if found.best is None:
+        return  # local delivery
+    if found.phase is Phase.STORED:
+        x, y = _failing_hop(ctx, found.best)
+        if x in ctx.network.link(x, y).definitions and not ctx.network.link(x, y).active_active:
+            ctx.explanation.warn(WarningCode.DUPLICATES_POSSIBLE, _duplicates_warning(x, y))
+    if sub.durable:
+        for server in found.best[:-1]:
+            if not ctx.facts.storage_bounded(server):
                 ctx.unbounded[server].add(f"{sub.name} on {sub.node}")
 
 
+def _failing_hop(ctx: _Context, path: _Path) -> _Pair:
+    hop = first_hop(path, ctx.failures.hop_fails)
+    assert hop is not None, "a stored or gap path has a failing hop"
+    return hop
+
+
 def _hop(ctx: _Context, x: str, y: str) -> Hop:
-    return Hop(x, y, Via.ROUTE, ctx.network.hop_name(x, y), ctx.selectors.hop(x, y).text)
+    found = ctx.filters.get((x, y))
+    return Hop(x, y, Via.ROUTE, ctx.network.hop_name(x, y), found.text if found else None)
 
 
-def _refuse(ctx: _Context, sub: Subscription, reason: Reason, detail: str) -> None:
-    ctx.explanation.not_delivered.append(NotDelivered(sub.name, sub.node, reason, detail))
-
-
-def _unreachable_reason(ctx: _Context, sub: Subscription) -> tuple[Reason, str]:
+def _unreachable(ctx: _Context, sub: Subscription) -> Miss:
     """No path obeys the global and zone rules: relax them one at a time to name the blocker."""
     net, start, goal = ctx.network, ctx.publisher, sub.node
-    on_global = _shortest(net, start, goal, lambda x, y: ctx.is_global(x) and ctx.is_global(y))
+    on_global = shortest(net, start, goal, lambda x, y: ctx.crosses(x) and ctx.crosses(y))
     if on_global is not None:
-        return Reason.ONE_HOP_ZONE, _one_hop_detail(ctx, sub, on_global)
-    raw = _shortest(net, start, goal, lambda x, y: True)
+        return Miss(Reason.ONE_HOP_ZONE, _one_hop_detail(ctx, sub, on_global))
+    raw = shortest(net, start, goal, lambda x, y: True)
     if raw is not None:
-        return Reason.NOT_GLOBAL, _not_global_detail(ctx, sub, raw)
-    return Reason.NO_PATH, f"No chain of routes connects the publishing server {start} to {goal}."
+        return Miss(Reason.NOT_GLOBAL, _not_global_detail(ctx, sub, raw))
+    return Miss(Reason.NO_PATH, f"No chain of routes connects the publishing server {start} to {goal}.")
 
 
 # --- sentences ---------------------------------------------------------------------------------------
 
 
-def _verdict_words(verdict: bool | None) -> str:
-    return "is false" if verdict is False else "is unknown (a property it uses is missing)"
-
-
-def _selector_false_detail(sub: Subscription, verdict: bool | None) -> str:
-    return (
-        f'The selector "{sub.selector}" of subscription {sub.name} on {sub.node} '
-        f"{_verdict_words(verdict)} for this message, so the subscriber does not get it."
-    )
-
-
-def _route_selector_detail(ctx: _Context, sub: Subscription, best: _Judged) -> str:
-    x, y = best.hop()
-    hop = ctx.selectors.hop(x, y)
+def _route_selector_detail(ctx: _Context, sub: Subscription, path: _Path) -> str:
+    hop = first_hop(path, lambda x, y: ctx.filters.get((x, y), _PASS).verdict is not True)
+    assert hop is not None, "a rejected path has a refusing hop"
+    x, y = hop
+    found = ctx.filters[hop]
     onward = "" if y == sub.node else f" on the way to {sub.node}"
     return (
-        f'The route selector "{hop.text}" on {ctx.network.route_phrase(x, y)} {_verdict_words(hop.verdict)} '
-        f"for this message, so {x} does not forward it to {y}{onward}."
+        f'The route selector "{found.text}" on {ctx.network.route_phrase(x, y)} '
+        f"{verdict_words(found.verdict)} for this message, so {x} does not forward it to {y}{onward}."
     )
 
 
-def _gap_detail(ctx: _Context, sub: Subscription, best: _Judged) -> str:
-    x, y = best.hop()
+_PASS = _HopFilter(None, True)
+
+
+def _gap_detail(ctx: _Context, sub: Subscription, x: str, y: str) -> str:
     cause = f"Server {y} is down" if ctx.failures.node_down(y) else f"The link between {x} and {y} is down"
     return (
         f"{cause} and the route between {x} and {y} is defined only on {y} (active-passive), so {x} drops "
@@ -490,16 +363,14 @@ def _gap_detail(ctx: _Context, sub: Subscription, best: _Judged) -> str:
     )
 
 
-def _gap_warning(best: _Judged) -> str:
-    x, y = best.hop()
+def _gap_warning(x: str, y: str) -> str:
     return (
         f"Route {x} is defined only on {y} (active-passive): while {y} is unreachable {x} stores nothing "
         f"for it, so subscribers behind {y} see a gap in the message stream; make the route active-active."
     )
 
 
-def _duplicates_warning(best: _Judged) -> str:
-    x, y = best.hop()
+def _duplicates_warning(x: str, y: str) -> str:
     return (
         f"Route {y} is defined only on {x} (active-passive): {x} stores messages while {y} is unreachable, "
         f"but {y} loses its duplicate-suppression state, so subscribers behind {y} may receive messages "
@@ -524,7 +395,7 @@ def _one_hop_detail(ctx: _Context, sub: Subscription, path: _Path) -> str:
 
 def _not_global_detail(ctx: _Context, sub: Subscription, path: _Path) -> str:
     for x, y in zip(path, path[1:], strict=False):
-        missing = [s for s in (x, y) if not ctx.is_global(s)]
+        missing = [s for s in (x, y) if not ctx.crosses(s)]
         if missing:
             return (
                 f"Topic {ctx.topic} is not global on {missing[0]}, so it does not cross the route between "
@@ -532,6 +403,29 @@ def _not_global_detail(ctx: _Context, sub: Subscription, path: _Path) -> str:
                 "on every server."
             )
     return f"Topic {ctx.topic} is not global on every server between {ctx.publisher} and {sub.node}."
+
+
+def _warn_limits(ctx: _Context) -> None:
+    """A limit of the path search that was reached is said, never silent (SEARCH_LIMIT)."""
+    for server, found in sorted(ctx.targets.items()):
+        if found.limited == "count":
+            listed = 1 + len(found.alternatives) + found.more
+            ctx.explanation.warn(
+                WarningCode.SEARCH_LIMIT,
+                f"More than {listed} delivered or stored paths lead from {ctx.publisher} to {server}: explain "
+                f"shows the best ones and stops counting the others at {MORE_LIMIT} (more_alternatives is a "
+                "lower bound).",
+            )
+        elif found.limited == "steps":
+            if found.best is None:
+                what = "no path was found, so the reason given assumes there is none"
+            else:
+                what = "the alternatives shown may not be the next best"
+            ctx.explanation.warn(
+                WarningCode.SEARCH_LIMIT,
+                f"The search for paths from {ctx.publisher} to {server} stopped after {STEP_LIMIT:,} steps "
+                f"(one-hop zones leave too many dead ends): {what}.",
+            )
 
 
 def _warn_unbounded(ctx: _Context) -> None:

@@ -1,7 +1,10 @@
 """IBM MQ publish/subscribe routing: where one publication goes and why a subscriber misses it.
 
-SEMANTICS §4 (proxy subscriptions), §5 (publications) and §9 (pinned choices). The engine works in three
-steps, each over the slice of the topology the question needs:
+SEMANTICS §4 (proxy subscriptions), §5 (publications) and §9 (pinned choices). ``MqPrepared`` indexes a
+topology once (cluster index, topic trees, hierarchy, cluster-receiver channels, the subscription index
+by proxy pattern, ``PROXYSUB(FORCE)`` objects by topic string) and keeps, per topic and in a bounded
+cache, what does not depend on the publisher: the matching subscriptions and the proxy subscriptions
+they spread. One question then works in three steps:
 
 1. *Proxy subscriptions.* Every subscription whose proxy pattern matches the topic (and every
    ``PROXYSUB(FORCE)`` object on its chain) is propagated as MQ would: into the cluster its pattern
@@ -9,13 +12,14 @@ steps, each over the slice of the topology the question needs:
    relayed hierarchy -> cluster and cluster -> hierarchy, never from one cluster into another. The
    result is, per queue manager, which neighbours it holds a matching proxy from, and over what.
 2. *The publication* then flows from the publisher along those proxies (through one topic host for
-   TOPICHOST), best paths first (delivered before stored, fewest hops, names), every queue manager
-   forwarding it once, as MQ discards looping copies.
-3. *Each matching subscription* is judged against the reason precedence of §9; the missing ones are
-   checked against counterfactual flows (every scope ALL; an exact subscription on the topic).
+   TOPICHOST, chosen by cluster workload management: ``workload``), best paths first (delivered before
+   stored, fewest hops, names), every queue manager forwarding it once, as MQ discards looping copies.
+3. *Each matching subscription* is judged by the shared precedence (``ladder``); MQ supplies the
+   reachability steps: ``SCOPE``, ``WILDCARD_BLOCKED``, a copy arriving, else the counterfactual flows
+   (every scope ALL; an exact subscription on the topic) that tell ``SCOPE``, ``WILDCARD_ABOVE_CLUSTER``
+   and ``NO_PATH`` apart.
 
-Failures change statuses, not paths, except that a topic host that is down (or behind a link down) is
-skipped.
+Failures change statuses, not paths, except that a topic host that is not available is not chosen.
 """
 
 from __future__ import annotations
@@ -28,19 +32,18 @@ from enum import Enum
 from functools import cached_property
 
 from mqctl.domain.explanation import (
-    Delivery,
+    MAX_ALTERNATIVES,
+    ConflictNote,
     Explanation,
     Failures,
     Hop,
-    NotDelivered,
+    ObjectRef,
     Publication,
     Reason,
     Resolved,
-    Status,
     Via,
     WarningCode,
 )
-from mqctl.domain.messages import Message
 from mqctl.domain.model import (
     ClRoute,
     Dialect,
@@ -48,12 +51,16 @@ from mqctl.domain.model import (
     Scope,
     SubScope,
     Subscription,
+    TopicObject,
     Topology,
     Wildcard,
     WSchema,
 )
-from mqctl.domain.resolution import ClusterIndex, Resolution, TopicTrees, chain_topicstrs
-from mqctl.domain.selector import compile_selector
+from mqctl.domain.resolution import ClusterIndex, Conflict, Resolution, TopicTrees, chain_topicstrs
+from mqctl.domain.routing.cache import BoundedCache
+from mqctl.domain.routing.ladder import Arrival, Ladder, Miss
+from mqctl.domain.routing.workload import ClusterChannels, HostChoice, choose_host
+from mqctl.domain.subindex import SubscriptionIndex
 from mqctl.domain.topics import (
     char_matches,
     char_prefix_levels,
@@ -64,69 +71,20 @@ from mqctl.domain.topics import (
     widen_char_pattern,
 )
 
-__all__ = ["explain_mq"]
+__all__ = ["MqPrepared", "explain_mq"]
 
 MQ = Dialect.MQ
 
 
-def explain_mq(topology: Topology, publication: Publication, failures: Failures) -> Explanation:
+def explain_mq(prepared: MqPrepared, publication: Publication, failures: Failures) -> Explanation:
     """Explain one MQ publication: deliveries, misses with their reason, and warnings (SEMANTICS §8)."""
-    return _Engine(topology, publication, failures).run()
-
-
-# --- the network seen by the engine ----------------------------------------------------------------
-
-
-class _Kind(Enum):
-    """How a proxy subscription or a publication reached a queue manager."""
-
-    ORIGIN = "origin"
-    HIERARCHY = "hierarchy"
-    CLUSTER = "cluster"
-    AT_HOST = "at_host"
-    """A publication handed to a topic host by a non-host: the host forwards it into the cluster."""
-
-
-@dataclass(frozen=True, slots=True, order=True)
-class _Held:
-    """A proxy subscription held at a queue manager: who sent it, over a cluster or the hierarchy."""
-
-    sender: str
-    hierarchy: bool
-    cluster: str
-
-
-class _Network:
-    """Trees, memberships and hierarchy links of the slice, indexed once per question."""
-
-    def __init__(self, topology: Topology) -> None:
-        self.topology = topology
-        self.index = ClusterIndex(topology)
-        self.trees = TopicTrees(self.index)
-        self._neighbours: dict[str, set[str]] = defaultdict(set)
-        for node in topology.nodes.values():
-            if node.parent and node.dialect == MQ:
-                self._neighbours[node.name].add(node.parent)
-                self._neighbours[node.parent].add(node.name)
-
-    def is_mq(self, name: str) -> bool:
-        """A name known only from a membership or a subscription is taken to be a queue manager."""
-        node = self.topology.nodes.get(name)
-        return node is None or node.dialect == MQ
-
-    def neighbours(self, name: str) -> list[str]:
-        return sorted(self._neighbours.get(name, ()))
-
-    def hierarchy_name(self, a: str, b: str) -> str:
-        """``CHILD->PARENT`` whichever way the message goes."""
-        node = self.topology.nodes.get(a)
-        return f"{a}->{b}" if node is not None and node.parent == b else f"{b}->{a}"
+    return _Engine(prepared, publication, failures).run()
 
 
 # --- subscriptions ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class _Sub:
     """A subscription with what routing needs computed once: prefix, wildcard-ness, proxy pattern."""
 
@@ -152,6 +110,10 @@ class _Sub:
         if self.sub.wschema == WSchema.CHAR:
             return char_matches(self.sub.topicstr, topic)
         return matches(self.sub.topicstr, topic, MQ)
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.sub.node, self.sub.name)
 
     @property
     def label(self) -> str:
@@ -186,42 +148,230 @@ class _Source:
     """The subscription's own SUBSCOPE is QMGR."""
 
 
+@dataclass(frozen=True, slots=True, order=True)
+class _Held:
+    """A proxy subscription held at a queue manager: who sent it, over a cluster or the hierarchy."""
+
+    sender: str
+    hierarchy: bool
+    cluster: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Grant:
+    """Proxies one queue manager sends in one go: the same proxy to each target but the excluded ones.
+
+    A DIRECT cluster sends a proxy to every member: the grant holds the (shared) set of members rather
+    than one entry per member, and a publication only asks about the few queue managers it reaches.
+    """
+
+    held: _Held
+    targets: frozenset[str]
+    excluded: frozenset[str] = frozenset()
+
+
+_Spread = tuple[_Grant, ...]
+"""Where one proxy subscription ends up."""
+
+
+class _Holders:
+    """The proxy subscriptions held at each queue manager for one topic, gathered when asked."""
+
+    def __init__(self, spreads: Iterable[_Spread]) -> None:
+        self._grants = [g for s in spreads for g in s]
+        self._at: dict[str, frozenset[_Held]] = {}
+
+    def with_source(self, spread: _Spread) -> _Holders:
+        out = _Holders(())
+        out._grants = [*self._grants, *spread]
+        return out
+
+    def get(self, node: str) -> frozenset[_Held]:
+        found = self._at.get(node)
+        if found is None:
+            found = self._at[node] = frozenset(
+                g.held for g in self._grants if node in g.targets and node not in g.excluded
+            )
+        return found
+
+
+# --- the prepared topology -------------------------------------------------------------------------
+
+
+class MqPrepared:
+    """The MQ side of a topology, indexed once for any number of publications (see the module docstring).
+
+    ``cache_size`` bounds the number of topics whose publisher-independent work is kept.
+    """
+
+    def __init__(self, topology: Topology, cache_size: int) -> None:
+        self.topology = topology
+        self.index = ClusterIndex(topology)
+        self.trees = TopicTrees(self.index)
+        self.channels = ClusterChannels(topology)
+        neighbours: dict[str, set[str]] = defaultdict(set)
+        for node in topology.nodes.values():
+            if node.parent and node.dialect == MQ:
+                neighbours[node.name].add(node.parent)
+                neighbours[node.parent].add(node.name)
+        self._neighbours = {name: tuple(sorted(found)) for name, found in neighbours.items()}
+        self._members: dict[str, frozenset[str]] = {}
+        subs = sorted(
+            (s for s in topology.subscriptions if self.is_mq(s.node)), key=lambda s: (s.node, s.name)
+        )
+        self.subs = [_Sub.of(s) for s in subs]
+        self._by_proxy: SubscriptionIndex[int] = SubscriptionIndex(MQ)
+        for i, s in enumerate(self.subs):
+            self._by_proxy.add(s.proxy_pattern, i)
+        self._force: dict[str, list[TopicObject]] = defaultdict(list)
+        for obj in topology.topics:
+            if obj.proxysub == ProxySub.FORCE and self.is_mq(obj.node):
+                self._force[obj.topicstr].append(obj)
+        self._full = {m.cluster for m in topology.memberships if m.full_repository}
+        self._facts: BoundedCache[str, _TopicFacts] = BoundedCache(cache_size)
+        self._spread: BoundedCache[tuple[_Source, bool], _Spread] = BoundedCache(cache_size * 64)
+
+    def is_mq(self, name: str) -> bool:
+        """A name known only from a membership or a subscription is taken to be a queue manager."""
+        node = self.topology.nodes.get(name)
+        return node is None or node.dialect == MQ
+
+    def neighbours(self, name: str) -> tuple[str, ...]:
+        return self._neighbours.get(name, ())
+
+    def hierarchy_name(self, a: str, b: str) -> str:
+        """``CHILD->PARENT`` whichever way the message goes."""
+        node = self.topology.nodes.get(a)
+        return f"{a}->{b}" if node is not None and node.parent == b else f"{b}->{a}"
+
+    def member_set(self, cluster: str) -> frozenset[str]:
+        found = self._members.get(cluster)
+        if found is None:
+            found = self._members[cluster] = frozenset(self.index.members(cluster))
+        return found
+
+    def in_hierarchy(self, targets: frozenset[str]) -> list[str]:
+        """The queue managers among ``targets`` that have hierarchy neighbours, by name."""
+        if not self._neighbours:
+            return []
+        if len(self._neighbours) < len(targets):
+            return sorted(n for n in self._neighbours if n in targets)
+        return sorted(n for n in targets if n in self._neighbours)
+
+    def has_full_repository(self, cluster: str) -> bool:
+        return cluster in self._full
+
+    def facts(self, topic: str) -> _TopicFacts:
+        return self._facts.get(topic, lambda: _TopicFacts(self, topic))
+
+    def spread(self, source: _Source, scopes: bool) -> _Spread:
+        """Where one proxy subscription ends up (kept: many topics share the same subscriptions)."""
+        return self._spread.get((source, scopes), lambda: _propagate(self, source, scopes))
+
+    def force_sources(self, topic: str) -> list[_Source]:
+        """§4.4: FORCE objects on T's chain send proxies from every queue manager whose tree holds them."""
+        out: set[_Source] = set()
+        for topicstr in chain_topicstrs(levels(topic, MQ)):
+            for obj in self._force.get(topicstr, ()):
+                origins = {obj.node, *(self.index.members(obj.cluster) if obj.cluster else ())}
+                for origin in origins:
+                    entry = self.trees.at(origin).entries.get(obj.topicstr)
+                    if entry is not None and entry.proxysub == ProxySub.FORCE:
+                        out.add(_Source(origin, tuple(levels(obj.topicstr, MQ))))
+        return sorted(out, key=lambda s: (s.origin, s.prefix))
+
+
+class _TopicFacts:
+    """What a topic's routing needs whoever publishes: matching subscriptions, proxy holders."""
+
+    _KEPT = 8
+    """Holder maps kept per topic (one per set of offline subscriptions and scope mode asked about)."""
+
+    def __init__(self, prepared: MqPrepared, topic: str) -> None:
+        self.prepared = prepared
+        self.topic = topic
+        self.candidates = [prepared.subs[i] for i in sorted(prepared._by_proxy.match(topic))]
+        """Subscriptions whose proxy pattern matches T (a CHAR pattern's proxy is wider than itself)."""
+        self.matching = [s for s in self.candidates if s.sub.wschema != WSchema.CHAR or s.receives(topic)]
+        """Subscriptions that receive T: the index matched a topic-schema pattern exactly already."""
+        self.force = prepared.force_sources(topic)
+        self._holders: dict[tuple[frozenset[tuple[str, str]], bool], _Holders] = {}
+
+    def sources(self, gone: frozenset[tuple[str, str]], scopes: bool) -> list[_Source]:
+        """Live subscriptions whose proxy matches T, then FORCE objects on T's chain (§4.4).
+
+        Subscriptions that propagate alike (same node, prefix and own scope) count once.
+        """
+        out: dict[_Source, None] = {}
+        for s in self.candidates:
+            if s.key in gone:
+                continue
+            own = s.sub.subscope == SubScope.QMGR
+            out[_Source(s.sub.node, s.prefix, own_qmgr=own and scopes)] = None
+        return [*out, *self.force]
+
+    def holders(self, gone: frozenset[tuple[str, str]], scopes: bool) -> _Holders:
+        """Where the proxies for T are held (never mutated by callers)."""
+        key = (gone, scopes)
+        found = self._holders.get(key)
+        if found is None:
+            if len(self._holders) >= self._KEPT:
+                self._holders.clear()
+            found = self._holders[key] = _spread(self.prepared, self.sources(gone, scopes), scopes)
+        return found
+
+
 # --- proxy propagation (§4) ------------------------------------------------------------------------
 
-_Holders = dict[str, set[_Held]]
+
+class _Kind(Enum):
+    """How a proxy subscription or a publication reached a queue manager."""
+
+    ORIGIN = "origin"
+    HIERARCHY = "hierarchy"
+    CLUSTER = "cluster"
+    AT_HOST = "at_host"
+    """A publication handed to a topic host by a non-host: the host forwards it into the cluster."""
 
 
-def _propagate(net: _Network, source: _Source, holders: _Holders, scopes: bool) -> None:
-    """Spread one proxy subscription; every queue manager relays it once, never back to its sender."""
+def _spread(prepared: MqPrepared, sources: Iterable[_Source], scopes: bool) -> _Holders:
+    return _Holders(prepared.spread(src, scopes) for src in sources)
+
+
+def _propagate(prepared: MqPrepared, source: _Source, scopes: bool) -> _Spread:
+    """Spread one proxy subscription; every queue manager relays it once, never back to its sender.
+
+    Rule 1 (into the cluster) for a local or hierarchy-received proxy, rule 3 (to hierarchy neighbours)
+    for all. Depends on the source (origin, fixed prefix, own scope) and the topology, not on the topic.
+    """
     if scopes and source.own_qmgr:
-        return
+        return ()
+    grants: list[_Grant] = []
     queue: deque[tuple[str, str | None, _Kind]] = deque([(source.origin, None, _Kind.ORIGIN)])
     relayed = {source.origin}
     while queue:
         node, came_from, kind = queue.popleft()
-        res = net.trees.at(node).resolve_pattern(source.prefix)
+        res = prepared.trees.at(node).resolve_pattern(source.prefix)
         if scopes and res.subscope == Scope.QMGR:
             continue
-        for target, held in _proxy_targets(net, node, came_from, kind, res):
-            if target == source.origin:
+        if kind is not _Kind.CLUSTER and res.clustered and prepared.index.is_member(node, res.cluster):
+            direct = res.clroute == ClRoute.DIRECT
+            targets = prepared.member_set(res.cluster) if direct else frozenset(res.hosts)
+            excluded = frozenset(n for n in (node, came_from, source.origin) if n is not None)
+            grants.append(_Grant(_Held(node, False, res.cluster), targets, excluded))
+            for target in prepared.in_hierarchy(targets):  # only they can relay it further
+                if target not in excluded and target not in relayed:
+                    relayed.add(target)
+                    if any(n != node for n in prepared.neighbours(target)):
+                        queue.append((target, node, _Kind.CLUSTER))
+        for target in prepared.neighbours(node):
+            if target in (came_from, source.origin):
                 continue
-            holders[target].add(held)
+            grants.append(_Grant(_Held(node, True, ""), frozenset((target,))))
             if target not in relayed:
                 relayed.add(target)
-                if held.hierarchy or any(n != node for n in net.neighbours(target)):
-                    queue.append((target, node, _Kind.HIERARCHY if held.hierarchy else _Kind.CLUSTER))
-
-
-def _proxy_targets(
-    net: _Network, node: str, came_from: str | None, kind: _Kind, res: Resolution
-) -> list[tuple[str, _Held]]:
-    """Rule 1 (into the cluster) for local or hierarchy-received proxies; rule 3 (hierarchy) for all."""
-    out: list[tuple[str, _Held]] = []
-    if kind is not _Kind.CLUSTER and res.clustered and net.index.is_member(node, res.cluster):
-        targets = net.index.members(res.cluster) if res.clroute == ClRoute.DIRECT else res.hosts
-        out += [(m, _Held(node, False, res.cluster)) for m in targets if m not in (node, came_from)]
-    out += [(n, _Held(node, True, "")) for n in net.neighbours(node) if n != came_from]
-    return out
+                queue.append((target, node, _Kind.HIERARCHY))
+    return tuple(grants)
 
 
 # --- publication flow (§5) -------------------------------------------------------------------------
@@ -289,7 +439,7 @@ class _Flower:
 
     def _forwards(self, arr: _Arrival) -> list[_Arrival]:
         """Where the queue manager ``arr.node`` sends the copy it got, by its own tree and scopes."""
-        held = sorted(h for h in self.holders.get(arr.node, ()) if h.hierarchy)
+        held = sorted(h for h in self.holders.get(arr.node) if h.hierarchy)
         if arr.kind is _Kind.CLUSTER and not held:
             return []  # a plain cluster receiver: nothing to relay (and no tree to build)
         res = self.e.res_t(arr.node)
@@ -302,14 +452,14 @@ class _Flower:
             out += self._to_proxies(arr, arr.hops[-1].name)
         for h in held:
             if h.sender not in arr.path:
-                name = self.e.net.hierarchy_name(arr.node, h.sender)
+                name = self.e.prepared.hierarchy_name(arr.node, h.sender)
                 out.append(self._extend(arr, h.sender, Via.HIERARCHY, name, _Kind.HIERARCHY))
         return out
 
     def _into_cluster(self, arr: _Arrival, res: Resolution) -> list[_Arrival]:
         """§5.3 and §9 "publishing into a cluster": T must resolve to a clustered object here."""
         node = arr.node
-        if not res.clustered or not self.e.net.index.is_member(node, res.cluster):
+        if not res.clustered or not self.e.prepared.index.is_member(node, res.cluster):
             return []
         if res.clroute == ClRoute.DIRECT or node in res.hosts:
             return self._to_proxies(arr, res.cluster)
@@ -319,17 +469,15 @@ class _Flower:
         return [self._extend(arr, host, Via.TOPICHOST, res.cluster, _Kind.AT_HOST)]
 
     def _host_for(self, node: str, res: Resolution) -> str | None:
-        """First available host by name (or the forced alternative); all down: the first host."""
+        """The host workload management chooses for ``node`` (or the forced alternative at the publisher)."""
         if node == self.e.pub.from_node and self.forced_host is not None:
             return self.forced_host
-        hosts = [h for h in res.hosts if h != node]
-        available = [h for h in hosts if not self.e.failures.hop_fails(node, h)]
-        chosen = available or hosts
-        return chosen[0] if chosen else None
+        choice = self.e.host_choice(node, res)
+        return choice.chosen if choice is not None else None
 
     def _to_proxies(self, arr: _Arrival, cluster: str) -> list[_Arrival]:
         """One copy to each member that registered a matching proxy here in ``cluster``."""
-        held = sorted(h for h in self.holders.get(arr.node, ()) if not h.hierarchy and h.cluster == cluster)
+        held = sorted(h for h in self.holders.get(arr.node) if not h.hierarchy and h.cluster == cluster)
         return [
             self._extend(arr, h.sender, Via.CLUSTER, cluster, _Kind.CLUSTER)
             for h in held
@@ -351,33 +499,44 @@ def _describe_path(arrival: _Arrival) -> str:
     return " ".join(parts)
 
 
+def _ref(obj: TopicObject) -> ObjectRef:
+    return ObjectRef(obj.node, obj.name, obj.topicstr, obj.cluster)
+
+
+def _note(conflict: Conflict) -> ConflictNote:
+    winner = _ref(conflict.winner) if conflict.winner is not None else None
+    return ConflictNote(str(conflict.kind), tuple(_ref(o) for o in conflict.objects), winner)
+
+
 # --- the engine ------------------------------------------------------------------------------------
 
 
 class _Engine:
     """One question: the publication, the failures, and the flows computed for them (lazily)."""
 
-    def __init__(self, topology: Topology, publication: Publication, failures: Failures) -> None:
+    def __init__(self, prepared: MqPrepared, publication: Publication, failures: Failures) -> None:
+        self.prepared = prepared
         self.pub = publication
         self.topic = publication.topic
         self.failures = failures
-        self.net = _Network(topology)
-        self.subs = [
-            _Sub.of(s)
-            for s in sorted(topology.subscriptions, key=lambda s: (s.node, s.name))
-            if self.net.is_mq(s.node)
-        ]
-        self.matching = [s for s in self.subs if s.receives(self.topic)]
+        self.facts = prepared.facts(self.topic)
+        self.matching = self.facts.matching
+        self.gone = frozenset(
+            s.key for s in self.facts.candidates if not s.sub.durable and s.key in failures.offline
+        )
+        """Non-durable subscriptions whose subscriber is offline: they no longer exist, nor their proxies."""
         self.explanation = Explanation(publication, self._resolved())
+        self.ladder = Ladder(self.explanation, failures, MQ)
         self._cf_exact: dict[str, _Flow] = {}
+        self._choices: dict[str, HostChoice | None] = {}
 
     # -- shared lookups
 
     def res_t(self, node: str) -> Resolution:
-        return self.net.trees.resolve(node, self.topic)
+        return self.prepared.trees.resolve(node, self.topic)
 
     def res_sub(self, sub: _Sub) -> Resolution:
-        return self.net.trees.at(sub.sub.node).resolve_pattern(sub.prefix)
+        return self.prepared.trees.at(sub.sub.node).resolve_pattern(sub.prefix)
 
     def _resolved(self) -> Resolved:
         res = self.res_t(self.pub.from_node)
@@ -390,47 +549,19 @@ class _Engine:
             clroute=str(res.clroute) if res.clustered else None,
         )
 
-    # -- sources and flows
+    def host_choice(self, node: str, res: Resolution) -> HostChoice | None:
+        """The topic host ``node`` sends T to when it publishes or relays into a TOPICHOST cluster."""
+        if node not in self._choices:
+            self._choices[node] = choose_host(
+                node, res.hosts, res.cluster, self.prepared.channels, self.failures
+            )
+        return self._choices[node]
 
-    def sources(self, scopes: bool) -> list[_Source]:
-        """Live subscriptions whose proxy matches T, and FORCE objects on T's chain (§4.4).
-
-        Subscriptions that propagate alike (same node, prefix and own scope) count once.
-        """
-        out: dict[_Source, None] = {}
-        for s in self.subs:
-            if self._gone(s.sub) or not matches(s.proxy_pattern, self.topic, MQ):
-                continue
-            own = s.sub.subscope == SubScope.QMGR
-            out[_Source(s.sub.node, s.prefix, own_qmgr=own and scopes)] = None
-        return [*out, *self._force_sources()]
-
-    def _gone(self, sub: Subscription) -> bool:
-        """A non-durable subscription whose subscriber is offline no longer exists (nor its proxies)."""
-        return not sub.durable and (sub.node, sub.name) in self.failures.offline
-
-    def _force_sources(self) -> list[_Source]:
-        chain = set(chain_topicstrs(levels(self.topic, MQ)))
-        out: set[_Source] = set()
-        for obj in self.net.topology.topics:
-            if obj.proxysub != ProxySub.FORCE or obj.topicstr not in chain or not self.net.is_mq(obj.node):
-                continue
-            origins = {obj.node, *(self.net.index.members(obj.cluster) if obj.cluster else ())}
-            for origin in origins:
-                entry = self.net.trees.at(origin).entries.get(obj.topicstr)
-                if entry is not None and entry.proxysub == ProxySub.FORCE:
-                    out.add(_Source(origin, tuple(levels(obj.topicstr, MQ))))
-        return sorted(out, key=lambda s: (s.origin, s.prefix))
-
-    def holders(self, sources: Iterable[_Source], scopes: bool) -> _Holders:
-        held: _Holders = defaultdict(set)
-        for src in sources:
-            _propagate(self.net, src, held, scopes)
-        return held
+    # -- flows
 
     @cached_property
     def base_holders(self) -> _Holders:
-        return self.holders(self.sources(True), True)
+        return self.facts.holders(self.gone, True)
 
     @cached_property
     def flow(self) -> _Flow:
@@ -439,19 +570,18 @@ class _Engine:
     @cached_property
     def flow_all_scopes(self) -> _Flow:
         """Counterfactual: every PUBSCOPE/SUBSCOPE (objects and subscriptions) ALL."""
-        return _Flower(self, self.holders(self.sources(False), False), False, None).run()
+        return _Flower(self, self.facts.holders(self.gone, False), False, None).run()
 
     def flow_with_exact(self, node: str) -> _Flow:
         """Counterfactual: an exact subscription on T at ``node`` besides the real ones."""
         if node not in self._cf_exact:
-            held: _Holders = defaultdict(set, {k: set(v) for k, v in self.base_holders.items()})
-            _propagate(self.net, _Source(node, tuple(levels(self.topic, MQ))), held, True)
-            self._cf_exact[node] = _Flower(self, held, True, None).run()
+            exact = self.prepared.spread(_Source(node, tuple(levels(self.topic, MQ))), True)
+            self._cf_exact[node] = _Flower(self, self.base_holders.with_source(exact), True, None).run()
         return self._cf_exact[node]
 
     @cached_property
-    def available_hosts(self) -> list[str]:
-        """Hosts the publisher may pick, when it is a non-host sending a TOPICHOST topic out (§5.3)."""
+    def publisher_choice(self) -> HostChoice | None:
+        """The publisher's topic host choice, when it is a non-host sending a TOPICHOST topic out (§5.3)."""
         node = self.pub.from_node
         res = self.res_t(node)
         if (
@@ -459,58 +589,52 @@ class _Engine:
             or res.clroute != ClRoute.TOPICHOST
             or node in res.hosts
             or res.pubscope == Scope.QMGR
-            or not self.net.index.is_member(node, res.cluster)
+            or not self.prepared.index.is_member(node, res.cluster)
         ):
-            return []
-        return [h for h in res.hosts if h != node and not self.failures.hop_fails(node, h)]
+            return None
+        return self.host_choice(node, res)
 
     @cached_property
     def alternative_flows(self) -> list[_Flow]:
-        """One flow per other available host the publisher may choose (§9 topic host shown by explain)."""
-        return [_Flower(self, self.base_holders, True, h).run() for h in self.available_hosts[1:]]
+        """One flow per other host sharing the publications (§9 topic host choice, step 4)."""
+        choice = self.publisher_choice
+        others = choice.others if choice is not None else ()
+        return [_Flower(self, self.base_holders, True, h).run() for h in others]
 
     # -- the answer
 
     def run(self) -> Explanation:
+        for s in self.matching:
+            self.ladder.judge(s.sub, lambda s=s: self._reach(s))  # type: ignore[misc]
         if self.failures.node_down(self.pub.from_node):
-            for s in self.matching:
-                self._miss_or_offline(s, Reason.DOWN, self._publisher_down_detail(s))
             self._literal_wildcard()
             return self.explanation
-        for s in self.matching:
-            self._judge(s)
+        choice = self.publisher_choice
+        if choice is not None:
+            self.explanation.topic_hosts = list(choice.hosts)
         self._warnings()
         return self.explanation
 
-    def _miss_or_offline(self, s: _Sub, reason: Reason, detail: str) -> None:
-        if self._gone(s.sub):
-            self._miss(s, Reason.SUBSCRIBER_OFFLINE, self._offline_detail(s))
-        else:
-            self._miss(s, reason, detail)
-
-    def _miss(self, s: _Sub, reason: Reason, detail: str) -> None:
-        self.explanation.not_delivered.append(NotDelivered(s.sub.name, s.sub.node, reason, detail))
-
-    def _judge(self, s: _Sub) -> None:
-        """The MQ reason precedence of §9, first match wins."""
+    def _reach(self, s: _Sub) -> Arrival | Miss:
+        """MQ's reachability steps of the §9 precedence, in order."""
         node = s.sub.node
-        if self._gone(s.sub):
-            return self._miss(s, Reason.SUBSCRIBER_OFFLINE, self._offline_detail(s))
-        if not s.sub.durable and self.failures.node_down(node):
-            return self._miss(
-                s, Reason.DOWN, f"Queue manager {node} is down and non-durable {s.label} died with it."
-            )
         remote = node != self.pub.from_node
         if remote and (why := self._own_scope_qmgr(s)):
-            return self._miss(s, Reason.SCOPE, why)
+            return self._path_miss(s, Reason.SCOPE, why)
         if blocker := self._blocked(s):
-            return self._miss(s, Reason.WILDCARD_BLOCKED, blocker)
+            return self._path_miss(s, Reason.WILDCARD_BLOCKED, blocker)
         arrival = self.flow.best(node)
         if arrival is None:
             return self._no_copy(s)
-        if not self._selected(s.sub):
-            return self._miss(s, Reason.SELECTOR_FALSE, self._selector_detail(s))
-        self._deliver(s, arrival)
+        alternatives, more = self._alternatives(node, arrival)
+        return Arrival(arrival.path, arrival.hops, arrival.stored_at, alternatives, more)
+
+    def _path_miss(self, s: _Sub, reason: Reason, detail: str) -> Miss:
+        """A miss of the reachability steps names a conflict in the subscriber's own tree, if any."""
+        found = self.prepared.trees.at(s.sub.node).conflicts_on(self.topic)
+        if not found:
+            return Miss(reason, detail)
+        return Miss(reason, f"{detail} On {s.sub.node}, {found[0].describe()}.", _note(found[0]))
 
     def _own_scope_qmgr(self, s: _Sub) -> str | None:
         if s.sub.subscope == SubScope.QMGR:
@@ -518,6 +642,8 @@ class _Engine:
                 f"{_cap(s.label)} has SUBSCOPE(QMGR), so it receives only publications made on "
                 f"{s.sub.node}, not this one from {self.pub.from_node}."
             )
+        if not self.prepared.trees.at(s.sub.node).uses("subscope", Scope.QMGR):
+            return None
         res = self.res_sub(s)
         if res.subscope == Scope.QMGR:
             return (
@@ -528,7 +654,7 @@ class _Engine:
 
     def _blocked(self, s: _Sub) -> str | None:
         """§5.5: a WILDCARD(BLOCK) object at or above T's resolution and below the wildcard's fixed part."""
-        if not s.wildcard:
+        if not s.wildcard or not self.prepared.trees.at(s.sub.node).uses("wildcard", Wildcard.BLOCK):
             return None
         depth = len(s.prefix)
         for obj in reversed(self.res_t(s.sub.node).chain):
@@ -540,71 +666,28 @@ class _Engine:
                 )
         return None
 
-    def _selected(self, sub: Subscription) -> bool:
-        if not sub.selector:
-            return True
-        return compile_selector(sub.selector).evaluate(self.message) is True
-
-    @cached_property
-    def message(self) -> Message:
-        """Built once, and only when some reached subscription has a selector."""
-        return Message.create(self.pub.properties, self.pub.headers)
-
-    def _no_copy(self, s: _Sub) -> None:
+    def _no_copy(self, s: _Sub) -> Miss:
         node = s.sub.node
         if self.flow_all_scopes.reached(node):
-            return self._miss(s, Reason.SCOPE, self._scope_detail(s))
+            return self._path_miss(s, Reason.SCOPE, self._scope_detail(s))
         if self.flow_with_exact(node).reached(node):
-            return self._miss(s, Reason.WILDCARD_ABOVE_CLUSTER, self._above_cluster_detail(s))
-        self._miss(s, Reason.NO_PATH, self._no_path_detail(s))
+            return self._path_miss(s, Reason.WILDCARD_ABOVE_CLUSTER, self._above_cluster_detail(s))
+        return self._path_miss(s, Reason.NO_PATH, self._no_path_detail(s))
 
-    def _deliver(self, s: _Sub, arrival: _Arrival) -> None:
-        stored_at = arrival.stored_at
-        if stored_at is None and (s.sub.node, s.sub.name) in self.failures.offline:
-            stored_at = s.sub.node
-        self.explanation.deliveries.append(
-            Delivery(
-                subscription=s.sub.name,
-                node=s.sub.node,
-                status=Status.STORED if stored_at is not None else Status.DELIVERED,
-                stored_at=stored_at,
-                path=list(arrival.path),
-                hops=list(arrival.hops),
-                alternatives=self._alternatives(s.sub.node, arrival),
-            )
-        )
-
-    def _alternatives(self, node: str, chosen: _Arrival) -> list[list[str]]:
-        """Other hosts the publisher may pick, then other paths that also arrive (duplicates)."""
-        out: list[list[str]] = []
+    def _alternatives(self, node: str, chosen: _Arrival) -> tuple[tuple[tuple[str, ...], ...], int]:
+        """Through the other hosts sharing the publications, then other paths that also arrive
+        (duplicates): the first ``MAX_ALTERNATIVES``, and how many more."""
+        out: list[tuple[str, ...]] = []
         if node != self.pub.from_node:
             for flow in self.alternative_flows:
                 alt = flow.best(node)
                 if alt is not None:
-                    out.append(list(alt.path))
-        out += [list(a.path) for a in self.flow.arrivals.get(node, [])[1:]]
-        unique: list[list[str]] = []
-        for path in out:
-            if path != list(chosen.path) and path not in unique:
-                unique.append(path)
-        return unique
+                    out.append(alt.path)
+        out += [a.path for a in self.flow.arrivals.get(node, [])[1:]]
+        unique = [p for p in dict.fromkeys(out) if p != chosen.path]
+        return tuple(unique[:MAX_ALTERNATIVES]), max(0, len(unique) - MAX_ALTERNATIVES)
 
     # -- sentences
-
-    def _offline_detail(self, s: _Sub) -> str:
-        return (
-            f"The subscriber of non-durable {s.label} is offline, so the subscription no longer exists "
-            "to receive the publication."
-        )
-
-    def _publisher_down_detail(self, s: _Sub) -> str:
-        return f"The publishing queue manager {self.pub.from_node} is down, so nothing reaches {s.label}."
-
-    def _selector_detail(self, s: _Sub) -> str:
-        return (
-            f'The publication reaches {s.sub.node}, but the selector "{s.sub.selector}" of {s.label} is not '
-            "true for its properties."
-        )
 
     def _scope_detail(self, s: _Sub) -> str:
         res = self.res_t(self.pub.from_node)
@@ -638,10 +721,22 @@ class _Engine:
     def _no_path_detail(self, s: _Sub) -> str:
         node, pub = s.sub.node, self.pub.from_node
         res = self.res_t(pub)
+        own = self.res_sub(s)
+        is_member = self.prepared.index.is_member
         if not res.clustered:
             why = f"'{self.topic}' resolves on {pub} to {res.describe()}, which is not clustered"
-        elif not self.net.index.is_member(node, res.cluster):
+        elif not is_member(pub, res.cluster):
+            why = (
+                f"'{self.topic}' resolves on {pub} to {res.describe()}, but {pub} is not a member of cluster "
+                f"{res.cluster}, so its clustered topic reaches nobody"
+            )
+        elif not is_member(node, res.cluster):
             why = f"{node} is not a member of {res.cluster}, the cluster of '{self.topic}' on {pub}"
+        elif own.clustered and not is_member(node, own.cluster):
+            why = (
+                f"{s.label} resolves to {own.describe()}, but {node} is not a member of cluster "
+                f"{own.cluster}, so no proxy subscription for it leaves {node}"
+            )
         else:
             why = f"no proxy subscription from {node} for '{self.topic}' reaches {pub} in {res.cluster}"
         return (
@@ -657,6 +752,7 @@ class _Engine:
         self._no_subscribers_at_host()
         self._duplicates()
         self._conflicts()
+        self._no_full_repository()
 
     def _literal_wildcard(self) -> None:
         if any(lv in ("#", "+") for lv in levels(self.topic, MQ)):
@@ -667,14 +763,14 @@ class _Engine:
             )
 
     def _order_not_preserved(self) -> None:
-        available = self.available_hosts
-        if len(available) >= 2:
+        choice = self.publisher_choice
+        if choice is not None and len(choice.sharing) >= 2:
             res = self.res_t(self.pub.from_node)
             self.explanation.warn(
                 WarningCode.ORDER_NOT_PRESERVED,
                 f"{self.pub.from_node} sends each publication on '{self.topic}' to one of the topic hosts "
-                f"{', '.join(available)} of cluster {res.cluster} in turn, so the order of messages is not "
-                "preserved across them.",
+                f"{', '.join(sorted(choice.sharing))} of cluster {res.cluster} in turn (in proportion to "
+                "their CLWLWGHT), so the order of messages is not preserved across them.",
             )
 
     def _no_subscribers_at_host(self) -> None:
@@ -701,16 +797,35 @@ class _Engine:
                 f"(for {node}: {example}); MQ discards looping copies, but subscribers can see duplicates.",
             )
 
-    def _conflicts(self) -> None:
+    def _touched(self) -> list[str]:
+        """Queue managers the publication reaches, through any host it may be sent to."""
         touched = set(self.flow.arrivals)
         for flow in self.alternative_flows:
             touched |= set(flow.arrivals)
+        return sorted(n for n in touched if self.prepared.is_mq(n))
+
+    def _conflicts(self) -> None:
         seen: dict[str, list[str]] = defaultdict(list)
-        for node in sorted(touched):
-            if not self.net.is_mq(node):
-                continue
-            for conflict in self.net.trees.at(node).conflicts_on(self.topic):
+        for node in self._touched():
+            for conflict in self.prepared.trees.at(node).conflicts_on(self.topic):
                 seen[conflict.describe()].append(node)
         for text, nodes in sorted(seen.items()):
             where = ", ".join(nodes)
             self.explanation.warn(WarningCode.CONFLICT, f"On {where}, {text}.")
+
+    def _no_full_repository(self) -> None:
+        """§9: a cluster the publication is published into or travels through, without a full repository."""
+        clusters: set[str] = set()
+        res = self.res_t(self.pub.from_node)
+        if res.clustered and self.prepared.index.is_member(self.pub.from_node, res.cluster):
+            clusters.add(res.cluster)
+        for flow in (self.flow, *self.alternative_flows):
+            for arrivals in flow.arrivals.values():
+                clusters.update(h.name for a in arrivals for h in a.hops if h.via is not Via.HIERARCHY)
+        for cluster in sorted(c for c in clusters if not self.prepared.has_full_repository(c)):
+            self.explanation.warn(
+                WarningCode.NO_FULL_REPOSITORY,
+                f"Cluster {cluster} has no full repository in the model; explain routes as if it had one (a "
+                "model is often part of an estate), but without one MQ would not pass on its clustered "
+                "topics and proxy subscriptions.",
+            )

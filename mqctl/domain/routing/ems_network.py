@@ -1,0 +1,199 @@
+"""The EMS route network of a topology (SEMANTICS §6): servers, links and zones, built once.
+
+- Routes are bidirectional links between two servers. A pair defined on both servers is
+  *active-active*; defined on one only it is *active-passive*, active on the definer. Selectors count
+  only on a side that defines the route.
+- Every route is in one zone; a zone any of whose routes says ``1hop`` counts as one-hop (§9). A link
+  is in the zones of its definitions (an active-active pair may name two), so the 1hop rule compares the
+  *one-hop zones* of the link a message arrived on with those of the next link.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections import defaultdict
+from collections.abc import Callable
+from functools import cached_property
+from operator import itemgetter
+from typing import NamedTuple
+
+from mqctl.domain.model import Dialect, Route, Topology, ZoneType
+
+__all__ = ["EmsNetwork", "Link"]
+
+NO_ZONES: frozenset[str] = frozenset()
+
+
+class Link(NamedTuple):
+    """The connection between two servers, made of one (active-passive) or two (active-active) routes."""
+
+    definitions: dict[str, Route]
+    """Definer -> its route towards the other server."""
+    one_hop: frozenset[str]
+    """The link's zones that are one-hop zones."""
+
+    @property
+    def active_active(self) -> bool:
+        return len(self.definitions) == 2
+
+    def definer(self) -> str:
+        """The single definer of an active-passive link (the first by name for active-active)."""
+        return min(self.definitions)
+
+
+class EmsNetwork:
+    """Every EMS server (nodes, plus servers known only as a route's peer) and the links between them."""
+
+    def __init__(self, topology: Topology) -> None:
+        mq = {name for name, node in topology.nodes.items() if node.dialect is not Dialect.EMS}
+        servers = {name for name, node in topology.nodes.items() if node.dialect is Dialect.EMS}
+        definitions: dict[tuple[str, str], dict[str, Route]] = {}
+        one_hop_zones: set[str] = set()
+        one_hop = ZoneType.ONE_HOP
+        for route in topology.routes:
+            a, b = route.node, route.peer
+            if a == b or a in mq or b in mq:
+                continue
+            key = (a, b) if a < b else (b, a)
+            held = definitions.get(key)
+            if held is None:
+                definitions[key] = {a: route}
+            else:
+                before = held.get(a)
+                if before is None or before.seq < route.seq:
+                    held[a] = route  # the same route twice: the most recent definition
+            if route.zone_type == one_hop:
+                one_hop_zones.add(route.zone_name)
+        for a, b in definitions:
+            servers.add(a)
+            servers.add(b)
+        self.servers = frozenset(servers)
+        self.has_one_hop = bool(one_hop_zones)
+        self._dense = len(definitions) > 8 * len(servers)
+        self._links: dict[tuple[str, str], Link] = {}
+        neighbours: dict[str, list[tuple[str, Link]]] = defaultdict(list)
+        for (a, b), defs in definitions.items():
+            zones = NO_ZONES
+            if one_hop_zones:
+                zones = frozenset(r.zone_name for r in defs.values()) & one_hop_zones or NO_ZONES
+            link = self._links[(a, b)] = Link(defs, zones)
+            neighbours[a].append((b, link))
+            neighbours[b].append((a, link))
+        self.adjacency: dict[str, tuple[tuple[str, Link], ...]] = {
+            name: tuple(sorted(found, key=itemgetter(0))) for name, found in neighbours.items()
+        }
+        """Each server's neighbours in name order, with the link to each."""
+
+    @cached_property
+    def _cuts(self) -> _Cuts:
+        return _Cuts(self.adjacency)
+
+    def is_bridge(self, x: str, y: str) -> bool:
+        """Every path between the two sides of link x-y crosses it (a tree-like part of the network)."""
+        if len(self.adjacency.get(x, ())) > 1 and len(self.adjacency.get(y, ())) > 1:
+            theirs = {n for n, _ in self.adjacency[y]}
+            if any(n in theirs for n, _ in self.adjacency[x]):
+                return False  # on a triangle: no need to search the whole network
+        return frozenset((x, y)) in self._cuts.bridges
+
+    def sides(self, cut: str) -> Callable[[str], str] | None:
+        """None unless removing server ``cut`` splits the network; then which part holds a server.
+
+        Only an optimisation of the path search (it drops branches that lead nowhere), so a dense network,
+        where branches rarely do, is not searched for cut servers: None.
+        """
+        if self._dense:
+            return None
+        return self._cuts.sides(cut)
+
+    def link(self, x: str, y: str) -> Link:
+        return self._links[(x, y) if x < y else (y, x)]
+
+    def find_link(self, x: str, y: str) -> Link | None:
+        return self._links.get((x, y) if x < y else (y, x))
+
+    def links_of(self, server: str) -> tuple[tuple[str, Link], ...]:
+        return self.adjacency.get(server, ())
+
+    def hop_name(self, x: str, y: str) -> str:
+        """The route's name as defined: X's route to Y is named Y; failing that, Y's route named X."""
+        return y if x in self.link(x, y).definitions else x
+
+    def one_hop_block(self, arrived: tuple[str, str] | None, nxt: tuple[str, str]) -> str | None:
+        """The one-hop zone that forbids forwarding over ``nxt`` after arriving over ``arrived``."""
+        if arrived is None:
+            return None
+        shared = self.link(*arrived).one_hop & self.link(*nxt).one_hop
+        return min(shared) if shared else None
+
+    def route_phrase(self, x: str, y: str) -> str:
+        """How an admin names the connection between X and Y, with who defines it."""
+        link = self.link(x, y)
+        if link.active_active:
+            return f"the active-active route between {x} and {y}"
+        definer = link.definer()
+        other = y if definer == x else x
+        return f"route {other} defined on {definer} only (active-passive)"
+
+
+class _Cuts:
+    """Bridges and cut servers of the network (Tarjan's depth-first search, once per network).
+
+    The search answers, in the time of a binary search, which side of a cut server another server lies
+    on, which lets the path search drop at once a branch that cannot lead to its target.
+    """
+
+    def __init__(self, adjacency: dict[str, tuple[tuple[str, Link], ...]]) -> None:
+        disc: dict[str, int] = {}
+        low: dict[str, int] = {}
+        self._finish: dict[str, int] = {}
+        children: dict[str, list[str]] = defaultdict(list)
+        roots: set[str] = set()
+        for root in sorted(adjacency):
+            if root in disc:
+                continue
+            roots.add(root)
+            disc[root] = low[root] = len(disc)
+            stack = [(root, "", iter(adjacency[root]))]
+            while stack:
+                node, parent, neighbours = stack[-1]
+                for nxt, _ in neighbours:
+                    if nxt == parent:
+                        continue
+                    if nxt in disc:
+                        low[node] = min(low[node], disc[nxt])
+                        continue
+                    disc[nxt] = low[nxt] = len(disc)
+                    children[node].append(nxt)
+                    stack.append((nxt, node, iter(adjacency[nxt])))
+                    break
+                else:
+                    stack.pop()
+                    self._finish[node] = len(disc) - 1
+                    if parent:
+                        low[parent] = min(low[parent], low[node])
+        self._disc = disc
+        self.bridges = frozenset(
+            frozenset((p, c)) for p, cs in children.items() for c in cs if low[c] > disc[p]
+        )
+        self._sides: dict[str, tuple[list[int], list[str]]] = {}
+        """Cut server -> the depth-first subtrees that removing it cuts off (by discovery number)."""
+        for p, cs in children.items():
+            cut = [c for c in cs if p in roots or low[c] >= disc[p]]
+            if cut and not (p in roots and len(cut) == 1):
+                self._sides[p] = ([disc[c] for c in cut], cut)
+
+    def sides(self, cut: str) -> Callable[[str], str] | None:
+        """None unless ``cut`` is a cut server; else which part of the network without it holds a server
+        ('' for the part holding the search's root)."""
+        found = self._sides.get(cut)
+        if found is None:
+            return None
+        starts, heads = found
+        disc, finish = self._disc, self._finish
+
+        def side(x: str) -> str:
+            i = bisect_right(starts, disc.get(x, -1)) - 1
+            return heads[i] if i >= 0 and disc[x] <= finish[heads[i]] else ""
+
+        return side

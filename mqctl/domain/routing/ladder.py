@@ -1,0 +1,152 @@
+"""The reason precedence both dialects share (SEMANTICS §9 "Reason precedence", "Failures", "Subscriptions").
+
+Every matching subscription is judged in the same frame, MQ or EMS:
+
+1. ``SUBSCRIBER_OFFLINE``: a non-durable subscriber that is offline no longer exists;
+2. ``DOWN``: the publisher is down (nothing is published), or the subscription is non-durable and its
+   own node is down (it does not survive the failure);
+3. the dialect's *reachability*, which it passes in as a function: a ``Miss`` with one of its own
+   reasons (MQ: ``SCOPE``, ``WILDCARD_BLOCKED``, ``WILDCARD_ABOVE_CLUSTER``, ``NO_PATH``; EMS:
+   ``NO_PATH``, ``NOT_GLOBAL``, ``ONE_HOP_ZONE``, ``ROUTE_SELECTOR``, ``DOWN`` for a gap), in its own
+   order, or an ``Arrival``: the best path, where the copy waits if a hop fails, the alternatives;
+4. ``SELECTOR_FALSE``: a copy arrives, but the subscription's own selector is FALSE or UNKNOWN (only
+   TRUE selects, §7);
+5. delivered, or ``stored``: at the node before the first failing hop, else at the subscriber's own node
+   when a durable subscriber is offline.
+
+The sentences of these common steps, and the words for a selector's verdict (also used for EMS route
+selectors), are written here once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+
+from mqctl.domain.explanation import (
+    ConflictNote,
+    Delivery,
+    Explanation,
+    Failures,
+    Hop,
+    NotDelivered,
+    Reason,
+    Status,
+)
+from mqctl.domain.messages import Message
+from mqctl.domain.model import Dialect, Subscription
+from mqctl.domain.selector import compile_selector
+
+__all__ = ["Arrival", "Ladder", "Miss", "verdict_words"]
+
+
+@dataclass(frozen=True, slots=True)
+class Arrival:
+    """A copy reaches the subscription's node: how, and where it waits if a hop on the way fails."""
+
+    path: tuple[str, ...]
+    hops: tuple[Hop, ...]
+    stored_at: str | None = None
+    alternatives: tuple[tuple[str, ...], ...] = ()
+    more_alternatives: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Miss:
+    """No copy reaches the subscription, for a reason of the dialect's reachability."""
+
+    reason: Reason
+    detail: str
+    conflict: ConflictNote | None = None
+
+
+def verdict_words(verdict: bool | None) -> str:
+    """How a selector that does not select is worded, for subscriptions and route selectors alike."""
+    if verdict is False:
+        return "is false"
+    return "is unknown (a property it uses is missing, or an operation in it has no value)"
+
+
+class Ladder:
+    """Judges subscriptions for one publication and records the answer in ``explanation``."""
+
+    def __init__(self, explanation: Explanation, failures: Failures, dialect: Dialect) -> None:
+        self.explanation = explanation
+        self.failures = failures
+        self._node = "queue manager" if dialect is Dialect.MQ else "server"
+
+    @property
+    def publisher(self) -> str:
+        return self.explanation.publication.from_node
+
+    @cached_property
+    def message(self) -> Message:
+        """Built once, and only when a reached subscription has a selector."""
+        pub = self.explanation.publication
+        return Message.create(pub.properties, pub.headers)
+
+    def judge(self, sub: Subscription, reach: Callable[[], Arrival | Miss]) -> Delivery | None:
+        """Apply the precedence to ``sub``; returns the delivery when it gets the publication."""
+        early = self._early(sub)
+        if early is not None:
+            self._miss(sub, early)
+            return None
+        outcome = reach()
+        if isinstance(outcome, Miss):
+            self._miss(sub, outcome)
+            return None
+        verdict = compile_selector(sub.selector).evaluate(self.message) if sub.selector else True
+        if verdict is not True:
+            self._miss(sub, Miss(Reason.SELECTOR_FALSE, self._selector_detail(sub, verdict)))
+            return None
+        stored_at = outcome.stored_at
+        if stored_at is None and (sub.node, sub.name) in self.failures.offline:
+            stored_at = sub.node  # a durable subscriber offline: its messages wait at its own node
+        delivery = Delivery(
+            subscription=sub.name,
+            node=sub.node,
+            status=Status.STORED if stored_at is not None else Status.DELIVERED,
+            stored_at=stored_at,
+            path=list(outcome.path),
+            hops=list(outcome.hops),
+            alternatives=[list(a) for a in outcome.alternatives],
+            more_alternatives=outcome.more_alternatives,
+        )
+        self.explanation.deliveries.append(delivery)
+        return delivery
+
+    def _early(self, sub: Subscription) -> Miss | None:
+        """Steps 1 and 2: nothing else matters when the subscription or the publication does not exist."""
+        label = f"subscription {sub.name} on {sub.node}"
+        if not sub.durable and (sub.node, sub.name) in self.failures.offline:
+            return Miss(
+                Reason.SUBSCRIBER_OFFLINE,
+                f"The subscriber of non-durable {label} is offline, so the subscription no longer exists "
+                "to receive the publication.",
+            )
+        if self.failures.node_down(self.publisher):
+            return Miss(
+                Reason.DOWN,
+                f"The publishing {self._node} {self.publisher} is down, so nothing is published and nothing "
+                f"reaches {label}.",
+            )
+        if not sub.durable and self.failures.node_down(sub.node):
+            return Miss(
+                Reason.DOWN,
+                f"{self._node.capitalize()} {sub.node} is down and {label} is non-durable, so it does not "
+                f"survive the failure of its {self._node}.",
+            )
+        return None
+
+    def _miss(self, sub: Subscription, miss: Miss) -> None:
+        self.explanation.not_delivered.append(
+            NotDelivered(sub.name, sub.node, miss.reason, miss.detail, miss.conflict)
+        )
+
+    def _selector_detail(self, sub: Subscription, verdict: bool | None) -> str:
+        return (
+            f'The publication reaches {sub.node}, but the selector "{sub.selector}" of subscription '
+            f"{sub.name} on {sub.node} {verdict_words(verdict)} for this message, so the subscriber does "
+            "not get it."
+        )

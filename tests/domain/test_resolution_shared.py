@@ -1,0 +1,39 @@
+"""Topic trees share, per set of clusters, the conflict detection and the kept definitions (a routing
+model builds thousands of trees): every tree equals one built the direct way (SEMANTICS §3, §9)."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+
+from mqctl.domain.model import Topology
+from mqctl.domain.resolution import ClusterIndex, TopicTree, _recency, find_conflicts
+from tests.domain.test_routing_model import mq_topologies
+
+
+def direct_tree(index: ClusterIndex, qmgr: str) -> tuple[dict[str, object], list[str]]:
+    """The tree as §3 and §9 describe it, with nothing shared."""
+    plain = sorted((o for o in index.local(qmgr) if not o.cluster), key=_recency)
+    strs, names = {o.topicstr for o in plain}, {o.name for o in plain}
+    own = [o for o in index.local(qmgr) if o.cluster]
+    remote = [o for c in sorted(index.clusters_of(qmgr)) for o in index.clustered(c) if o.node != qmgr]
+    clustered = [o for o in [*own, *remote] if o.topicstr not in strs and o.name not in names]
+    conflicts = find_conflicts(clustered)
+    losers = {(o.node, o.name) for c in conflicts for o in c.losers}
+    entries: dict[str, object] = {}
+    for obj in sorted(clustered, key=lambda o: (o.node == qmgr, *_recency(o))):
+        if (obj.node, obj.name) not in losers:
+            entries[obj.topicstr] = obj
+    for obj in plain:
+        entries[obj.topicstr] = obj
+    return entries, [c.describe() for c in conflicts]
+
+
+@settings(max_examples=200, deadline=None)
+@given(mq_topologies())
+def test_shared_trees_equal_direct_ones(topology: Topology) -> None:
+    index = ClusterIndex(topology)
+    for qmgr in sorted(topology.nodes):
+        tree = TopicTree.for_node(index, qmgr)
+        entries, conflicts = direct_tree(index, qmgr)
+        assert tree.entries == entries
+        assert [c.describe() for c in tree.conflicts] == conflicts

@@ -1,0 +1,150 @@
+"""A prepared ``RoutingModel`` answers exactly as ``explain`` on the topology, whatever it was asked before
+(its caches are keyed by topic and must never leak one question's state into another's).
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mqctl.domain.explanation import Failures, Publication
+from mqctl.domain.messages import JmsValue
+from mqctl.domain.model import (
+    Channel,
+    ClRoute,
+    Membership,
+    Node,
+    ProxySub,
+    Scope,
+    SubScope,
+    Subscription,
+    TopicObject,
+    Topology,
+    Wildcard,
+    WSchema,
+)
+from mqctl.domain.routing import RoutingModel, explain
+from tests.domain import ems_builders as ems
+from tests.domain import test_routing_mq as mq_cases
+
+QMS = ["QM0", "QM1", "QM2", "QM3", "QM4", "QM5"]
+TOPICSTRS = ["/a", "/a/b", "/a/b/c", "/c", "/c/d"]
+PATTERNS = ["/a/#", "/a/b", "/a/b/x", "/a/+/x", "#", "/c/d/x", "/c/#", "/a/b/c/x"]
+TOPICS = ["/a/b/x", "/a/x", "/c/d/x", "/a/b/c/x", "/a/b", "/c/d"]
+
+
+def answer(model: RoutingModel | Topology, question: tuple[str, str, Failures]) -> str:
+    node, topic, failures = question
+    publication = Publication(node, topic, {"amount": JmsValue("int", 50)})
+    return json.dumps(explain(model, publication, failures).to_json(), sort_keys=True)
+
+
+@st.composite
+def mq_topologies(draw: st.DrawFn) -> Topology:
+    n = draw(st.integers(2, 6))
+    names = QMS[:n]
+    t = Topology()
+    for i, name in enumerate(names):
+        parent = draw(st.sampled_from([None, None, *names[:i]])) if i else None
+        t.add(Node(name, parent=parent, seq=i))
+    seq = 100
+    for cluster in ("CL1", "CL2")[: draw(st.integers(1, 2))]:
+        for name in draw(st.sets(st.sampled_from(names), min_size=1)):
+            seq += 1
+            t.add(Membership(name, cluster, full_repository=draw(st.booleans()), seq=seq))
+            if draw(st.booleans()):
+                t.add(Channel(name, f"{cluster}.{name}", cluster=cluster, clwlrank=draw(st.integers(0, 2)),
+                              clwlprty=draw(st.integers(0, 2)), clwlwght=draw(st.sampled_from([1, 50, 99]))))  # fmt: skip
+    for i in range(draw(st.integers(0, 6))):
+        seq += 1
+        t.add(
+            TopicObject(
+                draw(st.sampled_from(names)),
+                f"T{i}",
+                draw(st.sampled_from(TOPICSTRS)),
+                cluster=draw(st.sampled_from(["", "CL1", "CL2"])),
+                clroute=draw(st.sampled_from(list(ClRoute))),
+                wildcard=draw(st.sampled_from(list(Wildcard))),
+                pubscope=draw(st.sampled_from(list(Scope))),
+                subscope=draw(st.sampled_from([Scope.ASPARENT, Scope.ASPARENT, Scope.QMGR])),
+                proxysub=draw(st.sampled_from([ProxySub.FIRSTUSE, ProxySub.FIRSTUSE, ProxySub.FORCE])),
+                seq=seq,
+            )
+        )
+    for i in range(draw(st.integers(0, 8))):
+        seq += 1
+        char = draw(st.integers(0, 7)) == 0
+        t.add(
+            Subscription(
+                draw(st.sampled_from(names)),
+                f"S{i}",
+                "/a/b*" if char else draw(st.sampled_from(PATTERNS)),
+                selector=draw(st.sampled_from([None, None, "amount > 10", "amount > 90", "missing = 1"])),
+                durable=draw(st.booleans()),
+                subscope=draw(st.sampled_from([SubScope.ALL, SubScope.ALL, SubScope.QMGR])),
+                wschema=WSchema.CHAR if char else WSchema.TOPIC,
+                seq=seq,
+            )
+        )
+    return t
+
+
+@st.composite
+def questions(draw: st.DrawFn, names: list[str], subs: list[tuple[str, str]]) -> tuple[str, str, Failures]:
+    down = draw(st.sets(st.sampled_from(names), max_size=2))
+    offline = draw(st.sets(st.sampled_from(subs), max_size=2)) if subs else set()
+    links = draw(st.sets(st.tuples(st.sampled_from(names), st.sampled_from(names)), max_size=1))
+    failures = Failures(
+        frozenset(down), frozenset(frozenset(p) for p in links if p[0] != p[1]), frozenset(offline)
+    )
+    return draw(st.sampled_from(names)), draw(st.sampled_from(TOPICS)), failures
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_model_reused_answers_like_explain_on_the_topology(data: st.DataObject) -> None:
+    """One model with a tiny cache (so entries are evicted and rebuilt), many questions in a row: each
+    publication also asked with no failure and with every non-durable subscriber offline."""
+    topology = data.draw(mq_topologies())
+    names = sorted(topology.nodes)
+    subs = [(s.node, s.name) for s in topology.subscriptions]
+    gone = frozenset((s.node, s.name) for s in topology.subscriptions if not s.durable)
+    asked: list[tuple[str, str, Failures]] = []
+    for node, topic, failures in data.draw(st.lists(questions(names, subs), min_size=1, max_size=6)):
+        asked += [(node, topic, failures), (node, topic, Failures()), (node, topic, Failures(offline=gone))]
+    model = RoutingModel(topology, cache_size=2)
+    for question in asked + asked[::-1]:
+        assert answer(model, question) == answer(topology, question)
+
+
+def test_existing_scenarios_through_one_model() -> None:
+    """The MQ scenarios of test_routing_mq and the EMS reference shapes, through shared models."""
+    for build, node, topic, failures in mq_cases.SCENARIOS:
+        topology = build()
+        model = RoutingModel(topology)
+        for question in [(node, topic, failures), (node, topic, Failures()), (node, topic, failures)]:
+            assert answer(model, question) == answer(topology, question)
+    for topology, questions_ in (
+        (ems.chain("B"), [("A", "T1", Failures(down=frozenset({"B"}))), ("A", "T1", Failures()), ("B", "T1", Failures())]),
+        (ems.regions(ny3=True), [("TK2", "market.fx.eur", Failures()), ("NY3", "market.fx.eur", Failures())]),
+        (ems.orders(), [("ORD", "orders", Failures()), ("USA", "orders.audit", Failures())]),
+    ):  # fmt: skip
+        model = RoutingModel(topology, cache_size=1)
+        for question in questions_ + questions_:
+            assert answer(model, question) == answer(topology, question)
+
+
+def test_model_pickles_as_its_topology_and_answers_alike() -> None:
+    """A Spark executor receives a pickled model: it carries the topology and rebuilds its indexes."""
+    topology = mq_cases.host_cluster("QM2", "QM3", subs=(mq_cases.sub("QM4", "S", "/USA/Alabama/#"),))
+    model = RoutingModel(topology, cache_size=16)
+    question: tuple[str, str, Failures] = ("QM1", "/USA/Alabama/Mobile", Failures())
+    first = answer(model, question)
+    copy: Any = pickle.loads(pickle.dumps(model))
+    assert isinstance(copy, RoutingModel) and copy.cache_size == 16
+    assert "mq" not in vars(copy)  # indexes are rebuilt on first use, not shipped
+    assert answer(copy, question) == first == answer(topology, question)
