@@ -77,17 +77,27 @@ def emit_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
+def hint(message: str) -> None:
+    """Where the user is likely wrong though the command is valid: one line on stderr, exit code unchanged."""
+    sys.stderr.write(f"mqctl: hint: {message}\n")
+
+
 def done(message: str) -> None:
     """Confirmation of a change, for people (stdout, plain)."""
     sys.stdout.write(message + "\n")
 
 
 def show_table(title: str, columns: Sequence[str], rows: Sequence[dict[str, Any]], output: Output) -> None:
+    """Rows as JSON, or as a table of ``columns``; a column that no row has (an MQ attribute when only EMS
+    rows are shown, an EMS one when only MQ rows are) is left out. A row without a column's key shows a
+    blank cell there."""
     if output is Output.json:
         emit_json(list(rows))
         return
     from rich.table import Table
 
+    if rows:
+        columns = [col for col in columns if any(col in row for row in rows)]
     table = Table(title=title, title_justify="left")
     for col in columns:
         table.add_column(col.upper())

@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from mqctl.cli.apps import sub_app
-from mqctl.cli.common import OUTPUT_OPTION, Output, emit_json
+from mqctl.cli.common import OUTPUT_OPTION, Output, emit_json, hint
 from mqctl.domain.model import Dialect
 
 topic_app = sub_app(help="Topic strings and patterns.", no_args_is_help=True)
@@ -37,6 +37,11 @@ def match(
     topics.validate_pattern(pattern, dialect)
     topics.validate_topic(topic, dialect)
     result = topics.matches(pattern, topic, dialect)
+    if dialect is Dialect.MQ and topics.looks_like_ems_pattern(pattern):
+        hint(
+            f"{pattern!r} looks like an EMS pattern ('.' between levels, '*' and '>' wildcards); in the MQ "
+            "dialect '*' and '>' are literal: add --dialect ems"
+        )
     if output is Output.json:
         emit_json({"pattern": pattern, "topic": topic, "dialect": str(dialect), "match": result})
     else:

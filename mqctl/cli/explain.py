@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from mqctl.cli.apps import sub_app
-from mqctl.cli.common import emit_json, reading
+from mqctl.cli.common import emit_json, hint, reading
 from mqctl.cli.pictures import ExplainOutput, emit_diagram
 
 app = sub_app()
@@ -18,6 +18,7 @@ app = sub_app()
 if TYPE_CHECKING:
     from mqctl.domain.explanation import Explanation, Failures
     from mqctl.domain.model import Topology
+    from mqctl.store.repository import Store
 
 
 def _pairs(values: list[str], option: str, what: str) -> list[tuple[str, str]]:
@@ -40,6 +41,20 @@ def _failures(down: list[str], link_down: list[str], offline: list[str]) -> Fail
         links_down=frozenset(frozenset(p) for p in _pairs(link_down, "--link-down", "NODE:NODE")),
         offline=frozenset(_pairs(offline, "--offline", "NODE:SUB")),
     )
+
+
+def _hint_leading_slash(store: Store, qmgr: str, topic: str) -> None:
+    from mqctl.domain.topics import misses_leading_slash
+
+    if topic.startswith("/"):
+        return  # the usual case answers without a query
+    from mqctl.store.read_models import topic_string_starts
+
+    if misses_leading_slash(topic, topic_string_starts(store, qmgr)):
+        hint(
+            f"every topic string in {qmgr}'s topic tree and subscriptions starts with '/', and {topic!r} "
+            f"does not ('/USA' and 'USA' differ): did you mean '/{topic}'?"
+        )
 
 
 @app.command("explain")
@@ -71,7 +86,9 @@ def explain_command(
 ) -> None:
     """Explain how one publication routes (dry run: nothing is sent anywhere)."""
     from mqctl.domain.explanation import Publication
+    from mqctl.domain.links import check_links_down
     from mqctl.domain.messages import Message, parse_header, parse_property
+    from mqctl.domain.model import Dialect
     from mqctl.domain.routing import explain
     from mqctl.store.slice import load_slice
 
@@ -80,6 +97,9 @@ def explain_command(
     failures = _failures(down, link_down, offline)
     with reading() as store:
         topology = load_slice(store.conn, from_node, topic, failures)
+        check_links_down(topology, failures.links_down)
+        if topology.nodes[from_node].dialect is Dialect.MQ:
+            _hint_leading_slash(store, from_node, topic)
     result = explain(topology, Publication(from_node, topic, properties, headers), failures)
     if output is ExplainOutput.json:
         emit_json(result.to_json())

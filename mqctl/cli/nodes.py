@@ -108,7 +108,9 @@ def display_qmgr(
 
     with reading() as store:
         rows = display_nodes(store, name, exact)
-    show_table("Nodes", ["name", "dialect", "clusters", "repos", "parent", "psmode", "descr"], rows, output)
+    show_table(
+        "Nodes", ["name", "dialect", "clusters", "repos", "parent", "psmode", "routes", "descr"], rows, output
+    )
     no_match_exit(rows)
 
 

@@ -12,7 +12,7 @@ over levels, answered exactly by an automaton product (see ``is_subset``).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 
 from mqctl.domain.errors import InputError
@@ -32,7 +32,9 @@ __all__ = [
     "intersects",
     "is_subset",
     "levels",
+    "looks_like_ems_pattern",
     "matches",
+    "misses_leading_slash",
     "pattern_prefix_key",
     "prefix_key",
     "topic_level_prefixes",
@@ -175,6 +177,29 @@ def has_wildcards(pattern: str, dialect: Dialect) -> bool:
     """True when some whole level is a wildcard (MQ ``#``/``+``, EMS ``*``/``>``); ``USA#`` is literal."""
     wild = (_MQ_ONE, _MQ_MANY) if dialect == Dialect.MQ else (_EMS_ONE, _EMS_MANY)
     return any(lv in wild for lv in pattern.split(SEPARATORS[dialect]))
+
+
+def looks_like_ems_pattern(pattern: str) -> bool:
+    """A pattern without '/' whose whole '.'-elements include EMS wildcards (``foo.*``, ``orders.>``): in the
+    MQ dialect its '*' and '>' are literal characters, which is rarely what its author meant."""
+    if "/" in pattern or not has_wildcards(pattern, Dialect.EMS):
+        return False
+    try:
+        _tokens(pattern, Dialect.EMS)
+    except TopicSyntaxError:
+        return False
+    return True
+
+
+def misses_leading_slash(topic: str, known: Iterable[str]) -> bool:
+    """An MQ topic without the leading '/' that every known topic string has (some at least): '/USA' and
+    'USA' differ (§2), so such a topic most likely meets none of them."""
+    seen = False
+    for other in known:
+        if not other.startswith("/"):
+            return False
+        seen = True
+    return seen and not topic.startswith("/")
 
 
 def fixed_prefix_levels(pattern: str, dialect: Dialect) -> list[str]:

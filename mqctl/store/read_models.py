@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from sqlalchemy import ColumnElement, select
+from sqlalchemy import ColumnElement, Select, func, select, union
 
-from mqctl.domain.model import Membership, Topology
+from mqctl.domain.model import Dialect, Membership, Topology
 from mqctl.store import convert, tables
 from mqctl.store.repository import Store
 
@@ -46,28 +46,55 @@ def _members_by(store: Store, where: ColumnElement[bool], *, node: bool) -> dict
     return out
 
 
+def _routes_by(store: Store, where: ColumnElement[bool]) -> dict[int, list[str]]:
+    """Peers of the routes defined on the nodes matching ``where``, in one query: node id -> peers."""
+    n, r = tables.nodes, tables.routes
+    stmt = select(n.c.id, r.c.peer).join(r, r.c.node_id == n.c.id).where(where).order_by(r.c.peer)
+    out: dict[int, list[str]] = defaultdict(list)
+    for owner, peer in store.conn.execute(stmt):
+        out[owner].append(peer)
+    return out
+
+
 def display_nodes(store: Store, pattern: str, exact: bool) -> list[dict[str, Any]]:
+    """A queue manager with its MQ attributes; an EMS server with its description and the peers of the
+    routes defined on it (no PSMODE, cluster or hierarchy: EMS has none)."""
     n = tables.nodes
     name = name_filter(n.c.name, pattern, exact)
     rows = store.conn.execute(select(n).where(name).order_by(n.c.name)).mappings().all()
-    by_node = _members_by(store, name, node=True) if rows else {}
-    out = []
-    for r in rows:
-        members = by_node.get(r["id"], [])
-        out.append(
-            {
-                "name": r["name"],
-                "dialect": r["dialect"],
-                "psmode": r["psmode"],
-                "psclus": r["psclus"],
-                "descr": r["descr"],
-                "parent": r["parent"],
-                "clusters": [name for name, _ in members],
-                "repos": [name for name, full in members if full],
-                "seq": r["seq"],
-            }
-        )
-    return out
+    servers = sum(r["dialect"] == str(Dialect.EMS) for r in rows)
+    by_node = _members_by(store, name, node=True) if len(rows) > servers else {}
+    routes = _routes_by(store, name) if servers else {}
+    return [
+        _server_row(r, routes.get(r["id"], []))
+        if r["dialect"] == str(Dialect.EMS)
+        else _qmgr_row(r, by_node.get(r["id"], []))
+        for r in rows
+    ]
+
+
+def _qmgr_row(r: Any, members: list[Any]) -> dict[str, Any]:
+    return {
+        "name": r["name"],
+        "dialect": r["dialect"],
+        "psmode": r["psmode"],
+        "psclus": r["psclus"],
+        "descr": r["descr"],
+        "parent": r["parent"],
+        "clusters": [name for name, _ in members],
+        "repos": [name for name, full in members if full],
+        "seq": r["seq"],
+    }
+
+
+def _server_row(r: Any, routes: list[str]) -> dict[str, Any]:
+    return {
+        "name": r["name"],
+        "dialect": r["dialect"],
+        "descr": r["descr"],
+        "routes": routes,
+        "seq": r["seq"],
+    }
 
 
 def display_clusters(store: Store, pattern: str, exact: bool) -> list[dict[str, Any]]:
@@ -123,29 +150,50 @@ def _per_node(store: Store, table: Any, key: str, pattern: str, exact: bool, nod
     return list(store.conn.execute(stmt).mappings())
 
 
+MQ_TOPIC_KEYS = (
+    "topicstr",
+    "cluster",
+    "clroute",
+    "wildcard",
+    "pubscope",
+    "subscope",
+    "proxysub",
+    "pub",
+    "sub",
+    "descr",
+)
+EMS_TOPIC_KEYS = ("topicstr",)
+"""An EMS topic definition is a pattern with properties: none of MQ's topic object attributes."""
+
+
 def display_topics(store: Store, pattern: str, exact: bool, node: str | None) -> list[dict[str, Any]]:
-    keys = (
-        "topicstr",
-        "cluster",
-        "clroute",
-        "wildcard",
-        "pubscope",
-        "subscope",
-        "proxysub",
-        "pub",
-        "sub",
-        "descr",
-    )
     out = []
     for r in _per_node(store, tables.topics, "name", pattern, exact, node):
+        mq = r["node_dialect"] == str(Dialect.MQ)
         item: dict[str, Any] = {"name": r["name"], "qmgr": r["qmgr"]}
-        item.update({k: r[k] for k in keys})
-        item["cluster"] = r["cluster"] or ""
+        item.update({k: r[k] for k in (MQ_TOPIC_KEYS if mq else EMS_TOPIC_KEYS)})
+        if mq:
+            item["cluster"] = r["cluster"] or ""
         item["properties"] = dict(r["properties"])
         item["dialect"] = r["node_dialect"]
         item["seq"] = r["seq"]
         out.append(item)
     return out
+
+
+def _clusters_of(qmgr: str) -> Select[Any]:
+    n, m, c = tables.nodes, tables.memberships, tables.clusters
+    stmt = select(c.c.name).join(m, m.c.cluster_id == c.c.id).join(n, n.c.id == m.c.node_id)
+    return stmt.where(n.c.name == qmgr)
+
+
+def _in_topic_tree(qmgr: str) -> ColumnElement[bool]:
+    """The topic objects of ``qmgr``'s topic tree: its own, and the clustered ones of its clusters (a union
+    of two indexed lookups: an OR of the two would scan every topic object)."""
+    n, t = tables.nodes, tables.topics
+    own = select(t.c.id).join(n, n.c.id == t.c.node_id).where(n.c.name == qmgr)
+    clustered = select(t.c.id).where(t.c.cluster.in_(_clusters_of(qmgr)))
+    return t.c.id.in_(union(own, clustered))
 
 
 def topic_space(store: Store, qmgr: str) -> Topology:
@@ -156,21 +204,37 @@ def topic_space(store: Store, qmgr: str) -> Topology:
         select(n.c.name.label("node"), c.c.name.label("cluster"), m.c.full_repository, m.c.seq)
         .join(m, m.c.node_id == n.c.id)
         .join(c, c.c.id == m.c.cluster_id)
+        .where(c.c.name.in_(_clusters_of(qmgr)))
     )
-    own = [row.cluster for row in store.conn.execute(members.where(n.c.name == qmgr))]
     topology = Topology()
-    for row in store.conn.execute(members.where(c.c.name.in_(own))):
+    for row in store.conn.execute(members):
         topology.memberships.append(Membership(row.node, row.cluster, bool(row.full_repository), row.seq))
     stmt = select(t, n.c.name.label("node_name")).join(n, n.c.id == t.c.node_id)
-    rows = store.conn.execute(stmt.where((n.c.name == qmgr) | t.c.cluster.in_(own))).mappings()
+    rows = store.conn.execute(stmt.where(_in_topic_tree(qmgr))).mappings()
     topology.topics = [convert.topic_from_row(row, row["node_name"]) for row in rows]
     return topology
 
 
+def topic_string_starts(store: Store, qmgr: str) -> set[str]:
+    """The first character of each TOPICSTR in ``qmgr``'s topic tree and of each subscription pattern on
+    ``qmgr``: enough to tell whether they all start with '/', without reading them."""
+    n, t, s = tables.nodes, tables.topics, tables.subscriptions
+    objects = (
+        select(func.substr(t.c.topicstr, 1, 1)).join(n, n.c.id == t.c.node_id).where(_in_topic_tree(qmgr))
+    )
+    patterns = select(func.substr(s.c.topicstr, 1, 1)).join(n, n.c.id == s.c.node_id).where(n.c.name == qmgr)
+    return {first for (first,) in store.conn.execute(union(objects, patterns))}
+
+
+MQ_SUB_KEYS = ("topicstr", "selector", "subscope", "wschema", "dest", "destqmgr", "topicobj")
+EMS_SUB_KEYS = ("topicstr", "selector")
+"""An EMS subscriber has a pattern, a selector and durability; its durables.conf extras are properties."""
+
+
 def display_subscriptions(store: Store, pattern: str, exact: bool, node: str | None) -> list[dict[str, Any]]:
-    keys = ("topicstr", "selector", "subscope", "wschema", "dest", "destqmgr", "topicobj")
     out = []
     for r in _per_node(store, tables.subscriptions, "name", pattern, exact, node):
+        keys = MQ_SUB_KEYS if r["node_dialect"] == str(Dialect.MQ) else EMS_SUB_KEYS
         item: dict[str, Any] = {"name": r["name"], "qmgr": r["qmgr"]}
         item.update({k: r[k] for k in keys})
         item["durable"] = bool(r["durable"])

@@ -5,8 +5,9 @@ clustered one among them: a local object of the same name hides it, and same-nam
 conflict), subscriptions whose indexed fixed-prefix key is one of T's prefix keys, the memberships of
 the clusters and nodes involved, the hierarchy links, and the cluster channels and namelists of the
 queue managers in those clusters (a topic host's CLUSRCVR channel ranks, prioritises and weights it). For EMS: every EMS server, route and route
-selector (a route network is small), definitions and subscriptions by prefix key. The routing engine
-gives the same answer on this slice as on the whole model.
+selector (a route network is small), definitions and subscriptions by prefix key. For each node a
+``--link-down`` names, what tells whether the link exists (``domain.links``). The routing engine gives the
+same answer on this slice as on the whole model.
 """
 
 from __future__ import annotations
@@ -78,7 +79,25 @@ def load_slice(conn: Connection, publisher: str, topic: str, failures: Failures)
         _load_ems(reader, topic)
     else:
         _load_mq(reader, topic)
+    _load_link_ends(reader, failures, node.dialect)
     return reader.topology
+
+
+def _load_link_ends(reader: _Reader, failures: Failures, dialect: Dialect) -> None:
+    """What ``domain.links`` needs to judge each --link-down that the publisher's dialect did not load:
+    the memberships of queue managers named in an EMS question, the routes of servers named in an MQ one.
+    (An MQ slice holds the memberships of every node loaded and the hierarchy; an EMS one every route.)"""
+    nodes = reader.topology.nodes
+    ends = sorted(
+        {n for pair in failures.links_down for n in pair if n in nodes and nodes[n].dialect != dialect}
+    )
+    if not ends:
+        return
+    if dialect is Dialect.EMS:
+        _load_memberships(reader, set(), set(ends))
+    else:
+        found = reader.per_node(tables.routes, tables.nodes.c.name.in_(ends), dialect=Dialect.EMS)
+        reader.topology.routes = [convert.route_from_row(row, node) for node, row in found]
 
 
 def _check_offline(reader: _Reader, failures: Failures) -> None:
