@@ -90,17 +90,19 @@ def explain_command(
     from mqctl.domain.messages import Message, parse_header, parse_property
     from mqctl.domain.model import Dialect
     from mqctl.domain.routing import explain
+    from mqctl.memory import gc_paused
     from mqctl.store.slice import load_slice
 
     properties = dict(parse_property(p) for p in prop)
     headers = dict(Message.create(properties, dict(parse_header(h) for h in header)).headers)
     failures = _failures(down, link_down, offline)
-    with reading() as store:
-        topology = load_slice(store.conn, from_node, topic, failures)
-        check_links_down(topology, failures.links_down)
-        if topology.nodes[from_node].dialect is Dialect.MQ:
-            _hint_leading_slash(store, from_node, topic)
-    result = explain(topology, Publication(from_node, topic, properties, headers), failures)
+    with gc_paused():  # a large slice is tens of thousands of small objects: no collection over them
+        with reading() as store:
+            topology = load_slice(store.conn, from_node, topic, failures)
+            check_links_down(topology, failures.links_down)
+            if topology.nodes[from_node].dialect is Dialect.MQ:
+                _hint_leading_slash(store, from_node, topic)
+        result = explain(topology, Publication(from_node, topic, properties, headers), failures)
     if output is ExplainOutput.json:
         emit_json(result.to_json())
     elif output is ExplainOutput.table:
@@ -115,9 +117,9 @@ def render(result: Explanation, topology: Topology | None = None) -> None:
     """A Rich tree of the journey, then the misses with their reasons, then the warnings.
 
     ``topology``, the model explained, lets a route hop say who defines the route."""
-    from rich.console import Console
     from rich.tree import Tree
 
+    from mqctl.cli.common import console as make_console
     from mqctl.render.wording import delivery_status, hop_phrase, route_links
 
     links = route_links(topology.routes) if topology is not None else None
@@ -158,7 +160,7 @@ def render(result: Explanation, topology: Topology | None = None) -> None:
             leaf.add(f"[dim]alternative path: {' -> '.join(alt)}[/dim]")
         if d.more_alternatives:
             leaf.add(f"[dim]... and {d.more_alternatives} more alternative paths[/dim]")
-    console = Console(highlight=False)
+    console = make_console()
     console.print(tree)
     if not result.deliveries:
         console.print("No subscription receives this publication.")

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import gc
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,6 +19,7 @@ from mqctl.domain.names import check_mq_name, check_node_name, node_label
 from mqctl.domain.rules import nodes
 from mqctl.formats.script_run import ScriptRun
 from mqctl.formats.text_io import read_text_file
+from mqctl.memory import gc_paused
 from mqctl.services.objects import ensure_ems_peers
 from mqctl.store.repository import NodeRef, Store
 from mqctl.store.topology import load_cluster_view
@@ -61,25 +60,6 @@ def _ensure_parent(store: Store, node: Node) -> None:
     nodes.check_parent(node, parent.dialect if parent is not None else None)
     if parent is None:
         store.add_node(Node(node.parent, Dialect.MQ, seq=store.next_seq()))
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Suspend the cyclic garbage collector while a file is read and applied.
-
-    An import allocates millions of small acyclic objects (tokens, values, domain objects, row dicts);
-    each allocation burst triggers collections that rescan everything still alive, which made a
-    100,000-statement import spend about a third of its time in the collector. Reference counting still
-    frees everything; the collector runs again when the block ends.
-    """
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 def _edit(store: Store, ref: NodeRef, change: Callable[[NodeState], NodeState | None]) -> None:
