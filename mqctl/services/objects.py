@@ -227,19 +227,31 @@ def _topicstr_holder(store: Store, ref: NodeRef, topic: TopicObject) -> None:
         topic_objects.check_unique_topicstr(topic, store.topic_named_by_topicstr(ref, topic.topicstr))
 
 
+def _define(
+    store: Store, kind: Kind, ref: NodeRef, obj: Any, label: str, replace: bool, before: Callable[[], object]
+) -> None:
+    """DEFINE [REPLACE] of one object: refused when it exists without REPLACE; ``before`` checks what
+    else the rules need, then the object is written with the next definition sequence."""
+    found = store.find(kind, ref, getattr(obj, kind.key_field))
+    if found is not None and not replace:
+        raise _already(label)
+    before()
+    obj = dataclasses.replace(obj, seq=store.next_seq())
+    if found is None:
+        store.insert(kind, ref, obj)
+    else:
+        store.update(kind, found[0], ref, obj)
+
+
 def define_topic(store: Store, topic: TopicObject, *, replace: bool) -> None:
     ref = store.require_node(topic.node)
     _check_topic(ref, topic)
-    found = store.find(TOPICS, ref, topic.name)
-    if found is not None and not replace:
-        raise _already(f"topic {topic.name}")
-    _topicstr_holder(store, ref, topic)
-    store.ensure_clusters([topic.cluster])
-    topic = dataclasses.replace(topic, seq=store.next_seq())
-    if found is None:
-        store.insert(TOPICS, ref, topic)
-    else:
-        store.update(TOPICS, found[0], ref, topic)
+
+    def before() -> None:
+        _topicstr_holder(store, ref, topic)
+        store.ensure_clusters([topic.cluster])
+
+    _define(store, TOPICS, ref, topic, f"topic {topic.name}", replace, before)
 
 
 def alter_topic(store: Store, node: str, name: str, changes: Mapping[str, Any]) -> None:
@@ -284,14 +296,7 @@ def define_sub(store: Store, sub: Subscription, *, replace: bool) -> None:
             sub, topicstr=subscriptions.topicobj_prefix(sub.topicstr, prefix, f"sub {sub.name}")
         )
     subscriptions.check(sub, ref.dialect)
-    found = store.find(SUBSCRIPTIONS, ref, sub.name)
-    if found is not None and not replace:
-        raise _already(f"sub {sub.name}")
-    sub = dataclasses.replace(sub, seq=store.next_seq())
-    if found is None:
-        store.insert(SUBSCRIPTIONS, ref, sub)
-    else:
-        store.update(SUBSCRIPTIONS, found[0], ref, sub)
+    _define(store, SUBSCRIPTIONS, ref, sub, f"sub {sub.name}", replace, lambda: None)
 
 
 def alter_sub(store: Store, node: str, name: str, changes: Mapping[str, Any]) -> None:
@@ -440,15 +445,15 @@ def define_route(store: Store, route: Route, *, replace: bool) -> None:
     ref = store.require_node(route.node)
     nodes.require_dialect(ref.dialect, Dialect.EMS, "routes", ref.name)
     routes.check(route)
-    found = store.find(ROUTES, ref, route.peer)
-    if found is not None and not replace:
-        raise _already(f"route {route.peer}")
-    ensure_ems_peers(store, [route.peer])
-    route = dataclasses.replace(route, seq=store.next_seq())
-    if found is None:
-        store.insert(ROUTES, ref, route)
-    else:
-        store.update(ROUTES, found[0], ref, route)
+    _define(
+        store,
+        ROUTES,
+        ref,
+        route,
+        f"route {route.peer}",
+        replace,
+        lambda: ensure_ems_peers(store, [route.peer]),
+    )
 
 
 def alter_route(store: Store, node: str, peer: str, changes: Mapping[str, Any]) -> None:
