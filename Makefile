@@ -37,7 +37,11 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_selector.py
 	$(BIN)/python benchmarks/bench_adversarial.py
 	$(BIN)/python benchmarks/bench_import.py --runs 3
+	$(BIN)/python benchmarks/bench_edit.py --runs 9
 	$(BIN)/python benchmarks/bench_explain.py --runs 7
+	$(BIN)/python benchmarks/bench_mesh.py
+	$(BIN)/python benchmarks/bench_routing.py
+	$(BIN)/python benchmarks/bench_validate.py
 
 completions: $(STAMP)
 	$(BIN)/python -m mqctl.cli.completions completions

@@ -307,7 +307,7 @@ _PEERS = _NAMES.filter(lambda n: n != "S1" and _representable(lambda v, _: check
         _PEERS,
         st.tuples(
             _VALUES.filter(bool),
-            _VALUES,
+            _VALUES.filter(bool),  # a zone has a name
             st.dictionaries(_KEYS.filter(lambda k: not k.startswith(ROUTE_KEYS)), _VALUES, max_size=2),
             st.lists(st.tuples(_TOPICS, _VALUES), max_size=2, unique_by=lambda t: t[0]),
         ),

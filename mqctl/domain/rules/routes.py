@@ -33,11 +33,9 @@ def check(route: Route) -> None:
     if not route.url.strip():
         raise InputError("is required, e.g. tcp://host:7222", obj=obj, attribute="url")
     check_ems_value(route.url, obj, "url")
-    if any(c.isspace() for c in route.url):
-        raise InputError(
-            "cannot hold a blank (several URLs are separated by commas)", obj=obj, attribute="url"
-        )
-    check_ems_token(route.zone_name, obj, "zone_name")
+    if not route.zone_name:
+        raise InputError("is empty", obj=obj, attribute="zone_name")
+    check_ems_value(route.zone_name, obj, "zone_name")
     for key, value in route.properties.items():
         check_ems_token(key, obj, "property")
         if is_reserved_key(key):
