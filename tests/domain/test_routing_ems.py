@@ -589,7 +589,21 @@ def test_grid_of_multi_hop_routes_gives_the_shortest_path() -> None:
     ex = explain(_grid(7), "G00", "t.x")
     far = the(ex, "far")
     assert len(far.path) - 1 == 12
-    assert far.path == ["G00", "G01", "G02", "G03", "G04", "G05", "G06", "G16", "G26", "G36", "G46", "G56", "G66"]
+    assert far.path == [
+        "G00",
+        "G01",
+        "G02",
+        "G03",
+        "G04",
+        "G05",
+        "G06",
+        "G16",
+        "G26",
+        "G36",
+        "G46",
+        "G56",
+        "G66",
+    ]
     assert len(far.alternatives) == 8 and all(len(a) - 1 == 12 for a in far.alternatives)
     assert far.alternatives[0] == ["G00", "G01", "G02", "G03", "G04", "G05", "G15", "G16", *far.path[8:]]
     # 924 shortest paths (and many longer ones): counting stops at the limit, and says so

@@ -708,7 +708,12 @@ def test_topic_host_rank_before_availability() -> None:
     t.add(receiver("QM3", rank=3), receiver("QM4", rank=3))
     e = ask(t, "QM1", "/USA/Alabama/Mobile", down=["QM3", "QM4"])
     d = got(e, "QM5", "S")
-    assert (d.status, d.stored_at, d.path, d.alternatives) == (Status.STORED, "QM1", ["QM1", "QM3", "QM5"], [])
+    assert (d.status, d.stored_at, d.path, d.alternatives) == (
+        Status.STORED,
+        "QM1",
+        ["QM1", "QM3", "QM5"],
+        [],
+    )
     assert hosts_table(e) == {
         "QM2": (0, 0, 50, True, 0.0, False),
         "QM3": (3, 0, 50, False, 0.0, True),
@@ -755,7 +760,10 @@ def test_topic_host_weight_ties_go_by_name_and_namelist_channels_count() -> None
 def test_topic_hosts_empty_unless_a_non_host_publisher_chooses() -> None:
     """docs/cli.md: ``topic_hosts`` lists the hosts a non-host member chooses among; else it is empty."""
     t = host_cluster("QM2", "QM3", subs=(sub("QM5", "S", "/USA/Alabama/Mobile"),))
-    assert [h["node"] for h in ask(t, "QM1", "/USA/Alabama/Mobile").to_json()["topic_hosts"]] == ["QM2", "QM3"]
+    assert [h["node"] for h in ask(t, "QM1", "/USA/Alabama/Mobile").to_json()["topic_hosts"]] == [
+        "QM2",
+        "QM3",
+    ]
     assert ask(t, "QM2", "/USA/Alabama/Mobile").to_json()["topic_hosts"] == []  # a host publishes itself
     assert ask(t, "QM1", "/USA/Texas").to_json()["topic_hosts"] == []  # not clustered there
     assert ask(t, "QM1", "/USA/Alabama/Mobile", down=["QM1"]).to_json()["topic_hosts"] == []  # nothing sent
@@ -847,7 +855,10 @@ def test_selector_verdicts_are_worded_alike_in_both_dialects() -> None:
     from tests.domain import ems_builders as ems
 
     mq_topo = direct_sport()
-    mq_topo.add(sub("QM2", "F", "/Sport/Football", selector="p = 2"), sub("QM2", "U", "/Sport/Football", selector="q = 1"))
+    mq_topo.add(
+        sub("QM2", "F", "/Sport/Football", selector="p = 2"),
+        sub("QM2", "U", "/Sport/Football", selector="q = 1"),
+    )
     mq_e = ask(mq_topo, "QM4", "/Sport/Football", properties={"p": JmsValue("int", 1)})
     ems_topo = ems.chain("MB")
     ems_topo.add(ems.sub("B", "F", "T1", selector="p = 2"), ems.sub("B", "U", "T1", selector="q = 1"))

@@ -40,7 +40,9 @@ def test_mq_char_schema_agrees_with_char_matches(pattern: str, topic: str) -> No
 @settings(max_examples=150)
 @given(EMS_PATTERNS, EMS_TOPICS)
 def test_ems_agrees_with_matches(pattern: str, topic: str) -> None:
-    assert receives(Subscription("E", "S", pattern), topic, Dialect.EMS) == matches(pattern, topic, Dialect.EMS)
+    assert receives(Subscription("E", "S", pattern), topic, Dialect.EMS) == matches(
+        pattern, topic, Dialect.EMS
+    )
 
 
 def test_where_a_subscription_resolves_and_whether_it_is_a_wildcard() -> None:

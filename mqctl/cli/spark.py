@@ -1,0 +1,142 @@
+"""``mqctl spark analyze``: replay a publication log through a snapshot on Apache Spark (docs/spark.md)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from mqctl.cli.apps import sub_app
+from mqctl.cli.common import OUTPUT_OPTION, Output, console, emit_json, err_console
+
+if TYPE_CHECKING:
+    from mqctl.spark.job import Analysis
+
+app = sub_app(help="Routing analytics on Apache Spark (local mode, or any --master).", no_args_is_help=True)
+
+
+class PublicationFormat(StrEnum):
+    parquet = "parquet"
+    csv = "csv"
+    json = "json"
+
+
+def _check_out(out: Path, force: bool) -> None:
+    from mqctl.domain.errors import InputError
+
+    if out.exists() and not out.is_dir():
+        raise InputError("is a file, not a folder", obj=f"--out {out}")
+    if out.is_dir() and any(out.iterdir()) and not force:
+        raise InputError("is not empty (give --force to write over what it holds)", obj=f"--out {out}")
+
+
+def _spark_failure(exc: BaseException) -> str:
+    """The first line of what Spark said, without the JVM's stack."""
+    text = str(getattr(exc, "desc", None) or exc).strip()
+    return (text.splitlines() or [type(exc).__name__])[0][:300]
+
+
+@app.command("analyze")
+def analyze_command(
+    snapshot: Path = typer.Option(
+        ..., "--snapshot", metavar="DIR", help="A snapshot folder (`mqctl export snapshot --out DIR`)."
+    ),
+    publications: Path = typer.Option(
+        ...,
+        "--publications",
+        metavar="PATH",
+        help="Publication log: a file or folder of Parquet, CSV or JSON lines (from, topic, properties, "
+        "count, bytes).",
+    ),
+    out: Path = typer.Option(..., "--out", metavar="DIR", help="Folder for the outputs and summary.json."),
+    master: str = typer.Option(
+        "local[*]", "--master", metavar="URL", help="Spark master: local[N], spark://HOST:PORT, yarn, ..."
+    ),
+    what_if: list[str] = typer.Option(
+        [],
+        "--what-if",
+        metavar="VARIANT",
+        help="topichost:TOPICOBJ@QMGR[,QMGR...], direct:TOPICOBJ or down:NODE (repeatable; one variant each).",
+    ),
+    fmt: PublicationFormat | None = typer.Option(
+        None,
+        "--format",
+        case_sensitive=False,
+        help="Format of the publication log (default: from its names).",
+    ),
+    force: bool = typer.Option(False, "--force", help="Write into a non-empty --out folder."),
+    partitions: int | None = typer.Option(
+        None, "--partitions", min=1, metavar="N", help="Spark shuffle partitions (default: Spark's)."
+    ),
+    driver_memory: str = typer.Option("2g", "--driver-memory", metavar="SIZE", help="Spark driver memory."),
+    output: Output = OUTPUT_OPTION,
+) -> None:
+    """Replay publications through the snapshot (and each --what-if variant): deliveries, misses, load."""
+    from mqctl.domain.errors import InputError
+    from mqctl.domain.what_if import parse_variant
+    from mqctl.services.snapshot import read_topology
+
+    variants = [parse_variant(text) for text in what_if]
+    if not publications.exists():
+        raise InputError("no such file or folder", obj=f"publications {publications}")
+    _check_out(out, force)
+    topology = read_topology(snapshot)
+    from mqctl.spark.job import analyze, check_variants, publication_format
+    from mqctl.spark.progress import spark_progress
+    from mqctl.spark.session import spark_session
+
+    check_variants(topology, variants)
+    publication_format(publications, fmt.value if fmt else None)
+    out.mkdir(parents=True, exist_ok=True)
+    from py4j.protocol import Py4JError
+    from pyspark.errors import PySparkException
+
+    try:
+        with (
+            spark_session(master, driver_memory=driver_memory, partitions=partitions) as spark,
+            spark_progress(spark.sparkContext, err_console(), output is Output.table),
+        ):
+            result = analyze(spark, topology, publications, out, variants, fmt=fmt.value if fmt else None)
+    except (PySparkException, Py4JError) as exc:
+        raise InputError(f"Spark failed: {_spark_failure(exc)}", obj=f"publications {publications}") from exc
+    if output is Output.json:
+        emit_json(result.summary)
+    else:
+        _show(result)
+
+
+def _show(result: Analysis) -> None:
+    from rich.table import Table
+
+    table = Table(title=f"Replay written to {result.out}", title_justify="left")
+    for column in (
+        "VARIANT",
+        "PUBLICATIONS",
+        "DELIVERIES",
+        "STORED",
+        "NOT DELIVERED",
+        "CHANNELS",
+        "GAINED",
+        "LOST",
+    ):
+        table.add_column(column, justify="left" if column == "VARIANT" else "right")
+    summary: dict[str, Any] = result.summary
+    for v in summary["variants"]:
+        table.add_row(
+            v["variant"],
+            f"{v['publications']:,}",
+            f"{v['deliveries']:,}",
+            f"{v['stored']:,}",
+            f"{v['not_delivered']:,}",
+            f"{v['channels_in_use']:,}",
+            f"{sum(g['count'] for g in v['gained']):,}",
+            f"{sum(g['count'] for g in v['lost']):,}",
+        )
+    out = console()
+    out.print(table)
+    if summary["rejected"]:
+        out.print(
+            f"{summary['rejected']:,} publication rows rejected, each with its reason: {result.out / 'rejected'}"
+        )

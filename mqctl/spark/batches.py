@@ -1,0 +1,262 @@
+"""What runs on the executors: Arrow batches in, Arrow batches out (``mapInArrow``), no Spark import.
+
+Two steps, both pure functions of a batch and the broadcast ``Payload``:
+
+- ``key_batches``: each publication row checked and typed (node known, topic concrete, properties a
+  JSON object of JMS values, count and bytes whole numbers) and given its routing key
+  (``mqctl.domain.publications``); a bad row gets its reason instead.
+- ``route_batches``: each distinct routing key routed by the domain engine (``routing.explain`` over a
+  ``RoutingModel`` built once per Python worker, per variant) into rows of facts: where it was
+  published, deliveries, misses, the links crossed.
+
+The model is built on first use in a worker and kept for the worker's life (Spark reuses Python workers),
+and the garbage collector is frozen over it: a full collection would otherwise walk the millions of
+objects of a large estate on every batch.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pyarrow as pa
+
+from mqctl.domain.errors import MqctlError
+from mqctl.domain.explanation import Explanation, Failures
+from mqctl.domain.model import Topology
+from mqctl.domain.publications import parse_properties, routing_key, to_publication
+from mqctl.domain.routing import RoutingModel, explain
+from mqctl.domain.topics import has_wildcards, validate_topic
+from mqctl.domain.what_if import CURRENT, Variant, apply_variant
+
+__all__ = ["KEYED_SCHEMA", "ROUTED_SCHEMA", "Payload", "key_batches", "route_batches"]
+
+KEYED_SCHEMA = pa.schema(
+    [
+        ("from", pa.string()),
+        ("topic", pa.string()),
+        ("properties", pa.string()),
+        ("count_text", pa.string()),
+        ("bytes_text", pa.string()),
+        ("record", pa.string()),
+        ("key", pa.string()),
+        ("count", pa.int64()),
+        ("bytes", pa.int64()),
+        ("reason", pa.string()),
+    ]
+)
+"""A publication row as given (text), its routing key, count and bytes, or the reason it is refused."""
+
+ROUTED_SCHEMA = pa.schema(
+    [
+        ("variant", pa.string()),
+        ("kind", pa.string()),
+        ("from", pa.string()),
+        ("topic", pa.string()),
+        ("key", pa.string()),
+        ("subscription", pa.string()),
+        ("node", pa.string()),
+        ("status", pa.string()),
+        ("stored_at", pa.string()),
+        ("hops", pa.int32()),
+        ("reason", pa.string()),
+        ("link_from", pa.string()),
+        ("link_to", pa.string()),
+        ("via", pa.string()),
+        ("messages", pa.int64()),
+        ("bytes", pa.int64()),
+    ]
+)
+"""One fact about one routing key in one variant; ``kind`` says which columns are set:
+``published`` (node), ``delivery`` (subscription, node, status, stored_at, hops), ``missed``
+(subscription, node, reason), ``link`` (link_from, link_to, via), ``refused`` (reason: the engine
+refused the publication). ``messages`` and ``bytes`` are the key's totals."""
+
+
+@dataclass
+class Payload:
+    """What the driver broadcasts: the whole snapshot, the variants, the selector-read names."""
+
+    topology: Topology
+    variants: list[Variant]
+    relevant: frozenset[str]
+    """Property and header names some selector reads: the rest are left out of routing keys."""
+    text_values: bool = False
+    """The properties column was a map of text: values are typed as ``--prop`` types an untyped one."""
+    token: str = ""
+    """Identifies this payload in a worker's cache of built models."""
+    _models: list[tuple[str, RoutingModel, Failures]] | None = field(default=None, repr=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_models"] = None
+        return state
+
+    def models(self) -> list[tuple[str, RoutingModel, Failures]]:
+        """(variant name, model, failures), ``current`` first; built on first use, then kept."""
+        if self._models is None:
+            built = [(CURRENT, RoutingModel(self.topology), Failures())]
+            for variant in self.variants:
+                topology, failures = apply_variant(self.topology, variant)
+                built.append((variant.text, RoutingModel(topology), failures))
+            self._models = built
+        return self._models
+
+
+_WORKER_PAYLOADS: dict[str, Payload] = {}
+"""Per Python worker: the payloads seen, by token, with their built models."""
+
+
+def worker_payload(payload: Payload) -> Payload:
+    """The worker's own copy of ``payload`` (a broadcast value is unpickled once per worker)."""
+    kept = _WORKER_PAYLOADS.get(payload.token)
+    if kept is None:
+        _WORKER_PAYLOADS.clear()
+        _WORKER_PAYLOADS[payload.token] = kept = payload
+    return kept
+
+
+def _whole(text: str | None, default: int, minimum: int, what: str) -> int:
+    if text is None or not text.strip():
+        return default
+    try:
+        value = int(float(text)) if "." in text and float(text).is_integer() else int(text)
+    except ValueError:
+        raise ValueError(f"{what} {text!r} is not a whole number") from None
+    if value < minimum:
+        raise ValueError(f"{what} {text!r} must be at least {minimum}")
+    return value
+
+
+def key_row(payload: Payload, row: dict[str, Any]) -> tuple[str | None, int, int, str | None]:
+    """(key, count, bytes, reason) of one publication row; key is None when reason says why not."""
+    nodes = payload.topology.nodes
+    node_name, topic = row["from"], row["topic"]
+    try:
+        if row["record"] is not None:
+            raise ValueError("not a JSON object (Spark could not read the line)")
+        if not node_name:
+            raise ValueError("no publisher (the from column is empty)")
+        node = nodes.get(node_name)
+        if node is None:
+            raise ValueError(f"no such node {node_name!r} in the snapshot")
+        if not topic:
+            raise ValueError("no topic")
+        validate_topic(topic, node.dialect)
+        if has_wildcards(topic, node.dialect):
+            raise ValueError(f"{topic!r} is a wildcard pattern, not a topic a publisher publishes on")
+        count = _whole(row["count_text"], 1, 1, "count")
+        size = _whole(row["bytes_text"], 0, 0, "bytes")
+        properties, headers = parse_properties(row["properties"], text_values=payload.text_values)
+    except MqctlError as exc:
+        return None, 0, 0, exc.one_line()
+    except ValueError as exc:
+        return None, 0, 0, str(exc)
+    return routing_key(properties, headers, payload.relevant), count, size, None
+
+
+def key_batches(batches: Iterator[pa.RecordBatch], payload: Payload) -> Iterator[pa.RecordBatch]:
+    """``mapInArrow`` step 1: each publication row keyed, or refused with its reason."""
+    payload = worker_payload(payload)
+    for batch in batches:
+        rows = batch.to_pylist()
+        keys: list[str | None] = []
+        counts: list[int] = []
+        sizes: list[int] = []
+        reasons: list[str | None] = []
+        for row in rows:
+            key, count, size, reason = key_row(payload, row)
+            keys.append(key)
+            counts.append(count)
+            sizes.append(size)
+            reasons.append(reason)
+        yield pa.RecordBatch.from_arrays(
+            [
+                batch.column("from"),
+                batch.column("topic"),
+                batch.column("properties"),
+                batch.column("count_text"),
+                batch.column("bytes_text"),
+                batch.column("record"),
+                pa.array(keys, pa.string()),
+                pa.array(counts, pa.int64()),
+                pa.array(sizes, pa.int64()),
+                pa.array(reasons, pa.string()),
+            ],
+            schema=KEYED_SCHEMA,
+        )
+
+
+class _Facts:
+    """Columns of ROUTED_SCHEMA being filled."""
+
+    def __init__(self) -> None:
+        self.columns: dict[str, list[Any]] = {f.name: [] for f in ROUTED_SCHEMA}
+
+    def add(self, **values: Any) -> None:
+        for name, column in self.columns.items():
+            column.append(values.get(name))
+
+    def batch(self) -> pa.RecordBatch:
+        return pa.RecordBatch.from_pydict(self.columns, schema=ROUTED_SCHEMA)
+
+
+def explanation_facts(
+    facts: _Facts, variant: str, key: tuple[str, str, str], result: Explanation, messages: int, size: int
+) -> None:
+    """The facts of one routed key: one message per link a publication crosses, however many
+    subscriptions it then serves; a stored delivery has crossed the links up to where it is stored."""
+    from_node, topic, pkey = key
+    common = {"variant": variant, "from": from_node, "topic": topic, "key": pkey, "messages": messages}
+    facts.add(kind="published", node=from_node, bytes=size, **common)
+    links: dict[tuple[str, str, str], None] = {}
+    for d in result.deliveries:
+        facts.add(
+            kind="delivery",
+            subscription=d.subscription,
+            node=d.node,
+            status=str(d.status),
+            stored_at=d.stored_at,
+            hops=len(d.hops),
+            bytes=size,
+            **common,
+        )
+        for hop in d.hops:
+            if hop.from_node == d.stored_at:
+                break  # a stored message waits here: the hops after are the path it will take, not taken
+            links[(hop.from_node, hop.to_node, str(hop.via))] = None
+    for n in result.not_delivered:
+        facts.add(kind="missed", subscription=n.subscription, node=n.node, reason=str(n.reason), **common)
+    for a, b, via in links:
+        facts.add(kind="link", link_from=a, link_to=b, via=via, bytes=size, **common)
+
+
+def route_batches(batches: Iterator[pa.RecordBatch], payload: Payload) -> Iterator[pa.RecordBatch]:
+    """``mapInArrow`` step 2: each distinct routing key (``from``, ``topic``, ``key``, with its
+    ``messages`` and ``bytes`` totals) routed in every variant by the same engine as ``explain``."""
+    payload = worker_payload(payload)
+    models = payload.models()
+    gc.freeze()  # the model's objects live as long as the worker: no collection walks them again
+    for batch in batches:
+        facts = _Facts()
+        for row in batch.to_pylist():
+            key = (row["from"], row["topic"], row["key"])
+            publication = to_publication(*key)
+            for variant, model, failures in models:
+                try:
+                    result = explain(model, publication, failures)
+                except MqctlError as exc:
+                    facts.add(
+                        variant=variant,
+                        kind="refused",
+                        reason=exc.one_line(),
+                        messages=row["messages"],
+                        bytes=row["bytes"],
+                        **{"from": key[0], "topic": key[1], "key": key[2]},
+                    )
+                    break  # refused for what it is, not for a variant: the same in every one
+                explanation_facts(facts, variant, key, result, row["messages"], row["bytes"])
+        gc.freeze()  # topic trees built on the way join the frozen generation
+        yield facts.batch()

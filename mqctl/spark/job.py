@@ -1,0 +1,367 @@
+"""The Spark plan of ``mqctl spark analyze``: read, key, route once per key, aggregate, write.
+
+1. The publication log (Parquet, CSV or JSON lines) is read by Spark and normalised to text columns.
+2. ``mapInArrow(key_batches)``: each row checked and given its routing key (or its reason for refusal).
+3. Rows grouped by routing key (``from``, ``topic``, the selector-read properties): a log repeats topics
+   heavily, and the engine's answer is the same for every publication of a key.
+4. ``mapInArrow(route_batches)``: each key routed by the domain engine in every variant, on executors
+   holding the whole snapshot (a broadcast), into facts; the facts are cached and aggregated into the
+   outputs (docs/spark.md).
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pyarrow as pa
+
+from mqctl.domain.errors import InputError
+from mqctl.domain.model import Topology
+from mqctl.domain.publications import selector_identifiers
+from mqctl.domain.what_if import CURRENT, Variant, apply_variant
+from mqctl.spark.batches import KEYED_SCHEMA, ROUTED_SCHEMA, Payload, key_batches, route_batches
+
+if TYPE_CHECKING:
+    from pyspark.sql import Column, DataFrame, SparkSession
+
+__all__ = ["OUTPUTS", "Analysis", "analyze", "publication_format"]
+
+OUTPUTS = ("deliveries", "not_delivered", "link_traffic", "node_load", "rejected")
+FORMATS = {".parquet": "parquet", ".csv": "csv", ".json": "json", ".jsonl": "json", ".ndjson": "json"}
+
+
+@dataclass
+class Analysis:
+    """What ``analyze`` wrote: the summary (``summary.json``) and the output folders."""
+
+    summary: dict[str, Any]
+    out: Path
+    outputs: dict[str, Path] = field(default_factory=dict)
+
+
+def publication_format(path: Path, given: str | None = None) -> str:
+    """parquet, csv or json: as given, else from the file's suffix, else from the files of a folder."""
+    if given:
+        return given
+    candidates = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file())
+    found = {FORMATS[p.suffix.lower()] for p in candidates if p.suffix.lower() in FORMATS}
+    if len(found) != 1:
+        raise InputError(
+            "cannot tell the format (name the files .parquet, .csv or .jsonl, or give --format)"
+            if not found
+            else f"holds files of several formats ({', '.join(sorted(found))}); give --format",
+            obj=f"publications {path}",
+        )
+    return found.pop()
+
+
+def _ddl(schema: pa.Schema) -> str:
+    names = {pa.string(): "string", pa.int64(): "bigint", pa.int32(): "int"}
+    return ", ".join(f"`{f.name}` {names[f.type]}" for f in schema)
+
+
+def read_publications(spark: SparkSession, path: Path, fmt: str) -> tuple[DataFrame, bool]:
+    """The log as text columns ``from, topic, properties, count_text, bytes_text, record`` (``record``:
+    a JSON line Spark could not read), and whether properties were a map of text values."""
+    from pyspark.sql import functions as F
+    from pyspark.sql.types import MapType, StringType, StructType
+
+    reader = spark.read
+    if fmt == "csv":
+        # RFC 4180 quoting ("" inside a quoted field), as spreadsheets and most tools write CSV
+        frame = (
+            reader.option("header", "true").option("escape", '"').option("mode", "PERMISSIVE").csv(str(path))
+        )
+    elif fmt == "json":
+        frame = reader.option("mode", "PERMISSIVE").json(str(path))
+    else:
+        frame = reader.parquet(str(path))
+    columns = {f.name: f.dataType for f in frame.schema.fields}
+    for required in ("from", "topic"):
+        if required not in columns:
+            raise InputError(
+                f"has no column {required!r} (columns: {', '.join(columns)})", obj=f"publications {path}"
+            )
+    text_values = False
+    props_type = columns.get("properties")
+    properties: Column
+    if props_type is None:
+        properties = F.lit(None).cast("string")
+    elif isinstance(props_type, MapType | StructType):
+        properties = F.to_json(F.col("properties"))
+        text_values = isinstance(props_type, MapType) and isinstance(props_type.valueType, StringType)
+    else:
+        properties = F.col("properties").cast("string")
+
+    def text(name: str) -> Column:
+        return F.col(name).cast("string") if name in columns else F.lit(None).cast("string")
+
+    normal = frame.select(
+        text("from").alias("from"),
+        text("topic").alias("topic"),
+        properties.alias("properties"),
+        text("count").alias("count_text"),
+        text("bytes").alias("bytes_text"),
+        text("_corrupt_record").alias("record"),
+    )
+    return normal, text_values
+
+
+def _keyer(broadcast: Any) -> Callable[[Iterator[pa.RecordBatch]], Iterator[pa.RecordBatch]]:
+    def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        return key_batches(batches, broadcast.value)
+
+    return run
+
+
+def _router(broadcast: Any) -> Callable[[Iterator[pa.RecordBatch]], Iterator[pa.RecordBatch]]:
+    def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        return route_batches(batches, broadcast.value)
+
+    return run
+
+
+def check_variants(topology: Topology, variants: list[Variant]) -> None:
+    """Refuse, before Spark runs, a variant that names what the snapshot lacks; and a variant twice."""
+    seen: set[str] = set()
+    for variant in variants:
+        if variant.text in seen or variant.text == CURRENT:
+            raise InputError(f"{variant.text!r} is given twice", attribute="--what-if")
+        seen.add(variant.text)
+        apply_variant(topology, variant)
+
+
+def analyze(
+    spark: SparkSession,
+    topology: Topology,
+    publications: Path,
+    out: Path,
+    variants: list[Variant],
+    *,
+    fmt: str | None = None,
+) -> Analysis:
+    """Replay ``publications`` through ``topology`` (and each variant); write the outputs under ``out``."""
+    from pyspark import StorageLevel
+    from pyspark.sql import functions as F
+
+    check_variants(topology, variants)
+    fmt = publication_format(publications, fmt)
+    frame, text_values = read_publications(spark, publications, fmt)
+    payload = Payload(topology, variants, selector_identifiers(topology), text_values, uuid.uuid4().hex)
+    broadcast = spark.sparkContext.broadcast(payload)
+    keyed = frame.mapInArrow(_keyer(broadcast), _ddl(KEYED_SCHEMA)).persist(StorageLevel.MEMORY_AND_DISK)
+    valid = keyed.where(F.col("reason").isNull())
+    keys = valid.groupBy("from", "topic", "key").agg(
+        F.sum("count").alias("messages"), F.sum(F.col("count") * F.col("bytes")).alias("bytes")
+    )
+    routed = keys.mapInArrow(_router(broadcast), _ddl(ROUTED_SCHEMA)).persist(StorageLevel.MEMORY_AND_DISK)
+    try:
+        outputs = _write_outputs(keyed, valid, routed, out)
+        summary = _summary(routed, outputs, [CURRENT] + [v.text for v in variants])
+    finally:
+        routed.unpersist()
+        keyed.unpersist()
+        broadcast.unpersist()
+    (out / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=False) + "\n", encoding="utf-8")
+    return Analysis(summary, out, {name: out / name for name in OUTPUTS})
+
+
+def _node_load(routed: DataFrame) -> DataFrame:
+    from pyspark.sql import functions as F
+
+    zero = F.lit(0).cast("bigint")
+    m = F.col("messages")
+    kind, status = F.col("kind"), F.col("status")
+    parts = [
+        routed.where(kind == "published").select(
+            "variant",
+            "node",
+            m.alias("received"),
+            zero.alias("forwarded"),
+            zero.alias("delivered"),
+            zero.alias("stored"),
+        ),
+        routed.where(kind == "link").select(
+            "variant",
+            F.col("link_to").alias("node"),
+            m.alias("received"),
+            zero.alias("forwarded"),
+            zero.alias("delivered"),
+            zero.alias("stored"),
+        ),
+        routed.where(kind == "link").select(
+            "variant",
+            F.col("link_from").alias("node"),
+            zero.alias("received"),
+            m.alias("forwarded"),
+            zero.alias("delivered"),
+            zero.alias("stored"),
+        ),
+        routed.where((kind == "delivery") & (status == "delivered")).select(
+            "variant",
+            "node",
+            zero.alias("received"),
+            zero.alias("forwarded"),
+            m.alias("delivered"),
+            zero.alias("stored"),
+        ),
+        routed.where((kind == "delivery") & (status == "stored")).select(
+            "variant",
+            F.col("stored_at").alias("node"),
+            zero.alias("received"),
+            zero.alias("forwarded"),
+            zero.alias("delivered"),
+            m.alias("stored"),
+        ),
+    ]
+    union = parts[0]
+    for part in parts[1:]:
+        union = union.unionByName(part)
+    return union.groupBy("variant", "node").agg(
+        *(F.sum(c).alias(c) for c in ("received", "forwarded", "delivered", "stored"))
+    )
+
+
+def _write_outputs(keyed: DataFrame, valid: DataFrame, routed: DataFrame, out: Path) -> dict[str, DataFrame]:
+    from pyspark.sql import functions as F
+
+    kind = F.col("kind")
+    deliveries = routed.where(kind == "delivery").select(
+        "variant",
+        "from",
+        "topic",
+        F.col("key").alias("properties"),
+        "subscription",
+        "node",
+        "status",
+        "stored_at",
+        "hops",
+        F.col("messages").alias("count"),
+    )
+    not_delivered = routed.where(kind == "missed").select(
+        "variant",
+        "from",
+        "topic",
+        F.col("key").alias("properties"),
+        "subscription",
+        "node",
+        "reason",
+        F.col("messages").alias("count"),
+    )
+    link_traffic = (
+        routed.where(kind == "link")
+        .groupBy("variant", "link_from", "link_to", "via")
+        .agg(F.sum("messages").alias("messages"), F.sum("bytes").alias("bytes"))
+        .select(
+            "variant",
+            F.col("link_from").alias("from"),
+            F.col("link_to").alias("to"),
+            "via",
+            "messages",
+            "bytes",
+        )
+    )
+    refused = routed.where(kind == "refused").select("from", "topic", "key", F.col("reason").alias("refused"))
+    rejected_rows = keyed.where(F.col("reason").isNotNull()).select(
+        "from",
+        "topic",
+        "properties",
+        F.col("count_text").alias("count"),
+        F.col("bytes_text").alias("bytes"),
+        "record",
+        "reason",
+    )
+    refused_rows = valid.join(refused, ["from", "topic", "key"]).select(
+        "from",
+        "topic",
+        "properties",
+        F.col("count_text").alias("count"),
+        F.col("bytes_text").alias("bytes"),
+        "record",
+        F.col("refused").alias("reason"),
+    )
+    frames = {
+        "deliveries": deliveries,
+        "not_delivered": not_delivered,
+        "link_traffic": link_traffic,
+        "node_load": _node_load(routed),
+        "rejected": rejected_rows.unionByName(refused_rows),
+    }
+    for name, frame in frames.items():
+        frame.write.mode("overwrite").parquet(str(out / name))
+    return frames
+
+
+def _summary(routed: DataFrame, outputs: dict[str, DataFrame], variants: list[str]) -> dict[str, Any]:
+    """summary.json: per variant, ``current`` first (docs/spark.md), from the cached facts."""
+    from pyspark.sql import functions as F
+
+    totals: dict[str, dict[str, int]] = {v: {} for v in variants}
+    counted = routed.where(F.col("kind").isin("published", "delivery", "missed")).groupBy(
+        "variant", "kind", "status"
+    )
+    for row in counted.agg(F.sum("messages").alias("m")).collect():
+        key = row["kind"] if row["kind"] != "delivery" else f"delivery:{row['status']}"
+        totals[row["variant"]][key] = totals[row["variant"]].get(key, 0) + int(row["m"] or 0)
+    by_node: dict[str, dict[str, int]] = {v: {} for v in variants}
+    for row in outputs["node_load"].where(F.col("received") > 0).collect():
+        by_node[row["variant"]][row["node"]] = int(row["received"])
+    by_link: dict[str, list[dict[str, Any]]] = {v: [] for v in variants}
+    for row in outputs["link_traffic"].orderBy("variant", "from", "to", "via").collect():
+        by_link[row["variant"]].append(
+            {"from": row["from"], "to": row["to"], "via": row["via"], "messages": int(row["messages"])}
+        )
+    delivered = (
+        routed.where((F.col("kind") == "delivery") & (F.col("status") == "delivered"))
+        .groupBy("variant", "subscription", "node")
+        .agg(F.sum("messages").alias("m"))
+    )
+    current = delivered.where(F.col("variant") == CURRENT).select(
+        "subscription", "node", F.col("m").alias("before")
+    )
+    changes: dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {}
+    for variant in variants[1:]:
+        mine = delivered.where(F.col("variant") == variant).select(
+            "subscription", "node", F.col("m").alias("after")
+        )
+        diff = (
+            current.join(mine, ["subscription", "node"], "full_outer")
+            .select(
+                "subscription",
+                "node",
+                (F.coalesce("after", F.lit(0)) - F.coalesce("before", F.lit(0))).alias("d"),
+            )
+            .where(F.col("d") != 0)
+            .orderBy("node", "subscription")
+        )
+        gained: list[dict[str, Any]] = []
+        lost: list[dict[str, Any]] = []
+        for row in diff.collect():
+            entry = {"subscription": row["subscription"], "node": row["node"], "count": abs(int(row["d"]))}
+            (gained if row["d"] > 0 else lost).append(entry)
+        changes[variant] = (gained, lost)
+    rows = []
+    for variant in variants:
+        t = totals[variant]
+        gained, lost = changes.get(variant, ([], []))
+        rows.append(
+            {
+                "variant": variant,
+                "publications": t.get("published", 0),
+                "deliveries": t.get("delivery:delivered", 0) + t.get("delivery:stored", 0),
+                "stored": t.get("delivery:stored", 0),
+                "not_delivered": t.get("missed", 0),
+                "channels_in_use": len(by_link[variant]),
+                "messages_by_node": dict(sorted(by_node[variant].items())),
+                "messages_by_link": by_link[variant],
+                "gained": gained,
+                "lost": lost,
+            }
+        )
+    rejected = outputs["rejected"].count()
+    return {"variants": rows, "rejected": rejected}

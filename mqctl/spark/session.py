@@ -1,0 +1,83 @@
+"""Start (or join) a SparkSession: local mode by default, any master URL, the package shipped along.
+
+On a cluster the executors' Python may not have mqctl installed: for a master that is not ``local``,
+the ``mqctl`` package is zipped and added with ``addPyFile`` (what ``spark-submit --py-files`` does), so
+the executors import the same domain engine as the driver. Local mode runs the workers with this very
+interpreter.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import warnings
+import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+APP_NAME = "mqctl spark analyze"
+LOG_CONFIG = Path(__file__).with_name("log4j2.properties")
+
+
+def is_local(master: str) -> bool:
+    return master == "local" or master.startswith("local[") or master.startswith("local-cluster")
+
+
+def package_zip(folder: Path) -> Path:
+    """The ``mqctl`` package as a zip for ``addPyFile`` (sources only, no caches)."""
+    import mqctl
+
+    root = Path(mqctl.__file__).resolve().parent
+    target = folder / "mqctl.zip"
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(root.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+                archive.write(path, Path("mqctl") / path.relative_to(root))
+    return target
+
+
+@contextmanager
+def spark_session(
+    master: str, *, driver_memory: str = "2g", partitions: int | None = None
+) -> Iterator[SparkSession]:
+    """A session for one analysis; one already running in this process (a test's) is used as it is and
+    left running, one started here is stopped at the end."""
+    from pyspark.sql import SparkSession
+
+    active = SparkSession.getActiveSession()
+    if active is not None:
+        yield active
+        return
+    # PySpark warns about pandas releases it was not tested with; mqctl does not use pandas at all
+    warnings.filterwarnings(
+        "ignore", message="PySpark does not yet fully support pandas", category=FutureWarning
+    )
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    builder = (
+        SparkSession.builder.master(master)
+        .appName(APP_NAME)
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.driver.memory", driver_memory)
+        .config("spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile={LOG_CONFIG}")
+        .config("spark.sql.execution.arrow.pyspark.enabled", "true")
+        .config("spark.python.worker.reuse", "true")
+    )
+    if partitions is not None:
+        builder = builder.config("spark.sql.shuffle.partitions", str(partitions))
+    session = builder.getOrCreate()
+    session.sparkContext.setLogLevel("ERROR")
+    with tempfile.TemporaryDirectory(prefix="mqctl-spark-") as folder:
+        try:
+            if not is_local(master):
+                session.sparkContext.addPyFile(str(package_zip(Path(folder))))
+            yield session
+        finally:
+            session.stop()

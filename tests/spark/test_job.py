@@ -1,0 +1,209 @@
+"""The Spark job answers as explain does, publication by publication, in every variant; bad rows are
+counted with their reason; outputs and summary agree with each other."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.csv as pcsv
+import pyarrow.parquet as pq
+import pytest
+
+from mqctl.domain.explanation import Failures, Publication, Status
+from mqctl.domain.messages import Message
+from mqctl.domain.publications import parse_properties, routing_key, selector_identifiers
+from mqctl.domain.routing import RoutingModel, explain
+from mqctl.domain.what_if import CURRENT, apply_variant, parse_variant
+from mqctl.spark.job import analyze
+from tests.spark.topologies import estate, publications, write_jsonl
+
+VARIANTS = ["down:QM3", "down:NY1", "topichost:NEWS@QM2,QM5"]
+
+
+def _rows(folder: Path) -> list[dict[str, Any]]:
+    return pq.read_table(folder).to_pylist()
+
+
+def _expected(rows: list[dict[str, Any]]) -> tuple[Counter[tuple[Any, ...]], Counter[tuple[Any, ...]]]:
+    """Deliveries and misses by explain itself, one publication at a time, with its whole properties."""
+    topology = estate()
+    relevant = selector_identifiers(topology)
+    models = [(CURRENT, RoutingModel(topology), Failures())]
+    for text in VARIANTS:
+        changed, failures = apply_variant(topology, parse_variant(text))
+        models.append((text, RoutingModel(changed), failures))
+    deliveries: Counter[tuple[Any, ...]] = Counter()
+    misses: Counter[tuple[Any, ...]] = Counter()
+    for row in rows:
+        props, headers = parse_properties(json.dumps(row["properties"]))
+        publication = Publication(
+            row["from"], row["topic"], props, dict(Message.create(props, headers).headers)
+        )
+        key = routing_key(props, headers, relevant)
+        for name, model, failures in models:
+            result = explain(model, publication, failures)
+            for d in result.deliveries:
+                status = str(d.status)
+                deliveries[
+                    (
+                        name,
+                        row["from"],
+                        row["topic"],
+                        key,
+                        d.subscription,
+                        d.node,
+                        status,
+                        d.stored_at,
+                        len(d.hops),
+                    )
+                ] += row["count"]
+            for n in result.not_delivered:
+                misses[(name, row["from"], row["topic"], key, n.subscription, n.node, str(n.reason))] += row[
+                    "count"
+                ]
+    return deliveries, misses
+
+
+def test_the_job_answers_as_explain_publication_by_publication(spark: Any, tmp_path: Path) -> None:
+    rows = publications(500)
+    log = write_jsonl(tmp_path / "publications.jsonl", rows)
+    variants = [parse_variant(v) for v in VARIANTS]
+    result = analyze(spark, estate(), log, tmp_path / "out", variants)
+    want_deliveries, want_misses = _expected(rows)
+    got_deliveries: Counter[tuple[Any, ...]] = Counter()
+    for r in _rows(tmp_path / "out" / "deliveries"):
+        got_deliveries[
+            (
+                r["variant"],
+                r["from"],
+                r["topic"],
+                r["properties"],
+                r["subscription"],
+                r["node"],
+                r["status"],
+                r["stored_at"],
+                r["hops"],
+            )
+        ] += r["count"]
+    got_misses: Counter[tuple[Any, ...]] = Counter()
+    for r in _rows(tmp_path / "out" / "not_delivered"):
+        got_misses[
+            (r["variant"], r["from"], r["topic"], r["properties"], r["subscription"], r["node"], r["reason"])
+        ] += r["count"]
+    assert got_deliveries == want_deliveries
+    assert got_misses == want_misses
+    # the variants do change answers here: a test that could not tell them apart would prove little
+    by_variant = {
+        v: sum(c for k, c in want_deliveries.items() if k[0] == v and k[6] == "delivered")
+        for v in [CURRENT, *VARIANTS]
+    }
+    assert by_variant["down:NY1"] < by_variant[CURRENT]
+    assert sum(c for k, c in want_deliveries.items() if k[6] == str(Status.STORED)) > 0
+
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert summary == result.summary
+    assert [v["variant"] for v in summary["variants"]] == [CURRENT, *VARIANTS]
+    assert summary["rejected"] == 0
+    current = summary["variants"][0]
+    assert current["publications"] == sum(r["count"] for r in rows)
+    assert current["deliveries"] == sum(c for k, c in want_deliveries.items() if k[0] == CURRENT)
+    assert current["stored"] == sum(
+        c for k, c in want_deliveries.items() if k[0] == CURRENT and k[6] == "stored"
+    )
+    assert current["not_delivered"] == sum(c for k, c in want_misses.items() if k[0] == CURRENT)
+    assert current["gained"] == [] and current["lost"] == []
+    down = summary["variants"][2]
+    lost = {(x["node"], x["subscription"]): x["count"] for x in down["lost"]}
+    delivered = lambda v, node, sub: sum(  # noqa: E731
+        c
+        for k, c in want_deliveries.items()
+        if k[0] == v and k[5] == node and k[4] == sub and k[6] == "delivered"
+    )
+    assert lost and all(
+        delivered(CURRENT, n, s) - delivered("down:NY1", n, s) == c for (n, s), c in lost.items()
+    )
+    assert not [x for x in down["messages_by_link"] if x["to"] == "NY1"]
+    assert [x for x in current["messages_by_link"] if x["to"] == "NY1"]
+    # messages by link: every hop of every delivery path, once per publication
+    links = {(x["from"], x["to"], x["via"]) for x in current["messages_by_link"]}
+    assert current["channels_in_use"] == len(links)
+    assert {h[2] for h in links} == {"route", "cluster", "topichost", "hierarchy"}
+    loads = {r["node"]: r for r in _rows(tmp_path / "out" / "node_load") if r["variant"] == CURRENT}
+    traffic = [r for r in _rows(tmp_path / "out" / "link_traffic") if r["variant"] == CURRENT]
+    for node, load in loads.items():
+        assert load["forwarded"] == sum(t["messages"] for t in traffic if t["from"] == node)
+        assert load["received"] == current["messages_by_node"].get(node, 0)
+    assert sum(load["delivered"] + load["stored"] for load in loads.values()) == current["deliveries"]
+    assert all(t["bytes"] >= 100 * t["messages"] for t in traffic)
+
+
+def test_bad_rows_are_counted_with_their_reason_never_dropped(spark: Any, tmp_path: Path) -> None:
+    good = {
+        "from": "QM2",
+        "topic": "/sports/football",
+        "properties": '{"amount": 500}',
+        "count": "2",
+        "bytes": "",
+    }
+    bad = [
+        {"from": "NOPE", "topic": "/sports/x", "properties": "", "count": "", "bytes": ""},
+        {"from": "ORD", "topic": "orders.*", "properties": "", "count": "", "bytes": ""},
+        {"from": "QM2", "topic": "/sports/#", "properties": "", "count": "", "bytes": ""},
+        {"from": "QM2", "topic": "/a", "properties": "{broken", "count": "", "bytes": ""},
+        {"from": "QM2", "topic": "/a", "properties": "", "count": "-1", "bytes": ""},
+        {"from": "QM2", "topic": "/a", "properties": "", "count": "lots", "bytes": ""},
+        {"from": "", "topic": "/a", "properties": "", "count": "", "bytes": ""},
+        {"from": "ORD", "topic": "a..b", "properties": "", "count": "", "bytes": ""},
+    ]
+    table = pa.Table.from_pylist([good, *bad])
+    pcsv.write_csv(table, tmp_path / "log.csv")
+    result = analyze(spark, estate(), tmp_path / "log.csv", tmp_path / "out", [])
+    rejected = _rows(tmp_path / "out" / "rejected")
+    assert result.summary["rejected"] == len(bad) == len(rejected)
+    reasons = " | ".join(sorted(r["reason"] for r in rejected))
+    for expected in (
+        "no such node 'NOPE'",
+        "wildcard",
+        "not a JSON object",
+        "count '-1' must be at least 1",
+        "count 'lots' is not a whole number",
+        "no publisher",
+        "empty element",
+    ):
+        assert expected in reasons
+    assert result.summary["variants"][0]["publications"] == 2
+
+
+def test_parquet_maps_of_text_are_typed_like_prop(spark: Any, tmp_path: Path) -> None:
+    schema = pa.schema(
+        [("from", pa.string()), ("topic", pa.string()), ("properties", pa.map_(pa.string(), pa.string()))]
+    )
+    table = pa.Table.from_pylist(
+        [
+            {"from": "QM2", "topic": "/sports/a", "properties": [("amount", "500")]},
+            {"from": "QM2", "topic": "/sports/a", "properties": [("amount", "5")]},
+        ],
+        schema=schema,
+    )
+    pq.write_table(table, tmp_path / "log.parquet")
+    analyze(spark, estate(), tmp_path / "log.parquet", tmp_path / "out", [])
+    got = {
+        (r["subscription"], r["count"]) for r in _rows(tmp_path / "out" / "deliveries") if r["node"] == "QM5"
+    }
+    assert got == {("BIG.SPORTS", 1)}  # amount 500 > 100 selected: typed as a number, not the text '500'
+
+
+@pytest.mark.parametrize("text", ["down:NOPE", "direct:SPORTS.MISSING"])
+def test_a_variant_naming_what_the_snapshot_lacks_fails_before_spark(
+    spark: Any, tmp_path: Path, text: str
+) -> None:
+    from mqctl.domain.errors import InputError
+
+    log = write_jsonl(tmp_path / "p.jsonl", publications(3))
+    with pytest.raises(InputError):
+        analyze(spark, estate(), log, tmp_path / "out", [parse_variant(text)])
+    assert not (tmp_path / "out").exists()
