@@ -159,6 +159,9 @@ def analyze(
     keys = valid.groupBy("from", "topic", "key").agg(
         F.sum("count").alias("messages"), F.sum(F.col("count") * F.col("bytes")).alias("bytes")
     )
+    # keys of one topic side by side in one partition: the engine keeps a topic's publisher-independent
+    # work (matching subscriptions, proxies) in its cache, and the next key of that topic reuses it
+    keys = keys.repartition("topic").sortWithinPartitions("topic", "from", "key")
     routed = keys.mapInArrow(_router(broadcast), _ddl(ROUTED_SCHEMA)).persist(StorageLevel.MEMORY_AND_DISK)
     try:
         outputs = _write_outputs(keyed, valid, routed, out)

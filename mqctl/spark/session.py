@@ -25,6 +25,11 @@ APP_NAME = "mqctl spark analyze"
 LOG_CONFIG = Path(__file__).with_name("log4j2.properties")
 
 
+def launched_by_spark_submit() -> bool:
+    """spark-submit starts the JVM first and tells Python where it is: its master and --py-files apply."""
+    return "PYSPARK_GATEWAY_PORT" in os.environ
+
+
 def is_local(master: str) -> bool:
     return master == "local" or master.startswith("local[") or master.startswith("local-cluster")
 
@@ -60,9 +65,10 @@ def spark_session(
     )
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    submitted = launched_by_spark_submit()
+    builder = SparkSession.builder if submitted else SparkSession.builder.master(master)
     builder = (
-        SparkSession.builder.master(master)
-        .appName(APP_NAME)
+        builder.appName(APP_NAME)
         .config("spark.ui.enabled", "false")
         .config("spark.ui.showConsoleProgress", "false")
         .config("spark.driver.memory", driver_memory)
@@ -76,7 +82,7 @@ def spark_session(
     session.sparkContext.setLogLevel("ERROR")
     with tempfile.TemporaryDirectory(prefix="mqctl-spark-") as folder:
         try:
-            if not is_local(master):
+            if not submitted and not is_local(master):
                 session.sparkContext.addPyFile(str(package_zip(Path(folder))))
             yield session
         finally:

@@ -1,0 +1,205 @@
+"""The Spark job on the explain benchmark's estate: 10,000,000 publications, about 1% distinct topics.
+
+    .venv/bin/python benchmarks/bench_spark.py                                # the full run (many minutes)
+    .venv/bin/python benchmarks/bench_spark.py --clusters 3 --qmgrs-per-cluster 20 --ems-servers 20 \
+        --publications 200000 --distinct-topics 2000                          # quick
+
+1. The estate of ``bench_explain.py`` (generated and imported once, cached in ``~/.cache/mqctl-bench``),
+   exported with ``mqctl export snapshot``.
+2. A seeded publication log in Parquet: ``--publications`` rows over ``--distinct-topics`` MQ topics of
+   the clustered branches (each topic published from one queue manager of its cluster, as applications
+   own topics), ``amount`` from two values that the subscriptions' selectors (``amount > N``) tell apart,
+   a ``bytes`` size, and 1% EMS publications on ``market.fx.eur``.
+3. In one process and one SparkSession (local[2] by default): the floor — ``spark.read.parquet(log)
+   .groupBy("from").count()`` collected — then the whole analysis (``mqctl.spark.job.analyze``: snapshot
+   read, broadcast, keying, routing, every output written), each timed by the wall clock.
+4. The engine's own rate: distinct routing keys routed per CPU second in this process, through the same
+   executor code (``route_batches``) as the job.
+
+Target: analysis <= 3 x the floor.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_explain import MQCTL, build_stores, topology  # noqa: E402
+
+TARGET_RATIO = 3.0
+APPS = ["orders", "prices"]  # the clustered branches of gen_topology.py
+
+
+def export_snapshot(db: Path, out: Path) -> None:
+    if (out / "manifest.json").exists():
+        return
+    proc = subprocess.run(
+        [MQCTL, "--db", f"sqlite:///{db}", "export", "snapshot", "--out", str(out), "--force"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if proc.returncode != 0:
+        raise SystemExit(f"export snapshot failed: {proc.stderr.strip()}")
+
+
+def write_publications(path: Path, args: argparse.Namespace) -> dict[str, int]:
+    """The seeded log; returns its counts."""
+    rng = random.Random(args.seed)
+    topics: dict[str, str] = {}
+    while len(topics) < args.distinct_topics:
+        c = rng.randrange(args.clusters)
+        host = rng.randrange(args.qmgrs_per_cluster)
+        leaf = f"item{rng.randrange(20)}" + (f"/{rng.randrange(10)}" if rng.random() < 0.5 else "")
+        topic = f"/CL{c:02d}/{rng.choice(APPS)}/{host:03d}/{leaf}"
+        topics.setdefault(topic, f"C{c:02d}Q{rng.randrange(args.qmgrs_per_cluster):03d}")
+    names = sorted(topics)
+    schema = pa.schema(
+        [("from", pa.string()), ("topic", pa.string()), ("properties", pa.string()), ("bytes", pa.int64())]
+    )
+    amounts = ['{"amount": 10}', '{"amount": 90}']
+    chunk = 1_000_000
+    written = 0
+    with pq.ParquetWriter(path, schema) as writer:
+        while written < args.publications:
+            n = min(chunk, args.publications - written)
+            picked = rng.choices(names, k=n)
+            froms = [topics[t] for t in picked]
+            if args.ems_servers:
+                for i in range(0, n, 100):  # 1%: EMS publications on the benchmark's global topic
+                    froms[i] = f"E{rng.randrange(args.ems_servers):03d}"
+                    picked[i] = "market.fx.eur"
+            table = pa.table(
+                [
+                    pa.array(froms, pa.string()),
+                    pa.array(picked, pa.string()),
+                    pa.array(rng.choices(amounts, k=n), pa.string()),
+                    pa.array(rng.choices([256, 1024, 4096], k=n), pa.int64()),
+                ],
+                schema=schema,
+            )
+            writer.write_table(table)
+            written += n
+    return {"publications": written, "distinct_topics": len(names)}
+
+
+def engine_rate(snapshot: Path, log: Path, keys: int) -> dict[str, float]:
+    """Distinct keys per CPU second through the executor code, on the first ``keys`` distinct keys."""
+    import gc
+
+    from mqctl.services.snapshot import read_topology
+
+    from mqctl.domain.publications import selector_identifiers
+    from mqctl.spark.batches import Payload, route_batches
+
+    topology = read_topology(snapshot)
+    table = pq.read_table(log, columns=["from", "topic", "properties"])
+    seen: dict[tuple[str, str, str], None] = {}
+    relevant = selector_identifiers(topology)
+    for row in table.slice(0, keys * 20).to_pylist():
+        amount = json.loads(row["properties"])["amount"]
+        key = json.dumps([["amount", "int", amount]], separators=(",", ":")) if "amount" in relevant else ""
+        seen.setdefault((row["from"], row["topic"], key), None)
+        if len(seen) >= keys:
+            break
+    batch = pa.RecordBatch.from_pylist(
+        [{"from": f, "topic": t, "key": k, "messages": 1, "bytes": 1} for f, t, k in seen]
+    )
+    payload = Payload(topology, [], relevant, token="bench")
+    t0 = time.process_time()
+    payload.models()
+    gc.freeze()
+    build = time.process_time() - t0
+    t0 = time.process_time()
+    facts = sum(b.num_rows for b in route_batches(iter([batch]), payload))
+    cpu = time.process_time() - t0
+    return {
+        "keys": len(seen),
+        "model_build_cpu_s": round(build, 1),
+        "keys_per_cpu_s": round(len(seen) / cpu, 1),
+        "facts": facts,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--clusters", type=int, default=50)
+    parser.add_argument("--qmgrs-per-cluster", type=int, default=100)
+    parser.add_argument("--topics-per-qmgr", type=int, default=10)
+    parser.add_argument("--subs-per-qmgr", type=int, default=100)
+    parser.add_argument("--ems-servers", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--publications", type=int, default=10_000_000)
+    parser.add_argument("--distinct-topics", type=int, default=100_000)
+    parser.add_argument("--master", default="local[2]")
+    parser.add_argument("--engine-keys", type=int, default=2000)
+    parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "mqctl-bench")
+    args = parser.parse_args(argv)
+
+    files = topology(args.cache, args)
+    stores = files / "stores"
+    stores.mkdir(exist_ok=True)
+    build_stores(files, stores, reuse=True)
+    snapshot = files / "snapshot"
+    export_snapshot(stores / "big.db", snapshot)
+    log = files / f"publications-{args.publications}-{args.distinct_topics}.parquet"
+    if not log.exists():
+        counts = write_publications(log, args)
+    else:
+        counts = {
+            "publications": pq.ParquetFile(log).metadata.num_rows,
+            "distinct_topics": args.distinct_topics,
+        }
+
+    from mqctl.services.snapshot import read_topology
+
+    from mqctl.domain.what_if import parse_variant  # noqa: F401  (imported as the CLI does)
+    from mqctl.spark.job import analyze
+    from mqctl.spark.session import spark_session
+
+    result: dict[str, Any] = {"master": args.master, **counts}
+    with spark_session(args.master) as spark, tempfile.TemporaryDirectory(prefix="mqctl-bench-") as tmp:
+        t0 = time.perf_counter()
+        spark.read.parquet(str(log)).groupBy("from").count().collect()
+        result["floor_s"] = round(time.perf_counter() - t0, 1)
+        t0 = time.perf_counter()
+        topology_ = read_topology(snapshot)
+        result["snapshot_read_s"] = round(time.perf_counter() - t0, 1)
+        analysis = analyze(spark, topology_, log, Path(tmp) / "out", [])
+        result["analysis_s"] = round(time.perf_counter() - t0, 1)
+        keys = (
+            spark.read.parquet(str(Path(tmp) / "out" / "deliveries"))
+            .select("from", "topic", "properties")
+            .distinct()
+            .count()
+        )
+        result["distinct_keys_delivered"] = keys
+        current = analysis.summary["variants"][0]
+        result.update(
+            deliveries=current["deliveries"],
+            not_delivered=current["not_delivered"],
+            channels_in_use=current["channels_in_use"],
+            rejected=analysis.summary["rejected"],
+        )
+    result["ratio"] = round(result["analysis_s"] / result["floor_s"], 2)
+    result["target_ratio"] = TARGET_RATIO
+    result["engine"] = engine_rate(snapshot, log, args.engine_keys)
+    print(json.dumps(result, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
