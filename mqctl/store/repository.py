@@ -136,6 +136,11 @@ class Store:
         self._seq += 1
         return self._seq
 
+    def continue_after(self, seq: int) -> None:
+        """Make the sequence continue after ``seq`` (a snapshot loaded with its own sequences)."""
+        current = self._read_seq() if self._seq is None else self._seq
+        self._seq = max(current, seq)
+
     def flush_seq(self) -> None:
         if self._seq is not None:
             c = tables.counters
@@ -170,6 +175,13 @@ class Store:
         if dialect is not None:
             stmt = stmt.where(n.c.dialect == str(dialect))
         return list(self.conn.execute(stmt).scalars())
+
+    def is_empty(self) -> bool:
+        """No node and no cluster: nothing a whole-model load could collide with."""
+        for table in (tables.nodes, tables.clusters):
+            if self.conn.execute(select(table.c.id).limit(1)).first() is not None:
+                return False
+        return True
 
     def add_node(self, node: Node) -> NodeRef:
         row_id = self.conn.execute(
