@@ -18,12 +18,14 @@ from mqctl.cli.formats import MODE_OPTION, export_app, import_app
 def _summary(title: str, rows: dict[str, int]) -> None:
     from rich.table import Table
 
-    table = Table(title=title, title_justify="left")
+    out = console()
+    out.print(title)
+    table = Table()
     table.add_column("TABLE")
     table.add_column("ROWS", justify="right")
     for name, count in rows.items():
         table.add_row(name, str(count))
-    console().print(table)
+    out.print(table)
 
 
 @export_app.command("snapshot")

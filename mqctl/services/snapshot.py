@@ -335,7 +335,7 @@ def import_snapshot(store: Any, path: Path) -> Snapshot:
 
     if not store.is_empty():
         raise InputError(
-            "the store is not empty: a snapshot loads into an empty store (`mqctl db reset`, or another --db)"
+            "the store is not empty: a snapshot loads into an empty store only (name one with --db)"
         )
     snap = read_snapshot(path)
     topology = snap.topology
