@@ -13,6 +13,8 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from mqctl.domain.errors import InputError
 from mqctl.formats.snapshot_schema import TABLES
@@ -22,7 +24,7 @@ from mqctl.store.session import unit_of_work
 from mqctl.store.topology import load_topology
 from tests.conftest import SHARED, Result, run_cli
 from tests.helpers import dump_store
-from tests.store.test_door_properties import _fresh
+from tests.store.test_door_properties import _build, _fresh, ems_commands, mq_commands
 from tests.store.test_one_model import KINDS, ok, refused
 
 Cli = Callable[..., Result]
@@ -368,3 +370,28 @@ def test_a_folder_that_is_not_empty_needs_force(cli: Cli, tmp_path: Path) -> Non
     names = sorted(p.name for p in folder.iterdir())
     assert "keep.txt" in names and "nodes.parquet" in names and "nodes.json" not in names
     assert read_topology(folder).nodes["QM1"].name == "QM1"
+
+
+@given(mq=mq_commands(), ems=ems_commands(), file_format=st.sampled_from(["parquet", "json"]))
+@settings(
+    max_examples=5,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    derandomize=True,
+)
+def test_any_model_survives_a_snapshot(
+    store_url: str,
+    tmp_path_factory: pytest.TempPathFactory,
+    mq: list[list[str]],
+    ems: list[list[str]],
+    file_format: str,
+) -> None:
+    """Random models built through the object commands (the strategies of the door properties)."""
+    tmp = tmp_path_factory.mktemp("snapshot")
+    first = _fresh(store_url, tmp, "first")
+    _build(first, mq + ems)
+    original = _displays(lambda *a: run_cli(list(a), db=first))
+    ok(run_cli(["export", "snapshot", "--out", str(tmp / "snap"), "--format", file_format], db=first))
+    second = _fresh(first, tmp, "second")
+    ok(run_cli(["import", "snapshot", str(tmp / "snap")], db=second))
+    assert _displays(lambda *a: run_cli(list(a), db=second)) == original
