@@ -361,3 +361,7 @@ def export_ems_command(
         out, {prefix(e) + name: text for e in exports for name, text in e.files.items()}, mode=file_mode
     )
     typer.echo(f"{len(exports)} servers written to {out}" if all_ else f"server {server} written to {out}")
+
+
+# `export snapshot` and `import snapshot` register themselves on the apps above (their own module).
+import mqctl.cli.snapshot  # noqa: E402, F401

@@ -53,10 +53,11 @@ def prepare_folder(out: Path, mode: int = DEFAULT_MODE) -> Path:
     return out.resolve()
 
 
-def write_files(out: Path, files: Mapping[str, str], *, mode: int = DEFAULT_MODE) -> list[Path]:
-    """Write ``relative name -> text`` under ``out``; a name that would leave ``out`` is refused."""
+def write_files(out: Path, files: Mapping[str, str | bytes], *, mode: int = DEFAULT_MODE) -> list[Path]:
+    """Write ``relative name -> text`` (UTF-8) or bytes under ``out``; a name that would leave ``out`` is
+    refused."""
     root = prepare_folder(out, mode)
-    targets: list[tuple[Path, str]] = []
+    targets: list[tuple[Path, str | bytes]] = []
     for name, text in files.items():
         target = (root / name).resolve()
         if root not in target.parents:
@@ -69,8 +70,8 @@ def write_files(out: Path, files: Mapping[str, str], *, mode: int = DEFAULT_MODE
             fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
         except OSError as exc:
             raise InputError(f"cannot write: {exc.strerror or exc}", obj=str(target)) from None
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(text.encode("utf-8") if isinstance(text, str) else text)
         os.chmod(target, mode)
         written.append(target)
     return written

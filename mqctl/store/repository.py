@@ -108,6 +108,7 @@ class Store:
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
         self._seq: int | None = None
+        self._inserts: dict[tuple[str, tuple[str, ...]], tuple[str, list[str]]] = {}
 
     # -- definition sequence -------------------------------------------------------------------
     def lock(self) -> None:
@@ -135,6 +136,11 @@ class Store:
             self._seq = self._read_seq()
         self._seq += 1
         return self._seq
+
+    def continue_after(self, seq: int) -> None:
+        """Make the sequence continue after ``seq`` (a snapshot loaded with its own sequences)."""
+        current = self._read_seq() if self._seq is None else self._seq
+        self._seq = max(current, seq)
 
     def flush_seq(self) -> None:
         if self._seq is not None:
@@ -170,6 +176,13 @@ class Store:
         if dialect is not None:
             stmt = stmt.where(n.c.dialect == str(dialect))
         return list(self.conn.execute(stmt).scalars())
+
+    def is_empty(self) -> bool:
+        """No node and no cluster: nothing a whole-model load could collide with."""
+        for table in (tables.nodes, tables.clusters):
+            if self.conn.execute(select(table.c.id).limit(1)).first() is not None:
+                return False
+        return True
 
     def add_node(self, node: Node) -> NodeRef:
         row_id = self.conn.execute(
@@ -438,18 +451,22 @@ class Store:
                 value = row[column]
                 row[column] = "{}" if value == {} else json.dumps(value, separators=(",", ":"))
         dialect = self.conn.dialect
-        keys = list(rows[0])
-        compiled = insert(kind.table).compile(dialect=dialect, column_keys=keys)
+        keys = tuple(rows[0])
+        cache_key = (kind.table.name, keys)
+        statement = self._inserts.get(cache_key)
+        if statement is None:  # compiled once per command and column set (a snapshot: once, not per node)
+            compiled = insert(kind.table).compile(dialect=dialect, column_keys=list(keys))
+            statement = self._inserts[cache_key] = (str(compiled), list(compiled.positiontup or []))
+        sql, order = statement
         params: list[Any]
         if dialect.paramstyle in ("qmark", "numeric", "format"):
-            order = compiled.positiontup or []
             pick = itemgetter(*order)
             params = [pick(r) for r in rows] if len(order) > 1 else [(pick(r),) for r in rows]
         else:
             params = rows
         cursor = self.conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
         try:
-            cursor.executemany(str(compiled), params)
+            cursor.executemany(sql, params)
         finally:
             cursor.close()
 

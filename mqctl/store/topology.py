@@ -61,6 +61,15 @@ def load_topology(conn: Connection) -> Topology:
     return topology
 
 
+def load_clusters(conn: Connection) -> list[tuple[str, str, int]]:
+    """(name, DESCR, seq) of every cluster, by name (clusters are not part of a ``Topology``)."""
+    c = tables.clusters
+    return [
+        (name, descr, seq)
+        for name, descr, seq in conn.execute(select(c.c.name, c.c.descr, c.c.seq).order_by(c.c.name))
+    ]
+
+
 def load_cluster_view(conn: Connection, clusters: Iterable[str]) -> Topology:
     """What the members of ``clusters`` define that MQ shares in them: the members (nodes), the
     memberships, their channels and namelists, and the clustered topic objects (for runmqsc's DISPLAY

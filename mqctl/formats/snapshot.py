@@ -1,0 +1,442 @@
+"""Snapshots on disk: a folder of one file per table (Parquet, or JSON lines) and ``manifest.json``.
+
+This module is the format only: domain objects <-> pyarrow tables <-> bytes, the manifest, and the
+checks that a folder is a snapshot of this format version (manifest, files, sha256, schema, values of
+enumerations). It knows no rule of MQ or EMS (``services.snapshot`` applies them) and no SQL.
+
+Tables are built and read column by column (``to_pylist`` per column): a 500,000-subscription snapshot
+converts in about a second, without pandas.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import typing
+import uuid
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from mqctl.domain.errors import InputError
+from mqctl.domain.model import (
+    Channel,
+    Dialect,
+    Membership,
+    Namelist,
+    Node,
+    Route,
+    RouteSelector,
+    Subscription,
+    TopicObject,
+    Topology,
+)
+from mqctl.formats.snapshot_schema import (
+    FILE_FORMATS,
+    FORMAT,
+    FORMAT_VERSION,
+    MANIFEST,
+    SCHEMAS,
+    TABLES,
+    file_name,
+    type_name,
+)
+
+
+@dataclass(frozen=True)
+class ClusterRow:
+    """A cluster as the store keeps it (clusters are not part of ``Topology``)."""
+
+    name: str
+    descr: str = ""
+    seq: int = 0
+
+
+@dataclass(frozen=True)
+class HierarchyRow:
+    child: str
+    parent: str
+
+
+@dataclass
+class Content:
+    """What a snapshot holds, decoded: per table, the objects in file order (row N is index N-1)."""
+
+    manifest: dict[str, Any]
+    rows: dict[str, list[Any]] = field(default_factory=dict)
+
+
+# -- objects <-> columns ------------------------------------------------------------------------------
+
+_CLASSES: dict[str, type] = {
+    "nodes": Node,
+    "clusters": ClusterRow,
+    "memberships": Membership,
+    "hierarchy": HierarchyRow,
+    "channels": Channel,
+    "namelists": Namelist,
+    "topics": TopicObject,
+    "ems_topics": TopicObject,
+    "subscriptions": Subscription,
+    "routes": Route,
+    "route_selectors": RouteSelector,
+}
+_RENAMED = {("ems_topics", "topic"): "name"}
+"""Columns whose field has another name (an EMS topic definition is named by its pattern)."""
+
+
+def _field(table: str, column: str) -> str:
+    return _RENAMED.get((table, column), column)
+
+
+def _encoder(annotation: Any) -> Callable[[Any], Any] | None:
+    """How a field's value goes into an Arrow column (None: as it is)."""
+    if isinstance(annotation, type) and issubclass(annotation, Enum):
+        return lambda v: v.value
+    if typing.get_origin(annotation) is tuple:
+        return list
+    return None
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def encode(topology: Topology, clusters: Iterable[ClusterRow]) -> dict[str, pa.Table]:
+    """The snapshot's tables for a whole model (``topology`` from ``store.topology.load_topology``)."""
+    dialect = {name: node.dialect for name, node in topology.nodes.items()}
+    objects: dict[str, Sequence[Any]] = {
+        "nodes": list(topology.nodes.values()),
+        "clusters": list(clusters),
+        "memberships": topology.memberships,
+        "hierarchy": [
+            HierarchyRow(n.name, n.parent) for n in topology.nodes.values() if n.parent is not None
+        ],
+        "channels": topology.channels,
+        "namelists": topology.namelists,
+        "topics": [t for t in topology.topics if dialect.get(t.node) is not Dialect.EMS],
+        "ems_topics": [t for t in topology.topics if dialect.get(t.node) is Dialect.EMS],
+        "subscriptions": topology.subscriptions,
+        "routes": topology.routes,
+        "route_selectors": topology.route_selectors,
+    }
+    out = {}
+    for table, schema in SCHEMAS.items():
+        items = objects[table]
+        hints = _hints(_CLASSES[table])
+        arrays = []
+        for f in schema:
+            name = _field(table, f.name)
+            values = [getattr(obj, name) for obj in items]
+            enc = _encoder(hints[name])
+            if enc is not None:
+                values = [enc(v) for v in values]
+            arrays.append(pa.array(values, type=f.type))
+        out[table] = pa.Table.from_arrays(arrays, schema=schema)
+    return out
+
+
+def _where(file: str, row: int | None = None) -> str:
+    return f"snapshot {file}" + ("" if row is None else f" row {row}")
+
+
+def _decoder(annotation: Any, file: str, column: str) -> Callable[[Any, int], Any] | None:
+    """How a column's value becomes the field's value (None: as it is); refuses unknown enum values."""
+    if isinstance(annotation, type) and issubclass(annotation, Enum):
+        members: dict[Any, Any] = {m.value: m for m in annotation}
+        allowed = "|".join(str(m.value) for m in annotation)
+
+        def enum(value: Any, row: int) -> Any:
+            try:
+                return members[value]
+            except KeyError:
+                raise InputError(
+                    f"{value!r} is not one of {allowed}", obj=_where(file, row), attribute=column
+                ) from None
+
+        return enum
+    origin = typing.get_origin(annotation)
+    if origin is tuple:
+        return lambda v, row: tuple(v)
+    if origin is dict:
+        return lambda v, row: dict(v)
+    return None
+
+
+def decode(table: str, data: pa.Table, file: str) -> list[Any]:
+    """The objects of one table, in row order (column by column: no per-cell Arrow calls)."""
+    cls = _CLASSES[table]
+    hints = _hints(cls)
+    names = [_field(table, f.name) for f in SCHEMAS[table]]
+    columns: list[list[Any]] = []
+    for f, name in zip(SCHEMAS[table], names, strict=True):
+        values = data.column(f.name).to_pylist()
+        dec = _decoder(hints[name], file, f.name)
+        if dec is not None:
+            values = [dec(v, i) for i, v in enumerate(values, 1)]
+        columns.append(values)
+    if table == "ems_topics":
+        # name and topicstr are one pattern; the MQ attributes keep their defaults
+        topic, props = names.index("name"), names.index("properties")
+        rest = [(n, i) for i, n in enumerate(names) if i not in (topic, props)]
+        return [
+            TopicObject(
+                row[0],
+                row[topic],
+                row[topic],
+                properties=row[props],
+                **{n: row[i] for n, i in rest if n != "node"},
+            )
+            for row in zip(*columns, strict=True)
+        ]
+    if not columns or not columns[0]:
+        return []
+    order = [f.name for f in _dataclass_fields(cls)]
+    if names == order[: len(names)]:
+        return [cls(*row) for row in zip(*columns, strict=True)]
+    return [cls(**dict(zip(names, row, strict=True))) for row in zip(*columns, strict=True)]
+
+
+def _dataclass_fields(cls: type) -> list[Any]:
+    import dataclasses
+
+    return list(dataclasses.fields(cls))
+
+
+def topology_of(rows: dict[str, list[Any]]) -> Topology:
+    """The ``Topology`` the decoded tables describe (hierarchy rows set ``Node.parent``)."""
+    topology = Topology()
+    topology.nodes = {node.name: node for node in rows["nodes"]}
+    for link in rows["hierarchy"]:
+        node = topology.nodes.get(link.child)
+        if node is not None:
+            node.parent = link.parent
+    topology.memberships = list(rows["memberships"])
+    topology.channels = list(rows["channels"])
+    topology.namelists = list(rows["namelists"])
+    topology.topics = list(rows["topics"]) + list(rows["ems_topics"])
+    topology.subscriptions = list(rows["subscriptions"])
+    topology.routes = list(rows["routes"])
+    topology.route_selectors = list(rows["route_selectors"])
+    return topology
+
+
+# -- tables <-> bytes -----------------------------------------------------------------------------------
+
+
+def to_bytes(data: pa.Table, file_format: str) -> bytes:
+    if file_format == "parquet":
+        sink = pa.BufferOutputStream()
+        pq.write_table(data, sink, compression="zstd")
+        return bytes(sink.getvalue().to_pybytes())
+    lines = []
+    for row in data.to_pylist():
+        for key, value in row.items():
+            if isinstance(value, list) and value and isinstance(value[0], tuple):
+                row[key] = dict(value)  # a map: a JSON object, keys in order
+        lines.append(json.dumps(row, ensure_ascii=False, separators=(",", ":")))
+    return ("\n".join(lines) + "\n" if lines else "").encode("utf-8")
+
+
+def manifest(
+    tables: dict[str, pa.Table], files: dict[str, bytes], file_format: str, revision: str
+) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "snapshot_id": str(uuid.uuid4()),
+        "created": datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z"),
+        "store_revision": revision,
+        "file_format": file_format,
+        "tables": {
+            table: {
+                "file": file_name(table, file_format),
+                "rows": tables[table].num_rows,
+                "sha256": hashlib.sha256(files[file_name(table, file_format)]).hexdigest(),
+            }
+            for table in TABLES
+        },
+    }
+
+
+def write_plan(
+    topology: Topology, clusters: Iterable[ClusterRow], file_format: str, revision: str
+) -> tuple[dict[str, Any], dict[str, bytes]]:
+    """The manifest and every file of a snapshot (name -> bytes, ``manifest.json`` last)."""
+    if file_format not in FILE_FORMATS:
+        raise InputError(f"{file_format!r} is not one of {'|'.join(FILE_FORMATS)}", attribute="--format")
+    tables = encode(topology, clusters)
+    files = {file_name(t, file_format): to_bytes(tables[t], file_format) for t in TABLES}
+    meta = manifest(tables, files, file_format, revision)
+    files[MANIFEST] = (json.dumps(meta, indent=2) + "\n").encode("utf-8")
+    return meta, files
+
+
+# -- reading and checking a folder ------------------------------------------------------------------------
+
+
+def read_manifest(folder: Path) -> dict[str, Any]:
+    """``manifest.json``, checked: this format and version, every table named with its file."""
+    path = folder / MANIFEST
+    if not folder.is_dir():
+        raise InputError("is not a folder", obj=f"snapshot {folder}")
+    if not path.is_file():
+        raise InputError(f"has no {MANIFEST}: not an mqctl snapshot", obj=f"snapshot {folder}")
+    try:
+        meta = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputError(f"cannot be read: {exc}", obj=_where(MANIFEST)) from None
+    where = _where(MANIFEST)
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        found = meta.get("format") if isinstance(meta, dict) else None
+        raise InputError(f"format is {found!r}, not {FORMAT!r}: not an mqctl snapshot", obj=where)
+    if meta.get("format_version") != FORMAT_VERSION:
+        raise InputError(
+            f"format_version is {meta.get('format_version')!r}; this mqctl reads version {FORMAT_VERSION}",
+            obj=where,
+        )
+    file_format = meta.get("file_format")
+    if file_format not in FILE_FORMATS:
+        raise InputError(f"file_format is {file_format!r}, not one of {'|'.join(FILE_FORMATS)}", obj=where)
+    listed = meta.get("tables")
+    if not isinstance(listed, dict):
+        raise InputError("has no tables", obj=where)
+    for table in TABLES:
+        entry = listed.get(table)
+        if not isinstance(entry, dict):
+            raise InputError(f"table {table} is missing", obj=where)
+        if entry.get("file") != file_name(table, file_format):
+            raise InputError(
+                f"table {table}: file is {entry.get('file')!r}, expected {file_name(table, file_format)!r}",
+                obj=where,
+            )
+        if not isinstance(entry.get("rows"), int) or not isinstance(entry.get("sha256"), str):
+            raise InputError(f"table {table}: rows and sha256 are required", obj=where)
+    unknown = sorted(set(listed) - set(TABLES))
+    if unknown:
+        raise InputError(f"unknown table {unknown[0]} (format version {FORMAT_VERSION} has none)", obj=where)
+    for key in ("snapshot_id", "created", "store_revision"):
+        if not isinstance(meta.get(key), str):
+            raise InputError(f"{key} is missing", obj=where)
+    return meta
+
+
+def _checked_bytes(folder: Path, entry: dict[str, Any]) -> bytes:
+    name = entry["file"]
+    path = folder / name
+    if not path.is_file():
+        raise InputError("is missing", obj=_where(name))
+    data = path.read_bytes()
+    if hashlib.sha256(data).hexdigest() != entry["sha256"]:
+        raise InputError(
+            "sha256 does not match the manifest (the file was changed or damaged)", obj=_where(name)
+        )
+    return data
+
+
+def _check_schema(table: str, data: pa.Table, file: str) -> None:
+    expected = SCHEMAS[table]
+    for f in expected:
+        if f.name not in data.column_names:
+            raise InputError(f"column {f.name} is missing", obj=_where(file))
+        found = data.schema.field(f.name).type
+        if found != f.type:
+            raise InputError(
+                f"column {f.name} has type {type_name(found)}, expected {type_name(f.type)}", obj=_where(file)
+            )
+    extra = [c for c in data.column_names if c not in expected.names]
+    if extra:
+        raise InputError(f"column {extra[0]} is not in format version {FORMAT_VERSION}", obj=_where(file))
+    for f in expected:
+        column = data.column(f.name)
+        if not f.nullable and column.null_count:
+            row = next(i for i, v in enumerate(column.is_null().to_pylist(), 1) if v)
+            raise InputError(f"column {f.name} is empty (null)", obj=_where(file, row))
+
+
+def _from_json_lines(table: str, raw: bytes, file: str) -> pa.Table:
+    schema = SCHEMAS[table]
+    columns: dict[str, list[Any]] = {f.name: [] for f in schema}
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"is not UTF-8: {exc.reason}", obj=_where(file)) from None
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"is not JSON: {exc.msg}", obj=_where(file, n)) from None
+        if not isinstance(row, dict):
+            raise InputError("is not a JSON object", obj=_where(file, n))
+        for name, values in columns.items():
+            if name not in row:
+                raise InputError(f"column {name} is missing", obj=_where(file, n))
+            values.append(row[name])
+        extra = [k for k in row if k not in columns]
+        if extra:
+            raise InputError(
+                f"column {extra[0]} is not in format version {FORMAT_VERSION}", obj=_where(file, n)
+            )
+    arrays = []
+    for f in schema:
+        try:
+            arrays.append(pa.array(columns[f.name], type=f.type))
+        except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, ValueError):
+            row = _first_bad(columns[f.name], f.type)
+            raise InputError(
+                f"column {f.name} has a value that is not {type_name(f.type)}", obj=_where(file, row)
+            ) from None
+    return pa.Table.from_arrays(arrays, schema=pa.schema([pa.field(f.name, f.type) for f in schema]))
+
+
+def _first_bad(values: list[Any], type_: pa.DataType) -> int | None:
+    for i, value in enumerate(values, 1):
+        try:
+            pa.array([value], type=type_)
+        except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, ValueError):
+            return i
+    return None
+
+
+def read_tables(folder: Path) -> tuple[dict[str, Any], dict[str, pa.Table]]:
+    """The manifest and every table, each file checked against the manifest (sha256, rows) and the
+    schema of this format version. Refuses with one line naming the file (and column, or row)."""
+    meta = read_manifest(folder)
+    file_format = meta["file_format"]
+    out: dict[str, pa.Table] = {}
+    for table in TABLES:
+        entry = meta["tables"][table]
+        raw = _checked_bytes(folder, entry)
+        name = entry["file"]
+        if file_format == "parquet":
+            try:
+                data = pq.read_table(io.BytesIO(raw))
+            except (pa.ArrowException, OSError) as exc:
+                raise InputError(f"is not a Parquet file: {exc}", obj=_where(name)) from None
+        else:
+            data = _from_json_lines(table, raw, name)
+        _check_schema(table, data, name)
+        if data.num_rows != entry["rows"]:
+            raise InputError(
+                f"holds {data.num_rows} rows; the manifest says {entry['rows']}", obj=_where(name)
+            )
+        out[table] = data
+    return meta, out
+
+
+def read(folder: Path) -> Content:
+    """Every table of the snapshot in ``folder``, decoded to domain objects (no rule applied yet)."""
+    meta, tables = read_tables(folder)
+    content = Content(meta)
+    for table in TABLES:
+        content.rows[table] = decode(table, tables[table], meta["tables"][table]["file"])
+    return content
