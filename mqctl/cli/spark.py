@@ -17,6 +17,11 @@ if TYPE_CHECKING:
 app = sub_app(help="Routing analytics on Apache Spark (local mode, or any --master).", no_args_is_help=True)
 
 
+@app.callback()
+def spark_group() -> None:
+    """Routing analytics on Apache Spark (local mode, or any --master)."""
+
+
 class PublicationFormat(StrEnum):
     parquet = "parquet"
     csv = "csv"
