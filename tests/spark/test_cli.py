@@ -1,0 +1,203 @@
+"""`mqctl spark analyze` as a user runs it: a store exported as a snapshot, a log, the summary's shape,
+and one clear line for each mistake."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import run_cli
+from tests.spark.topologies import write_jsonl
+
+
+def _store(tmp_path: Path) -> str:
+    """The demo topology of `make demo`, built through the object commands."""
+    db = f"sqlite:///{tmp_path / 'store.db'}"
+    for args in (
+        ["define", "qmgr", "QM1", "--cluster", "USA", "--full-repository", "USA"],
+        ["define", "qmgr", "QM2", "--cluster", "USA", "--full-repository", "USA"],
+        ["define", "qmgr", "QM3", "--cluster", "USA"],
+        ["define", "qmgr", "QM4", "--cluster", "USA"],
+        ["define", "qmgr", "QM5", "--cluster", "USA"],
+        [
+            "define",
+            "topic",
+            "ALABAMA",
+            "--qmgr",
+            "QM3",
+            "--topicstr",
+            "/USA/Alabama",
+            "--cluster",
+            "USA",
+            "--clroute",
+            "topichost",
+        ],
+        [
+            "define",
+            "topic",
+            "ALABAMA",
+            "--qmgr",
+            "QM4",
+            "--topicstr",
+            "/USA/Alabama",
+            "--cluster",
+            "USA",
+            "--clroute",
+            "topichost",
+        ],
+        [
+            "define",
+            "sub",
+            "MOBILE",
+            "--qmgr",
+            "QM5",
+            "--topicstr",
+            "/USA/Alabama/#",
+            "--selector",
+            "amount > 100",
+        ],
+        ["define", "sub", "ALL", "--qmgr", "QM1", "--topicstr", "/USA/#"],
+        ["define", "qmgr", "E1", "--dialect", "ems"],
+    ):
+        result = run_cli(args, db=db)
+        assert result.exit_code == 0, result.stderr
+    return db
+
+
+def _snapshot(tmp_path: Path) -> tuple[Path, str]:
+    db = _store(tmp_path)
+    snap = tmp_path / "snap"
+    result = run_cli(["export", "snapshot", "--out", str(snap)], db=db)
+    assert result.exit_code == 0, result.stderr
+    return snap, db
+
+
+ROWS: list[dict[str, Any]] = [
+    {"from": "QM2", "topic": "/USA/Alabama/Mobile", "properties": {"amount": 250}, "count": 4},
+    {"from": "QM2", "topic": "/USA/Alabama/Mobile", "properties": {"amount": 5}},
+    {"from": "QM9", "topic": "/USA/Alabama/Mobile"},
+]
+
+
+def test_analyze_prints_the_summary_for_scripts(spark: Any, tmp_path: Path) -> None:
+    snap, db = _snapshot(tmp_path)
+    log = write_jsonl(tmp_path / "log.jsonl", ROWS)
+    out = tmp_path / "out"
+    result = run_cli(
+        [
+            "spark",
+            "analyze",
+            "--snapshot",
+            str(snap),
+            "--publications",
+            str(log),
+            "--out",
+            str(out),
+            "--what-if",
+            "down:QM3",
+            "--what-if",
+            "down:QM4",
+            "-o",
+            "json",
+        ]
+    )
+    assert result.exit_code == 0, result.stderr
+    summary = result.json()
+    assert summary == json.loads((out / "summary.json").read_text())
+    assert set(summary) == {"variants", "rejected"} and summary["rejected"] == 1
+    keys = {
+        "variant",
+        "publications",
+        "deliveries",
+        "stored",
+        "not_delivered",
+        "channels_in_use",
+        "messages_by_node",
+        "messages_by_link",
+        "gained",
+        "lost",
+    }
+    assert all(set(v) == keys for v in summary["variants"])
+    current, down3, down4 = summary["variants"]
+    assert (current["variant"], down3["variant"], down4["variant"]) == ("current", "down:QM3", "down:QM4")
+    deliveries = missed = 0
+    for row in ROWS[:2]:  # what explain says of each publication, times its count
+        props = [f"--prop={k}={v}" for k, v in row["properties"].items()]
+        answer = run_cli(
+            ["explain", "--from", row["from"], "--topic", row["topic"], *props, "-o", "json"], db=db
+        )
+        deliveries += row.get("count", 1) * len(answer.json()["deliveries"])  # type: ignore[index]
+        missed += row.get("count", 1) * len(answer.json()["not_delivered"])  # type: ignore[index]
+    assert current["publications"] == 5
+    assert (current["deliveries"], current["not_delivered"]) == (deliveries, missed)
+    assert deliveries >= 4  # MOBILE gets the four of amount 250
+    assert down3["lost"] == [] and down3["deliveries"] == current["deliveries"]  # QM4 hosts too
+    # QM3 is the topic host chosen today; with it down the traffic moves to QM4
+    assert {x["to"] for x in current["messages_by_link"] if x["from"] == "QM2"} == {"QM3"}
+    assert {x["to"] for x in down3["messages_by_link"] if x["from"] == "QM2"} == {"QM4"}
+    for part in ("deliveries", "not_delivered", "link_traffic", "node_load", "rejected"):
+        assert any((out / part).glob("*.parquet")), part
+
+
+@pytest.mark.parametrize(
+    "extra, message",
+    [
+        (["--what-if", "sideways:QM1"], "--what-if"),
+        (["--what-if", "topichost:ALABAMA@E1"], "not a queue manager of cluster USA"),
+        (["--what-if", "down:QM1", "--what-if", "down:QM1"], "given twice"),
+    ],
+)
+def test_mistakes_are_one_line_and_exit_2(spark: Any, tmp_path: Path, extra: list[str], message: str) -> None:
+    snap, _ = _snapshot(tmp_path)
+    log = write_jsonl(tmp_path / "log.jsonl", ROWS)
+    result = run_cli(
+        [
+            "spark",
+            "analyze",
+            "--snapshot",
+            str(snap),
+            "--publications",
+            str(log),
+            "--out",
+            str(tmp_path / "o"),
+            *extra,
+        ]
+    )
+    assert result.exit_code == 2
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "o").exists()
+
+
+def test_inputs_that_cannot_be_read_are_named(spark: Any, tmp_path: Path) -> None:
+    snap, _ = _snapshot(tmp_path)
+    log = write_jsonl(tmp_path / "log.jsonl", ROWS)
+    base = ["spark", "analyze", "--snapshot", str(snap)]
+    missing = run_cli([*base, "--publications", str(tmp_path / "nope.jsonl"), "--out", str(tmp_path / "o")])
+    assert missing.exit_code == 2 and "nope.jsonl: no such file or folder" in missing.stderr
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "keep.txt").write_text("x")
+    full = run_cli([*base, "--publications", str(log), "--out", str(tmp_path / "full")])
+    assert full.exit_code == 2 and "not empty" in full.stderr
+    no_from = write_jsonl(tmp_path / "bad.jsonl", [{"topic": "/USA/x"}])
+    result = run_cli([*base, "--publications", str(no_from), "--out", str(tmp_path / "o2")])
+    assert result.exit_code == 2 and "has no column 'from'" in result.stderr
+    unknown = tmp_path / "log.txt"
+    unknown.write_text("from,topic\n")
+    result = run_cli([*base, "--publications", str(unknown), "--out", str(tmp_path / "o3")])
+    assert result.exit_code == 2 and "cannot tell the format" in result.stderr
+    bad_snap = run_cli(
+        [
+            "spark",
+            "analyze",
+            "--snapshot",
+            str(tmp_path),
+            "--publications",
+            str(log),
+            "--out",
+            str(tmp_path / "o4"),
+        ]
+    )
+    assert bad_snap.exit_code == 2 and len(bad_snap.stderr.strip().splitlines()) == 1
