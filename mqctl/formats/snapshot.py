@@ -158,7 +158,7 @@ def _decoder(annotation: Any, file: str, column: str) -> Callable[[Any, int], An
                 return members[value]
             except KeyError:
                 raise InputError(
-                    f"{value!r} is not one of {allowed}", obj=_where(file, row), attribute=column
+                    f"{value!r} is not one of {allowed}", obj=f"{_where(file, row)}: column {column}"
                 ) from None
 
         return enum
@@ -237,10 +237,10 @@ def to_bytes(data: pa.Table, file_format: str) -> bytes:
         pq.write_table(data, sink, compression="zstd")
         return bytes(sink.getvalue().to_pybytes())
     lines = []
+    maps = [f.name for f in data.schema if pa.types.is_map(f.type)]
     for row in data.to_pylist():
-        for key, value in row.items():
-            if isinstance(value, list) and value and isinstance(value[0], tuple):
-                row[key] = dict(value)  # a map: a JSON object, keys in order
+        for key in maps:
+            row[key] = dict(row[key])  # a map (pairs in Arrow's Python form): a JSON object, keys in order
         lines.append(json.dumps(row, ensure_ascii=False, separators=(",", ":")))
     return ("\n".join(lines) + "\n" if lines else "").encode("utf-8")
 

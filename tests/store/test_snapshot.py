@@ -274,6 +274,10 @@ def _ems_parent(folder: Path) -> None:
     _rewrite(folder, "hierarchy", _set_cell("parent", 0, "E1"))
 
 
+def _bad_enum(folder: Path) -> None:
+    _rewrite(folder, "nodes", _set_cell("dialect", 0, "kafka"))
+
+
 def _missing_file(folder: Path) -> None:
     (folder / "routes.parquet").unlink()
 
@@ -288,6 +292,7 @@ REFUSALS = [
     (_manifest("format", "other"), ("manifest.json", "not an mqctl snapshot")),
     (_no_manifest, ("manifest.json",)),
     (_missing_file, ("routes.parquet", "missing")),
+    (_bad_enum, ("snapshot nodes.parquet row 1: column dialect: 'kafka' is not one of mq|ems",)),
     (_drop_column, ("subscriptions.parquet", "column selector is missing")),
     (_wrong_type, ("nodes.parquet", "column seq", "string", "int64")),
     (_bad_selector, ("snapshot subscriptions.parquet row 2: subscription ", "SELECTOR")),
