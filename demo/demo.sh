@@ -39,4 +39,22 @@ if mq explain --help >/dev/null 2>&1; then
   say explain --from QM6 --topic /USA/Alabama/Mobile --prop amount=250 --down QM3 --down QM4
   mq explain --from QM6 --topic /USA/Alabama/Mobile --prop amount=250 --down QM3 --down QM4
 fi
+# A small replay on Apache Spark (local mode): 1,000 publications of a day, with QM3 down as a variant.
+DEMO_DIR="$(dirname "$DEMO_DB")"
+rm -rf "$DEMO_DIR/snapshot" "$DEMO_DIR/replay"
+mq export snapshot --out "$DEMO_DIR/snapshot" >/dev/null
+.venv/bin/python - "$DEMO_DIR/publications.jsonl" <<'PY'
+import json, random, sys
+rng = random.Random(5)
+topics = ["/USA/Alabama/Mobile", "/USA/Alabama/Montgomery", "/USA/Alaska/Juneau", "/USA/Alaska/Nome"]
+with open(sys.argv[1], "w", encoding="utf-8") as out:
+    for _ in range(1000):
+        row = {"from": rng.choice(["QM1", "QM2", "QM5", "QM6"]), "topic": rng.choice(topics),
+               "properties": {"amount": rng.choice([20, 250])}, "bytes": rng.choice([512, 2048])}
+        out.write(json.dumps(row) + "\n")
+PY
+say spark analyze --snapshot snapshot --publications publications.jsonl --out replay --what-if down:QM3
+mq spark analyze --snapshot "$DEMO_DIR/snapshot" --publications "$DEMO_DIR/publications.jsonl" \
+  --out "$DEMO_DIR/replay" --what-if down:QM3 --what-if topichost:ALASKA@QM3,QM4 --master 'local[2]' 2> >(grep -v -e '^WARNING: Using incubator' -e '^Setting default log level' -e '^To adjust logging level' >&2)
+
 printf '\nDone. Explore it yourself: .venv/bin/mqctl --db %s display sub -o json\n' "$DEMO_DB"
