@@ -174,60 +174,31 @@ def analyze(
     return Analysis(summary, out, {name: out / name for name in OUTPUTS})
 
 
+LOAD_COLUMNS = ("received", "forwarded", "delivered", "stored")
+
+
 def _node_load(routed: DataFrame) -> DataFrame:
+    """Per variant and node: messages received (published there or arriving over a link), forwarded
+    over links, delivered there, stored there."""
     from pyspark.sql import functions as F
 
-    zero = F.lit(0).cast("bigint")
-    m = F.col("messages")
     kind, status = F.col("kind"), F.col("status")
-    parts = [
-        routed.where(kind == "published").select(
-            "variant",
-            "node",
-            m.alias("received"),
-            zero.alias("forwarded"),
-            zero.alias("delivered"),
-            zero.alias("stored"),
-        ),
-        routed.where(kind == "link").select(
-            "variant",
-            F.col("link_to").alias("node"),
-            m.alias("received"),
-            zero.alias("forwarded"),
-            zero.alias("delivered"),
-            zero.alias("stored"),
-        ),
-        routed.where(kind == "link").select(
-            "variant",
-            F.col("link_from").alias("node"),
-            zero.alias("received"),
-            m.alias("forwarded"),
-            zero.alias("delivered"),
-            zero.alias("stored"),
-        ),
-        routed.where((kind == "delivery") & (status == "delivered")).select(
-            "variant",
-            "node",
-            zero.alias("received"),
-            zero.alias("forwarded"),
-            m.alias("delivered"),
-            zero.alias("stored"),
-        ),
-        routed.where((kind == "delivery") & (status == "stored")).select(
-            "variant",
-            F.col("stored_at").alias("node"),
-            zero.alias("received"),
-            zero.alias("forwarded"),
-            zero.alias("delivered"),
-            m.alias("stored"),
-        ),
-    ]
-    union = parts[0]
-    for part in parts[1:]:
-        union = union.unionByName(part)
-    return union.groupBy("variant", "node").agg(
-        *(F.sum(c).alias(c) for c in ("received", "forwarded", "delivered", "stored"))
-    )
+
+    def part(where: Column, node: str, counted: str) -> DataFrame:
+        values = [
+            (F.col("messages") if c == counted else F.lit(0).cast("bigint")).alias(c) for c in LOAD_COLUMNS
+        ]
+        return routed.where(where).select("variant", F.col(node).alias("node"), *values)
+
+    union = part(kind == "published", "node", "received")
+    for more in (
+        part(kind == "link", "link_to", "received"),
+        part(kind == "link", "link_from", "forwarded"),
+        part((kind == "delivery") & (status == "delivered"), "node", "delivered"),
+        part((kind == "delivery") & (status == "stored"), "stored_at", "stored"),
+    ):
+        union = union.unionByName(more)
+    return union.groupBy("variant", "node").agg(*(F.sum(c).alias(c) for c in LOAD_COLUMNS))
 
 
 def _write_outputs(keyed: DataFrame, valid: DataFrame, routed: DataFrame, out: Path) -> dict[str, DataFrame]:

@@ -109,45 +109,32 @@ def test_a_standalone_cluster_gives_the_local_answer(spark: Any, standalone: str
 
     snap, _ = _snapshot(tmp_path)
     log = write_jsonl(tmp_path / "log.jsonl", ROWS)
-    local = run_cli(
-        [
-            "spark",
-            "analyze",
-            "--snapshot",
-            str(snap),
-            "--publications",
-            str(log),
-            "--out",
-            str(tmp_path / "local"),
-            "--what-if",
-            "down:QM3",
-            "-o",
-            "json",
-        ]
-    )
+    args = [
+        "spark",
+        "analyze",
+        "--snapshot",
+        str(snap),
+        "--publications",
+        str(log),
+        "--what-if",
+        "down:QM3",
+        "-o",
+        "json",
+    ]
+    local = run_cli([*args, "--out", str(tmp_path / "local")])
     assert local.exit_code == 0, local.stderr
-    env = {**os.environ, "SPARK_LOCAL_IP": "127.0.0.1"}
     remote = subprocess.run(
         [
             str(Path(sys.executable).parent / "mqctl"),
-            "spark",
-            "analyze",
-            "--snapshot",
-            str(snap),
-            "--publications",
-            str(log),
+            *args,
             "--out",
             str(tmp_path / "remote"),
-            "--what-if",
-            "down:QM3",
             "--master",
             standalone,
-            "-o",
-            "json",
         ],
         capture_output=True,
         text=True,
-        env=env,
+        env={**os.environ, "SPARK_LOCAL_IP": "127.0.0.1"},
         timeout=600,
         check=False,
     )
