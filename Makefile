@@ -42,6 +42,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_mesh.py
 	$(BIN)/python benchmarks/bench_routing.py
 	$(BIN)/python benchmarks/bench_validate.py
+	$(BIN)/python benchmarks/bench_writers.py
 	$(BIN)/python benchmarks/bench_spark.py
 
 completions: $(STAMP)
