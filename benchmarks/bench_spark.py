@@ -98,7 +98,7 @@ def engine_rate(snapshot: Path, log: Path, keys: int) -> dict[str, float]:
     """Distinct keys per CPU second through the executor code, on the first ``keys`` distinct keys."""
     import gc
 
-    from mqctl.domain.publications import selector_identifiers
+    from mqctl.domain.publications import parse_properties, routing_key, selector_identifiers
     from mqctl.services.snapshot import read_topology
     from mqctl.spark.batches import Payload, route_batches
 
@@ -107,9 +107,8 @@ def engine_rate(snapshot: Path, log: Path, keys: int) -> dict[str, float]:
     seen: dict[tuple[str, str, str], None] = {}
     relevant = selector_identifiers(topology)
     for row in table.slice(0, keys * 20).to_pylist():
-        amount = json.loads(row["properties"])["amount"]
-        key = json.dumps([["amount", "int", amount]], separators=(",", ":")) if "amount" in relevant else ""
-        seen.setdefault((row["from"], row["topic"], key), None)
+        properties, headers = parse_properties(row["properties"])
+        seen.setdefault((row["from"], row["topic"], routing_key(properties, headers, relevant)), None)
         if len(seen) >= keys:
             break
     batch = pa.RecordBatch.from_pylist(

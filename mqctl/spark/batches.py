@@ -97,10 +97,14 @@ class Payload:
     def models(self) -> list[tuple[str, RoutingModel, Failures]]:
         """(variant name, model, failures), ``current`` first; built on first use, then kept."""
         if self._models is None:
-            built = [(CURRENT, RoutingModel(self.topology), Failures())]
+            current = RoutingModel(self.topology)
+            built = [(CURRENT, current, Failures())]
             for variant in self.variants:
                 topology, failures = apply_variant(self.topology, variant)
-                built.append((variant.text, RoutingModel(topology), failures))
+                # a down: variant keeps the topology: it shares the current model (its indexes and
+                # caches do not depend on failures) instead of building a second one
+                model = current if topology is self.topology else RoutingModel(topology)
+                built.append((variant.text, model, failures))
             self._models = built
         return self._models
 
