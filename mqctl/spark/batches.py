@@ -2,12 +2,15 @@
 
 Two steps, both pure functions of a batch and the broadcast ``Payload``:
 
-- ``key_batches``: each publication row checked and typed (node known, topic concrete, properties a
-  JSON object of JMS values, count and bytes whole numbers) and given its routing key
-  (``mqctl.domain.publications``); a bad row gets its reason instead.
+- ``key_batches``: each *distinct* publication row (the driver groups identical rows first and passes
+  how many there were) checked and typed (node known, topic concrete, properties a JSON object of JMS
+  values, count and bytes whole numbers) and given its routing key (``mqctl.domain.publications``); a bad
+  row gets its reason instead. Within a batch, a properties text, a (publisher, topic) pair and a
+  count or bytes text is checked once, however many rows repeat it.
 - ``route_batches``: each distinct routing key routed by the domain engine (``routing.explain`` over a
   ``RoutingModel`` built once per Python worker, per variant) into rows of facts: where it was
-  published, deliveries, misses, the links crossed.
+  published, deliveries, misses, the links crossed. Facts are appended column by column, a key's
+  deliveries (or misses, or links) in one go.
 
 The model is built on first use in a worker and kept for the worker's life (Spark reuses Python workers),
 and the garbage collector is frozen over it: a full collection would otherwise walk the millions of
@@ -41,13 +44,15 @@ KEYED_SCHEMA = pa.schema(
         ("count_text", pa.string()),
         ("bytes_text", pa.string()),
         ("record", pa.string()),
+        ("rows", pa.int64()),
         ("key", pa.string()),
         ("count", pa.int64()),
         ("bytes", pa.int64()),
         ("reason", pa.string()),
     ]
 )
-"""A publication row as given (text), its routing key, count and bytes, or the reason it is refused."""
+"""A distinct publication row as given (text) with how many times the log holds it, its routing key,
+count and bytes, or the reason it is refused."""
 
 ROUTED_SCHEMA = pa.schema(
     [
@@ -134,56 +139,106 @@ def _whole(text: str | None, default: int, minimum: int, what: str) -> int:
     return value
 
 
-def key_row(payload: Payload, row: dict[str, Any]) -> tuple[str | None, int, int, str | None]:
-    """(key, count, bytes, reason) of one publication row; key is None when reason says why not."""
-    nodes = payload.topology.nodes
-    node_name, topic = row["from"], row["topic"]
+class _Checks:
+    """One batch's memo of the checks of ``key_row``: logs repeat publishers, topics and properties."""
+
+    def __init__(self, payload: Payload) -> None:
+        self.payload = payload
+        self.publishers: dict[tuple[str | None, str | None], str | None] = {}
+        self.properties: dict[str | None, tuple[str | None, str | None]] = {}
+        self.numbers: dict[tuple[str | None, int, int, str], tuple[int, str | None]] = {}
+
+    def publisher(self, node_name: str | None, topic: str | None) -> str | None:
+        """Why (node, topic) cannot publish, or None."""
+        pair = (node_name, topic)
+        if pair not in self.publishers:
+            self.publishers[pair] = _publisher_reason(self.payload.topology, node_name, topic)
+        return self.publishers[pair]
+
+    def key(self, text: str | None) -> tuple[str | None, str | None]:
+        """(routing key, None) of a properties text, or (None, reason)."""
+        if text not in self.properties:
+            try:
+                properties, headers = parse_properties(text, text_values=self.payload.text_values)
+                self.properties[text] = (routing_key(properties, headers, self.payload.relevant), None)
+            except MqctlError as exc:
+                self.properties[text] = (None, exc.one_line())
+            except ValueError as exc:
+                self.properties[text] = (None, str(exc))
+        return self.properties[text]
+
+    def number(self, text: str | None, default: int, minimum: int, what: str) -> tuple[int, str | None]:
+        """(value, None) of a count or bytes text, or (0, reason)."""
+        memo = (text, default, minimum, what)
+        if memo not in self.numbers:
+            try:
+                self.numbers[memo] = (_whole(text, default, minimum, what), None)
+            except ValueError as exc:
+                self.numbers[memo] = (0, str(exc))
+        return self.numbers[memo]
+
+
+def _publisher_reason(topology: Topology, node_name: str | None, topic: str | None) -> str | None:
+    if not node_name:
+        return "no publisher (the from column is empty)"
+    node = topology.nodes.get(node_name)
+    if node is None:
+        return f"no such node {node_name!r} in the snapshot"
+    if not topic:
+        return "no topic"
     try:
-        if row["record"] is not None:
-            raise ValueError("not a JSON object (Spark could not read the line)")
-        if not node_name:
-            raise ValueError("no publisher (the from column is empty)")
-        node = nodes.get(node_name)
-        if node is None:
-            raise ValueError(f"no such node {node_name!r} in the snapshot")
-        if not topic:
-            raise ValueError("no topic")
         validate_topic(topic, node.dialect)
-        if has_wildcards(topic, node.dialect):
-            raise ValueError(f"{topic!r} is a wildcard pattern, not a topic a publisher publishes on")
-        count = _whole(row["count_text"], 1, 1, "count")
-        size = _whole(row["bytes_text"], 0, 0, "bytes")
-        properties, headers = parse_properties(row["properties"], text_values=payload.text_values)
     except MqctlError as exc:
-        return None, 0, 0, exc.one_line()
-    except ValueError as exc:
-        return None, 0, 0, str(exc)
-    return routing_key(properties, headers, payload.relevant), count, size, None
+        return exc.one_line()
+    if has_wildcards(topic, node.dialect):
+        return f"{topic!r} is a wildcard pattern, not a topic a publisher publishes on"
+    return None
+
+
+def key_row(
+    payload: Payload, row: dict[str, Any], checks: _Checks | None = None
+) -> tuple[str | None, int, int, str | None]:
+    """(key, count, bytes, reason) of one publication row; key is None when reason says why not.
+
+    The checks come in the order a user fixes a row: the line, the publisher and topic, the count and
+    bytes, the properties."""
+    checks = checks or _Checks(payload)
+    if row["record"] is not None:
+        return None, 0, 0, "not a JSON object (Spark could not read the line)"
+    reason = checks.publisher(row["from"], row["topic"])
+    if reason is not None:
+        return None, 0, 0, reason
+    count, reason = checks.number(row["count_text"], 1, 1, "count")
+    if reason is not None:
+        return None, 0, 0, reason
+    size, reason = checks.number(row["bytes_text"], 0, 0, "bytes")
+    if reason is not None:
+        return None, 0, 0, reason
+    key, reason = checks.key(row["properties"])
+    if reason is not None:
+        return None, 0, 0, reason
+    return key, count, size, None
 
 
 def key_batches(batches: Iterator[pa.RecordBatch], payload: Payload) -> Iterator[pa.RecordBatch]:
-    """``mapInArrow`` step 1: each publication row keyed, or refused with its reason."""
+    """``mapInArrow`` step 1: each distinct publication row keyed, or refused with its reason."""
     payload = worker_payload(payload)
     for batch in batches:
-        rows = batch.to_pylist()
+        checks = _Checks(payload)
         keys: list[str | None] = []
         counts: list[int] = []
         sizes: list[int] = []
         reasons: list[str | None] = []
-        for row in rows:
-            key, count, size, reason = key_row(payload, row)
+        for row in batch.to_pylist():
+            key, count, size, reason = key_row(payload, row, checks)
             keys.append(key)
             counts.append(count)
             sizes.append(size)
             reasons.append(reason)
         yield pa.RecordBatch.from_arrays(
             [
-                batch.column("from"),
-                batch.column("topic"),
-                batch.column("properties"),
-                batch.column("count_text"),
-                batch.column("bytes_text"),
-                batch.column("record"),
+                *(batch.column(name) for name in ("from", "topic", "properties", "count_text")),
+                *(batch.column(name) for name in ("bytes_text", "record", "rows")),
                 pa.array(keys, pa.string()),
                 pa.array(counts, pa.int64()),
                 pa.array(sizes, pa.int64()),
@@ -194,14 +249,18 @@ def key_batches(batches: Iterator[pa.RecordBatch], payload: Payload) -> Iterator
 
 
 class _Facts:
-    """Columns of ROUTED_SCHEMA being filled."""
+    """Columns of ROUTED_SCHEMA being filled, several rows at a time."""
 
     def __init__(self) -> None:
         self.columns: dict[str, list[Any]] = {f.name: [] for f in ROUTED_SCHEMA}
 
-    def add(self, **values: Any) -> None:
+    def add(self, rows: int, **values: Any) -> None:
+        """``rows`` rows: a list value gives each row its own, any other value is the same in each."""
+        if rows == 0:
+            return
         for name, column in self.columns.items():
-            column.append(values.get(name))
+            value = values.get(name)
+            column.extend(value if type(value) is list else [value] * rows)
 
     def batch(self) -> pa.RecordBatch:
         return pa.RecordBatch.from_pydict(self.columns, schema=ROUTED_SCHEMA)
@@ -214,27 +273,43 @@ def explanation_facts(
     subscriptions it then serves; a stored delivery has crossed the links up to where it is stored."""
     from_node, topic, pkey = key
     common = {"variant": variant, "from": from_node, "topic": topic, "key": pkey, "messages": messages}
-    facts.add(kind="published", node=from_node, bytes=size, **common)
+    facts.add(1, kind="published", node=from_node, bytes=size, **common)
     links: dict[tuple[str, str, str], None] = {}
-    for d in result.deliveries:
-        facts.add(
-            kind="delivery",
-            subscription=d.subscription,
-            node=d.node,
-            status=str(d.status),
-            stored_at=d.stored_at,
-            hops=len(d.hops),
-            bytes=size,
-            **common,
-        )
+    deliveries = result.deliveries
+    for d in deliveries:
         for hop in d.hops:
             if hop.from_node == d.stored_at:
                 break  # a stored message waits here: the hops after are the path it will take, not taken
             links[(hop.from_node, hop.to_node, str(hop.via))] = None
-    for n in result.not_delivered:
-        facts.add(kind="missed", subscription=n.subscription, node=n.node, reason=str(n.reason), **common)
-    for a, b, via in links:
-        facts.add(kind="link", link_from=a, link_to=b, via=via, bytes=size, **common)
+    facts.add(
+        len(deliveries),
+        kind="delivery",
+        subscription=[d.subscription for d in deliveries],
+        node=[d.node for d in deliveries],
+        status=[str(d.status) for d in deliveries],
+        stored_at=[d.stored_at for d in deliveries],
+        hops=[len(d.hops) for d in deliveries],
+        bytes=size,
+        **common,
+    )
+    missed = result.not_delivered
+    facts.add(
+        len(missed),
+        kind="missed",
+        subscription=[n.subscription for n in missed],
+        node=[n.node for n in missed],
+        reason=[str(n.reason) for n in missed],
+        **common,
+    )
+    facts.add(
+        len(links),
+        kind="link",
+        link_from=[a for a, _, _ in links],
+        link_to=[b for _, b, _ in links],
+        via=[v for _, _, v in links],
+        bytes=size,
+        **common,
+    )
 
 
 def route_batches(batches: Iterator[pa.RecordBatch], payload: Payload) -> Iterator[pa.RecordBatch]:
@@ -253,6 +328,7 @@ def route_batches(batches: Iterator[pa.RecordBatch], payload: Payload) -> Iterat
                     result = explain(model, publication, failures)
                 except MqctlError as exc:
                     facts.add(
+                        1,
                         variant=variant,
                         kind="refused",
                         reason=exc.one_line(),

@@ -1,7 +1,9 @@
 """The Spark plan of ``mqctl spark analyze``: read, key, route once per key, aggregate, write.
 
 1. The publication log (Parquet, CSV or JSON lines) is read by Spark and normalised to text columns.
-2. ``mapInArrow(key_batches)``: each row checked and given its routing key (or its reason for refusal).
+2. Identical rows counted (in the JVM: a log repeats publishers, topics, properties and sizes), then
+   ``mapInArrow(key_batches)``: each distinct row checked and given its routing key (or its reason for
+   refusal), so Python sees each distinct row once, not every publication.
 3. Rows grouped by routing key (``from``, ``topic``, the selector-read properties): a log repeats topics
    heavily, and the engine's answer is the same for every publication of a key.
 4. ``mapInArrow(route_batches)``: each key routed by the domain engine in every variant, on executors
@@ -154,10 +156,12 @@ def analyze(
     frame, text_values = read_publications(spark, publications, fmt)
     payload = Payload(topology, variants, selector_identifiers(topology), text_values, uuid.uuid4().hex)
     broadcast = spark.sparkContext.broadcast(payload)
-    keyed = frame.mapInArrow(_keyer(broadcast), _ddl(KEYED_SCHEMA)).persist(StorageLevel.MEMORY_AND_DISK)
+    distinct = frame.groupBy(*frame.columns).agg(F.count(F.lit(1)).alias("rows"))
+    keyed = distinct.mapInArrow(_keyer(broadcast), _ddl(KEYED_SCHEMA)).persist(StorageLevel.MEMORY_AND_DISK)
     valid = keyed.where(F.col("reason").isNull())
+    messages = F.col("rows") * F.col("count")
     keys = valid.groupBy("from", "topic", "key").agg(
-        F.sum("count").alias("messages"), F.sum(F.col("count") * F.col("bytes")).alias("bytes")
+        F.sum(messages).alias("messages"), F.sum(messages * F.col("bytes")).alias("bytes")
     )
     # keys of one topic side by side in one partition: the engine keeps a topic's publisher-independent
     # work (matching subscriptions, proxies) in its cache, and the next key of that topic reuses it
@@ -177,25 +181,38 @@ def analyze(
 LOAD_COLUMNS = ("received", "forwarded", "delivered", "stored")
 
 
-def _node_load(routed: DataFrame) -> DataFrame:
+def _tally(routed: DataFrame) -> DataFrame:
+    """Messages per variant, kind, status and node (stored_at too): every count of the summary and of
+    ``node_load`` but the links', from one pass over the facts. Small: at most a few rows per node."""
+    from pyspark.sql import functions as F
+
+    return (
+        routed.where(F.col("kind").isin("published", "delivery", "missed"))
+        .groupBy("variant", "kind", "status", "node", "stored_at")
+        .agg(F.sum("messages").alias("messages"))
+    )
+
+
+def _node_load(tally: DataFrame, link_traffic: DataFrame) -> DataFrame:
     """Per variant and node: messages received (published there or arriving over a link), forwarded
-    over links, delivered there, stored there."""
+    over links, delivered there, stored there; from the (small) tally and link traffic."""
     from pyspark.sql import functions as F
 
     kind, status = F.col("kind"), F.col("status")
 
-    def part(where: Column, node: str, counted: str) -> DataFrame:
+    def part(frame: DataFrame, where: Column, node: str, counted: str) -> DataFrame:
         values = [
             (F.col("messages") if c == counted else F.lit(0).cast("bigint")).alias(c) for c in LOAD_COLUMNS
         ]
-        return routed.where(where).select("variant", F.col(node).alias("node"), *values)
+        return frame.where(where).select("variant", F.col(node).alias("node"), *values)
 
-    union = part(kind == "published", "node", "received")
+    everything = F.lit(True)
+    union = part(tally, kind == "published", "node", "received")
     for more in (
-        part(kind == "link", "link_to", "received"),
-        part(kind == "link", "link_from", "forwarded"),
-        part((kind == "delivery") & (status == "delivered"), "node", "delivered"),
-        part((kind == "delivery") & (status == "stored"), "stored_at", "stored"),
+        part(link_traffic, everything, "to", "received"),
+        part(link_traffic, everything, "from", "forwarded"),
+        part(tally, (kind == "delivery") & (status == "delivered"), "node", "delivered"),
+        part(tally, (kind == "delivery") & (status == "stored"), "stored_at", "stored"),
     ):
         union = union.unionByName(more)
     return union.groupBy("variant", "node").agg(*(F.sum(c).alias(c) for c in LOAD_COLUMNS))
@@ -241,44 +258,56 @@ def _write_outputs(keyed: DataFrame, valid: DataFrame, routed: DataFrame, out: P
         )
     )
     refused = routed.where(kind == "refused").select("from", "topic", "key", F.col("reason").alias("refused"))
-    rejected_rows = keyed.where(F.col("reason").isNotNull()).select(
-        "from",
-        "topic",
-        "properties",
-        F.col("count_text").alias("count"),
-        F.col("bytes_text").alias("bytes"),
-        "record",
-        "reason",
+    # a distinct row stands for ``rows`` identical rows of the log: each is written out again
+    one_each = F.explode(F.array_repeat(F.lit(1), F.col("rows").cast("int"))).alias("_each")
+    rejected_rows = (
+        keyed.where(F.col("reason").isNotNull())
+        .select("*", one_each)
+        .select(
+            "from",
+            "topic",
+            "properties",
+            F.col("count_text").alias("count"),
+            F.col("bytes_text").alias("bytes"),
+            "record",
+            "reason",
+        )
     )
-    refused_rows = valid.join(refused, ["from", "topic", "key"]).select(
-        "from",
-        "topic",
-        "properties",
-        F.col("count_text").alias("count"),
-        F.col("bytes_text").alias("bytes"),
-        "record",
-        F.col("refused").alias("reason"),
+    refused_rows = (
+        valid.join(refused, ["from", "topic", "key"])
+        .select("*", one_each)
+        .select(
+            "from",
+            "topic",
+            "properties",
+            F.col("count_text").alias("count"),
+            F.col("bytes_text").alias("bytes"),
+            "record",
+            F.col("refused").alias("reason"),
+        )
     )
+    tally = _tally(routed).persist()
+    link_traffic = link_traffic.persist()
     frames = {
         "deliveries": deliveries,
         "not_delivered": not_delivered,
         "link_traffic": link_traffic,
-        "node_load": _node_load(routed),
-        "rejected": rejected_rows.unionByName(refused_rows),
+        "node_load": _node_load(tally, link_traffic).persist(),
+        "rejected": rejected_rows.unionByName(refused_rows).persist(),
+        "tally": tally,
     }
-    for name, frame in frames.items():
-        frame.write.mode("overwrite").parquet(str(out / name))
+    for name in OUTPUTS:
+        frames[name].write.mode("overwrite").parquet(str(out / name))
     return frames
 
 
 def _summary(routed: DataFrame, outputs: dict[str, DataFrame], variants: list[str]) -> dict[str, Any]:
-    """summary.json: per variant, ``current`` first (docs/spark.md), from the cached facts."""
+    """summary.json: per variant, ``current`` first (docs/spark.md), from the small cached aggregates
+    (the facts themselves only for the gains and losses of a variant)."""
     from pyspark.sql import functions as F
 
     totals: dict[str, dict[str, int]] = {v: {} for v in variants}
-    counted = routed.where(F.col("kind").isin("published", "delivery", "missed")).groupBy(
-        "variant", "kind", "status"
-    )
+    counted = outputs["tally"].groupBy("variant", "kind", "status")
     for row in counted.agg(F.sum("messages").alias("m")).collect():
         key = row["kind"] if row["kind"] != "delivery" else f"delivery:{row['status']}"
         totals[row["variant"]][key] = totals[row["variant"]].get(key, 0) + int(row["m"] or 0)
@@ -338,4 +367,6 @@ def _summary(routed: DataFrame, outputs: dict[str, DataFrame], variants: list[st
             }
         )
     rejected = outputs["rejected"].count()
+    for frame in outputs.values():
+        frame.unpersist()
     return {"variants": rows, "rejected": rejected}

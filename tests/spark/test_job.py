@@ -159,7 +159,8 @@ def test_bad_rows_are_counted_with_their_reason_never_dropped(spark: Any, tmp_pa
         {"from": "", "topic": "/a", "properties": "", "count": "", "bytes": ""},
         {"from": "ORD", "topic": "a..b", "properties": "", "count": "", "bytes": ""},
     ]
-    table = pa.Table.from_pylist([good, *bad])
+    bad.append(dict(bad[0]))  # identical rows are keyed once but each is written out
+    table = pa.Table.from_pylist([good, *bad, dict(good)])
     pcsv.write_csv(table, tmp_path / "log.csv")
     result = analyze(spark, estate(), tmp_path / "log.csv", tmp_path / "out", [])
     rejected = _rows(tmp_path / "out" / "rejected")
@@ -175,7 +176,8 @@ def test_bad_rows_are_counted_with_their_reason_never_dropped(spark: Any, tmp_pa
         "empty element",
     ):
         assert expected in reasons
-    assert result.summary["variants"][0]["publications"] == 2
+    assert [r["from"] for r in rejected].count("NOPE") == 2
+    assert result.summary["variants"][0]["publications"] == 4
 
 
 def test_parquet_maps_of_text_are_typed_like_prop(spark: Any, tmp_path: Path) -> None:
