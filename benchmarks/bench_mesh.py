@@ -137,12 +137,15 @@ def in_process(db: Path, publisher: str, runs: int, gc_paused: bool) -> tuple[fl
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    work = Path(tempfile.mkdtemp(prefix="mqctl-bench-mesh-"))
+    work = Path(tempfile.mkdtemp(prefix="mqctl-bench-mesh-")) if args.keep is None else args.keep
+    work.mkdir(parents=True, exist_ok=True)
     out: dict[str, Any] = {"runs": args.runs, "mesh_servers": args.mesh, "grid_side": args.grid}
     try:
         for name, (servers, routes) in networks(args.mesh, args.grid).items():
-            confs = write(work / name, servers, routes)
             db = work / f"{name}.db"
+            shutil.rmtree(work / name, ignore_errors=True)  # a kept folder of an earlier run
+            db.unlink(missing_ok=True)
+            confs = write(work / name, servers, routes)
             t0 = time.perf_counter()
             cli(db, "import", "ems", *(a for c in confs for a in ("--tibemsd", str(c))))
             import_s = time.perf_counter() - t0
@@ -167,7 +170,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 "engine_cpu_s_gc_paused": round(engine_paused, 4),
             }
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        if args.keep is None:
+            shutil.rmtree(work, ignore_errors=True)
     chain = out["chain"]
     for name in ("mesh", "grid"):
         out[name]["cli_wall_over_chain"] = round(out[name]["cli_wall_s"] / chain["cli_wall_s"], 2)
@@ -182,6 +186,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--grid", type=int, default=20, help="side of the square grid")
     ap.add_argument("--runs", type=int, default=7, help="timed runs per command, after one warm-up")
     ap.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    ap.add_argument(
+        "--keep",
+        type=Path,
+        metavar="DIR",
+        help="build the networks and stores in DIR (replacing its earlier ones) and keep them, e.g. to profile",
+    )
     args = ap.parse_args(argv)
     r = run(args)
     if args.json:

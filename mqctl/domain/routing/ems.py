@@ -261,7 +261,7 @@ def _context(prepared: EmsPrepared, publication: Publication, failures: Failures
 
 def _failing(network: EmsNetwork, failures: Failures) -> dict[_Pair, Phase]:
     """§9 Failures, per hop X→Y that fails (Y down, or the link down): what the first such hop does."""
-    hops = {(x, y) for y in failures.down for x, _ in network.links_of(y)}
+    hops = {(x, y) for y in failures.down for x in network.adjacency.get(y, ())}
     for pair in failures.links_down:
         if len(pair) == 2:
             x, y = sorted(pair)

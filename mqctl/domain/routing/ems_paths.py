@@ -40,6 +40,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from operator import itemgetter
+from typing import cast
 
 from mqctl.domain.explanation import MAX_ALTERNATIVES
 from mqctl.domain.routing.ems_network import NO_ZONES, EmsNetwork
@@ -106,7 +107,7 @@ class PathSearch:
         self.start: _State = (publisher, NO_ZONES, int(Phase.DELIVERED))
         self.network = network
         self.rules = rules
-        self.succ: dict[_State, list[tuple[str, _State]]] = {}
+        self.succ: dict[_State, tuple[tuple[str, ...], tuple[_State, ...]]] = {}
         """Successors of the states asked about so far (see ``successors``)."""
         self._plain = not rules.refused and not rules.failing
         """Every hop keeps the phase: ``HopRules.step`` need not be asked."""
@@ -122,34 +123,39 @@ class PathSearch:
         while queue and len(self.parent) != most:
             state = queue.popleft()
             self.at[state[0]].append(state)
-            for _, nxt in self.successors(state):
+            for nxt in self.successors(state)[1]:
                 if nxt not in self.parent:
                     self.parent[nxt] = (state, len(self.parent))
                     queue.append(nxt)
         for state in queue:
             self.at[state[0]].append(state)
 
-    def successors(self, state: _State) -> list[tuple[str, _State]]:
-        """The states one hop on, in server order (made on first ask and kept)."""
+    def successors(self, state: _State) -> tuple[tuple[str, ...], tuple[_State, ...]]:
+        """The servers one hop on, in name order, and the state at each (made on first ask and kept)."""
         found = self.succ.get(state)
         if found is not None:
             return found
         here, arrived, phase = state
-        rules = self.rules
+        rules, network = self.rules, self.network
         crossable, plain = rules.crossable, self._plain
-        if plain and not self.network.has_one_hop:  # one state per server: (server, no zones, phase)
-            states = self._plain_states
-            found = self.succ[state] = [
-                (there, states.get(there) or states.setdefault(there, (there, NO_ZONES, phase)))
-                for there, _ in self.network.adjacency.get(here, ())
-                if there in crossable
-            ]
-            return found
-        found = self.succ[state] = [
-            (there, (there, link.one_hop, phase if plain else rules.step(phase, here, there)))
-            for there, link in self.network.adjacency.get(here, ())
-            if there in crossable and not (arrived and arrived & link.one_hop)
-        ]
+        near = network.adjacency.get(here, ())
+        names = near if crossable.issuperset(near) else tuple(filter(crossable.__contains__, near))
+        if plain and not network.has_one_hop:  # one state per server: (server, no zones, phase)
+            known = self._plain_states
+            if not known:
+                known.update((there, (there, NO_ZONES, phase)) for there in crossable)
+            states = tuple(map(known.__getitem__, names))
+        elif not network.has_one_hop:
+            states = tuple((there, NO_ZONES, rules.step(phase, here, there)) for there in names)
+        else:
+            kept = []
+            for there in names:
+                zones = network.one_hop(here, there)
+                if not (arrived and arrived & zones):
+                    kept.append((there, (there, zones, phase if plain else rules.step(phase, here, there))))
+            names = tuple(there for there, _ in kept)
+            states = tuple(nxt for _, nxt in kept)
+        found = self.succ[state] = (names, states)
         return found
 
     def reaches(self, target: str) -> bool:
@@ -225,9 +231,9 @@ class PathSearch:
     def _predecessors(self, state: _State) -> Iterable[_State]:
         """Forward states with a hop into ``state`` (the inverse of the forward pass's rule)."""
         there, zones, phase = state
-        rules = self.rules
-        for here, link in self.network.links_of(there):
-            if link.one_hop != zones or here not in rules.crossable:
+        rules, network = self.rules, self.network
+        for here in network.adjacency.get(there, ()):
+            if here not in rules.crossable or network.one_hop(here, there) != zones:
                 continue
             for before in self.at.get(here, ()):
                 arrived = before[1]
@@ -266,10 +272,12 @@ class _Enumeration:
         found = self._children.get(state)
         if found is not None:
             return found
-        cost, target = self.cost, self.target
-        found = [
-            (cost[child], there, child) for there, child in self.search.successors(state) if child in cost
-        ]
+        names, states = self.search.successors(state)
+        costs = list(map(self.cost.get, states))  # hot on a dense network: no Python-level loop
+        found = cast(_Children, list(zip(costs, names, states, strict=True)))
+        if None in costs:  # a child that never gets to the target
+            found = [child for child in found if child[0] is not None]
+        target = self.target
         side = self.search.network.sides(state[0])
         if side is not None:  # a cut server: drop the branches that cannot lead to the target
             beyond = side(target)
@@ -317,7 +325,7 @@ def shortest(network: EmsNetwork, start: str, goal: str, allowed: Callable[[str,
             while (prev := parent[out[-1]]) is not None:
                 out.append(prev)
             return tuple(reversed(out))
-        for there, _ in network.adjacency.get(here, ()):
+        for there in network.adjacency.get(here, ()):
             if there not in parent and allowed(here, there):
                 parent[there] = here
                 queue.append(there)
