@@ -86,6 +86,8 @@ class EmsNetwork:
         self._more = more
         self._links: dict[tuple[str, str], Link] = {}
         self._links_of: dict[str, tuple[tuple[str, Link], ...]] = {}
+        self._bridge: dict[tuple[str, str], bool] = {}
+        """Links asked about by ``is_bridge`` (whoever publishes, the answer is the same)."""
         self.adjacency: dict[str, tuple[str, ...]] = {
             name: tuple(sorted(found)) for name, found in neighbours.items()
         }
@@ -97,10 +99,16 @@ class EmsNetwork:
 
     def is_bridge(self, x: str, y: str) -> bool:
         """Every path between the two sides of link x-y crosses it (a tree-like part of the network)."""
-        xs, ys = self.adjacency.get(x, ()), self.adjacency.get(y, ())
-        if len(xs) > 1 and len(ys) > 1 and not set(ys).isdisjoint(xs):
-            return False  # on a triangle: no need to search the whole network
-        return frozenset((x, y)) in self._cuts.bridges
+        key = (x, y) if x < y else (y, x)
+        found = self._bridge.get(key)
+        if found is None:
+            xs, ys = self.adjacency.get(x, ()), self.adjacency.get(y, ())
+            if len(xs) > 1 and len(ys) > 1 and not set(ys).isdisjoint(xs):
+                found = False  # on a triangle: no need to search the whole network
+            else:
+                found = frozenset(key) in self._cuts.bridges
+            self._bridge[key] = found
+        return found
 
     def sides(self, cut: str) -> Callable[[str], str] | None:
         """None unless removing server ``cut`` splits the network; then which part holds a server.

@@ -115,6 +115,8 @@ class PathSearch:
         self.parent: dict[_State, tuple[_State | None, int]] = {self.start: (None, 0)}
         """Breadth-first parent and discovery number: the best walk to each state, fewest hops then names."""
         self.at: dict[str, list[_State]] = defaultdict(list)
+        self._walks: dict[_State, _Path | None] = {}
+        """State -> its best walk when that is a simple path over bridges (``_bridged_walk``)."""
         if publisher not in rules.crossable:
             return
         # without one-hop zones and with every hop keeping the phase, a server has one state at most
@@ -195,18 +197,33 @@ class PathSearch:
         path whose every link is a bridge is the only simple path between its ends (the common case: EMS
         networks are trees of routes), so no enumeration is needed.
         """
-        state: _State | None = min(self.at[target], key=lambda s: (s[2], self.parent[s][1]))
-        phase = state[2] if state is not None else Phase.DELIVERED
-        walk: list[str] = []
-        while state is not None:
-            walk.append(state[0])
-            state = self.parent[state][0]
-        walk.reverse()
-        if len(set(walk)) < len(walk):
-            return None
-        if all(self.network.is_bridge(x, y) for x, y in _hops(walk)):
-            return TargetPaths(tuple(walk), Phase(phase))
-        return None
+        state = min(self.at[target], key=lambda s: (s[2], self.parent[s][1]))
+        walk = self._bridged_walk(state)
+        return None if walk is None else TargetPaths(walk, Phase(state[2]))
+
+    def _bridged_walk(self, state: _State) -> _Path | None:
+        """The best walk to ``state`` if it is a simple path over bridges only, else None.
+
+        Kept per state: the walks to a network's servers share their beginnings. A walk over bridges
+        that is simple stays simple on one more bridge unless it steps straight back (a bridge is on no
+        cycle), so one comparison replaces a scan of the walk.
+        """
+        memo = self._walks
+        pending: list[_State] = []
+        at: _State | None = state
+        while at is not None and at not in memo:
+            pending.append(at)
+            at = self.parent[at][0]
+        walk = memo[at] if at is not None else ()
+        is_bridge = self.network.is_bridge
+        for at in reversed(pending):
+            here = at[0]
+            if walk and ((len(walk) > 1 and walk[-2] == here) or not is_bridge(walk[-1], here)):
+                walk = None
+            if walk is not None:
+                walk = (*walk, here)
+            memo[at] = walk
+        return walk
 
     def _cost_to_go(self, target: str) -> dict[_State, tuple[int, int]]:
         """Best (final phase, hops) of a walk from each state to ``target``; absent: it never gets there."""
