@@ -2,6 +2,8 @@
 
     .venv/bin/python benchmarks/bench_mesh.py                  # 200-server mesh, 20x20 grid, 3-server chain
     .venv/bin/python benchmarks/bench_mesh.py --mesh 50 --grid 7 --runs 3   # quick
+    .venv/bin/python benchmarks/bench_mesh.py --keep /tmp/mesh   # keep the stores, e.g. to profile one:
+    .venv/bin/python -m cProfile -s tottime -m mqctl --db sqlite:////tmp/mesh/mesh.db explain --from M000 --topic market.fx.eur
 
 Three EMS networks, written as EMS configuration folders (``tibemsd.conf``, ``topics.conf`` with
 ``market.> global``, ``routes.conf``, ``durables.conf``) and imported with one ``mqctl import ems
