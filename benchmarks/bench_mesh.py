@@ -2,6 +2,8 @@
 
     .venv/bin/python benchmarks/bench_mesh.py                  # 200-server mesh, 20x20 grid, 3-server chain
     .venv/bin/python benchmarks/bench_mesh.py --mesh 50 --grid 7 --runs 3   # quick
+    .venv/bin/python benchmarks/bench_mesh.py --keep /tmp/mesh   # keep the stores, e.g. to profile one:
+    .venv/bin/python -m cProfile -s tottime -m mqctl --db sqlite:////tmp/mesh/mesh.db explain --from M000 --topic market.fx.eur
 
 Three EMS networks, written as EMS configuration folders (``tibemsd.conf``, ``topics.conf`` with
 ``market.> global``, ``routes.conf``, ``durables.conf``) and imported with one ``mqctl import ems
@@ -17,8 +19,9 @@ the second one. The question is ``mqctl explain --from <first server> --topic ma
 
 Measured in the same run, median of ``--runs`` after a warm-up:
 
-1. end to end: the real command as a subprocess (``mqctl --db sqlite:///… explain … -o json``), wall
-   clock and the child's CPU time (``getrusage``: less sensitive to other work on the machine);
+1. end to end: the real command as a subprocess (``mqctl --db sqlite:///… explain …``, the default table
+   output), wall clock and the child's CPU time (``getrusage``: less sensitive to other work on the
+   machine); the three networks take turns, run after run;
 2. in process, the two halves of that command: reading the slice from the store
    (``store.slice.load_slice``) and the engine (``routing.explain`` on that slice), CPU seconds, with
    the garbage collector on (as ``mqctl explain`` runs today) and paused.
@@ -93,19 +96,27 @@ def cli(db: Path, *argv: str) -> subprocess.CompletedProcess[str]:
     return proc
 
 
-def end_to_end(db: Path, publisher: str, runs: int) -> tuple[float, float]:
-    """Median wall clock and median child CPU seconds of ``mqctl explain``, after one warm-up."""
-    cmd = [MQCTL, "--db", f"sqlite:///{db}", "explain", "--from", publisher, "--topic", TOPIC]
-    subprocess.run(cmd, capture_output=True, check=True)
-    walls, cpus = [], []
-    for _ in range(runs):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        t0 = time.perf_counter()
+def end_to_end(questions: dict[str, tuple[Path, str]], runs: int) -> dict[str, tuple[float, float]]:
+    """Per network, median wall clock and median child CPU seconds of ``mqctl explain``, after one warm-up.
+
+    The networks take turns, run after run, so that other work on the machine weighs on each alike."""
+    cmds = {
+        name: [MQCTL, "--db", f"sqlite:///{db}", "explain", "--from", publisher, "--topic", TOPIC]
+        for name, (db, publisher) in questions.items()
+    }
+    for cmd in cmds.values():
         subprocess.run(cmd, capture_output=True, check=True)
-        walls.append(time.perf_counter() - t0)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
-    return statistics.median(walls), statistics.median(cpus)
+    walls: dict[str, list[float]] = {name: [] for name in cmds}
+    cpus: dict[str, list[float]] = {name: [] for name in cmds}
+    for _ in range(runs):
+        for name, cmd in cmds.items():
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            t0 = time.perf_counter()
+            subprocess.run(cmd, capture_output=True, check=True)
+            walls[name].append(time.perf_counter() - t0)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpus[name].append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return {name: (statistics.median(walls[name]), statistics.median(cpus[name])) for name in cmds}
 
 
 def in_process(db: Path, publisher: str, runs: int, gc_paused: bool) -> tuple[float, float]:
@@ -137,21 +148,23 @@ def in_process(db: Path, publisher: str, runs: int, gc_paused: bool) -> tuple[fl
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    work = Path(tempfile.mkdtemp(prefix="mqctl-bench-mesh-"))
+    work = Path(tempfile.mkdtemp(prefix="mqctl-bench-mesh-")) if args.keep is None else args.keep
+    work.mkdir(parents=True, exist_ok=True)
     out: dict[str, Any] = {"runs": args.runs, "mesh_servers": args.mesh, "grid_side": args.grid}
+    questions: dict[str, tuple[Path, str]] = {}
     try:
         for name, (servers, routes) in networks(args.mesh, args.grid).items():
-            confs = write(work / name, servers, routes)
             db = work / f"{name}.db"
+            shutil.rmtree(work / name, ignore_errors=True)  # a kept folder of an earlier run
+            db.unlink(missing_ok=True)
+            confs = write(work / name, servers, routes)
             t0 = time.perf_counter()
             cli(db, "import", "ems", *(a for c in confs for a in ("--tibemsd", str(c))))
             import_s = time.perf_counter() - t0
             answer = json.loads(
                 cli(db, "explain", "--from", servers[0], "--topic", TOPIC, "-o", "json").stdout
             )
-            wall, cpu = end_to_end(db, servers[0], args.runs)
-            load, engine = in_process(db, servers[0], args.runs, gc_paused=False)
-            load_paused, engine_paused = in_process(db, servers[0], args.runs, gc_paused=True)
+            questions[name] = (db, servers[0])
             out[name] = {
                 "servers": len(servers),
                 "routes": len(routes),
@@ -159,15 +172,20 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 "hops": {d["node"]: len(d["hops"]) for d in answer["deliveries"]},
                 "more_alternatives": {d["node"]: d["more_alternatives"] for d in answer["deliveries"]},
                 "warnings": sorted({w["code"] for w in answer["warnings"]}),
-                "cli_wall_s": round(wall, 3),
-                "cli_cpu_s": round(cpu, 3),
-                "slice_cpu_s": round(load, 4),
-                "engine_cpu_s": round(engine, 4),
-                "slice_cpu_s_gc_paused": round(load_paused, 4),
-                "engine_cpu_s_gc_paused": round(engine_paused, 4),
             }
+        for name, (wall, cpu) in end_to_end(questions, args.runs).items():
+            out[name]["cli_wall_s"] = round(wall, 3)
+            out[name]["cli_cpu_s"] = round(cpu, 3)
+        for name, (db, publisher) in questions.items():
+            load, engine = in_process(db, publisher, args.runs, gc_paused=False)
+            load_paused, engine_paused = in_process(db, publisher, args.runs, gc_paused=True)
+            out[name]["slice_cpu_s"] = round(load, 4)
+            out[name]["engine_cpu_s"] = round(engine, 4)
+            out[name]["slice_cpu_s_gc_paused"] = round(load_paused, 4)
+            out[name]["engine_cpu_s_gc_paused"] = round(engine_paused, 4)
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        if args.keep is None:
+            shutil.rmtree(work, ignore_errors=True)
     chain = out["chain"]
     for name in ("mesh", "grid"):
         out[name]["cli_wall_over_chain"] = round(out[name]["cli_wall_s"] / chain["cli_wall_s"], 2)
@@ -182,6 +200,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--grid", type=int, default=20, help="side of the square grid")
     ap.add_argument("--runs", type=int, default=7, help="timed runs per command, after one warm-up")
     ap.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    ap.add_argument(
+        "--keep",
+        type=Path,
+        metavar="DIR",
+        help="build the networks and stores in DIR (replacing its earlier ones) and keep them, e.g. to profile",
+    )
     args = ap.parse_args(argv)
     r = run(args)
     if args.json:

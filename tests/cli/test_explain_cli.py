@@ -11,6 +11,7 @@ import dataclasses
 import json
 import re
 from collections.abc import Callable, Iterable
+from operator import attrgetter
 from typing import Any
 
 import pytest
@@ -20,6 +21,7 @@ from mqctl.domain.messages import Message, parse_header, parse_property
 from mqctl.domain.model import NodeState, Topology, Wildcard
 from mqctl.domain.routing import explain
 from mqctl.store.session import unit_of_work
+from mqctl.store.slice import load_slice
 from mqctl.store.topology import load_topology
 from tests.conftest import SHARED, Result
 from tests.domain import ems_builders as ems
@@ -476,6 +478,55 @@ def test_slice_ems_regions_without_tk2_tk3(cli: Cli, store_url: str) -> None:
     assert by_sub(answers[0])[("TK3", "ticker-TK3")] == "ONE_HOP_ZONE"
     assert by_sub(answers[1])[("NY1", "ticker-NY1")] == "ONE_HOP_ZONE"  # NY3 -> NY2 -> NY1: one zone
     assert by_sub(answers[2])[("TK3", "ticker-TK3")] == "delivered"
+
+
+def test_slice_ems_routes_hold_what_routing_reads(store_url: str) -> None:
+    """The slice reads every EMS route's two ends, zone and sequence, and no more (URL, other properties
+    and source position stay empty); route selectors come whole, with the route they belong to."""
+    topo = ems.regions(ny3=True)
+    topo.routes = [dataclasses.replace(r, url=f"tcp://{r.peer.lower()}:7222") for r in topo.routes]
+    topo.routes[0].properties["ssl_identity"] = "cert.p12"
+    topo.add(
+        ems.outgoing("TK1", "TK2", "market.>", "x = 1"), ems.incoming("TK2", "TK1", "market.fx.>", "y = 2")
+    )
+    store_topology(store_url, topo)
+    whole = whole_topology(store_url)
+    with unit_of_work(store_url, write=False) as store:
+        part = load_slice(store.conn, "TK2", "market.fx.eur", Failures())
+
+    def ends(t: Topology) -> list[tuple[object, ...]]:
+        return sorted((r.node, r.peer, r.zone_name, r.zone_type, r.seq) for r in t.routes)
+
+    assert ends(part) == ends(whole) and len(part.routes) == len(topo.routes)
+    assert {(r.url, r.source_file, r.source_line) for r in part.routes} == {("", None, None)}
+    assert all(r.properties == {} for r in part.routes)
+    key = attrgetter("node", "peer", "direction", "topic")
+    assert sorted(part.route_selectors, key=key) == sorted(whole.route_selectors, key=key)
+    assert len(part.route_selectors) == 2
+
+
+def test_slice_ems_dense_mesh(cli: Cli, store_url: str) -> None:
+    """A full mesh of 18 servers (153 routes, some active-active, a one-hop zone, route selectors): the
+    slice answers as the whole model does, failures included."""
+    names = [f"M{i:02d}" for i in range(18)]
+    parts: list[object] = [ems.server(n) for n in names]
+    parts += [ems.topic(n, "t.>", "global", maxmsgs="5") for n in names]
+    for i, a in enumerate(names):
+        for j, b in enumerate(names[i + 1 :], i + 1):
+            zone = ("Z", "1hop") if i < 4 and j < 4 else ("default_mhop_zone", "mhop")
+            parts += ems.both(a, b, *zone) if (i + j) % 5 == 0 else [ems.route(a, b, *zone)]
+    parts += [ems.sub(n, f"s{n}", "t.>", durable=True) for n in (names[1], names[9], names[17])]
+    parts += [ems.outgoing("M00", "M17", "t.>", "p = 1"), ems.incoming("M09", "M00", "t.x", "p = 2")]
+    store_topology(store_url, ems.build(parts))
+    pub = ["--from", "M00", "--topic", "t.x"]
+    answers = slice_matches_whole(
+        cli,
+        store_url,
+        [pub, pub + ["--prop", "p=1"], pub + ["--down", "M09"], pub + ["--link-down", "M00:M17"],
+         ["--from", "M02", "--topic", "t.x", "--down", "M03"], ["--from", "M17", "--topic", "t.y"]],
+    )  # fmt: skip
+    assert by_sub(answers[1])[("M17", "sM17")] == "delivered"
+    assert answers[0]["deliveries"][0]["more_alternatives"] == 100
 
 
 # -- the human rendering ----------------------------------------------------------------------------

@@ -5,14 +5,27 @@ Topologies mirror ``shared/corpus/ems`` and are built in ``ems_builders``.
 
 from __future__ import annotations
 
+import itertools
 import json
+import math
 import random
 
 import pytest
 
 from mqctl.domain.errors import InputError
-from mqctl.domain.explanation import Delivery, Explanation, Failures, Publication, Reason, Status, WarningCode
-from mqctl.domain.model import Dialect, Node, Subscription, TopicObject, Topology
+from mqctl.domain.explanation import (
+    MAX_ALTERNATIVES,
+    Delivery,
+    Explanation,
+    Failures,
+    Publication,
+    Reason,
+    Status,
+    WarningCode,
+)
+from mqctl.domain.model import Dialect, Node, Route, Subscription, TopicObject, Topology, ZoneType
+from mqctl.domain.routing.ems_network import EmsNetwork
+from mqctl.domain.routing.ems_paths import MORE_LIMIT
 from mqctl.domain.topics import matches
 from tests.domain.ems_builders import (
     both,
@@ -625,6 +638,64 @@ def test_alternatives_are_counted_when_they_are_few() -> None:
     assert s.path == ["P", "M0", "S"]
     assert s.alternatives == [["P", f"M{i}", "S"] for i in range(1, 9)]
     assert s.more_alternatives == 1 and s.to_json()["more_alternatives"] == 1
+
+
+def _paths_in_full_mesh(n: int) -> int:
+    """Simple paths between two given servers of a full mesh of n: through k of the n - 2 others, in order."""
+    return sum(math.perm(n - 2, k) for k in range(n - 1))
+
+
+@pytest.mark.parametrize("n", [6, 7, 20])
+def test_full_mesh_counts_its_paths_exactly(n: int) -> None:
+    """§9: on a full mesh (a dense network above 8 links per server at n = 20) the alternatives are the
+    next best paths by (hops, names) and ``more_alternatives`` is the number of the other simple paths,
+    up to the limit (6 servers: 65 paths; 7 servers: 326)."""
+    names = [f"M{i:02d}" for i in range(n)]
+    topo = build(
+        [server(m) for m in names],
+        [topic(m, "t", "global", maxmsgs="1") for m in names],
+        [route(a, b) for i, a in enumerate(names) for b in names[i + 1 :]],
+        sub(names[-1], "s", "t"),
+    )
+    ex = explain(topo, names[0], "t")
+    s = the(ex, "s")
+    assert s.path == [names[0], names[-1]]
+    shortest = [
+        [names[0], *middle, names[-1]] for k in range(3) for middle in itertools.permutations(names[1:-1], k)
+    ]  # every path of up to 3 hops, by (hops, names): more than the best and the 8 next best
+    assert [s.path, *s.alternatives] == sorted(shortest, key=lambda p: (len(p), p))[: 1 + MAX_ALTERNATIVES]
+    further = _paths_in_full_mesh(n) - 1 - MAX_ALTERNATIVES
+    assert s.more_alternatives == min(further, MORE_LIMIT)
+    assert (WarningCode.SEARCH_LIMIT in codes(ex)) == (further > MORE_LIMIT)
+    # a server down in the middle of the list: its paths are stored ones, ranked after every delivered one
+    down = the(explain(topo, names[0], "t", down=[names[1]]), "s")
+    assert down.path == [names[0], names[-1]] and down.alternatives[0] == [names[0], names[2], names[-1]]
+
+
+def test_network_keeps_the_most_recent_definition_per_server_and_link() -> None:
+    """§6: a pair defined on both servers is active-active; a route given twice counts once, the most
+    recent; routes to an MQ node or to the server itself are no links; a link's one-hop zones are those of
+    its definitions. Links are made when first asked for, the same each time."""
+    older = Route("A", "C", zone_name="Z2", seq=3)
+    newer = Route("A", "C", zone_name="Z1", zone_type=ZoneType.ONE_HOP, seq=5)
+    topo = build(
+        [server(n) for n in "ABCD"],
+        Node("Q", Dialect.MQ),
+        [Route("A", "B", seq=1), Route("B", "A", seq=2), newer, older, Route("A", "A"), Route("A", "Q")],
+        Route("D", "C", zone_name="Z1", zone_type=ZoneType.ONE_HOP, seq=7),
+    )
+    net = EmsNetwork(topo)
+    assert net.servers == frozenset("ABCD") and net.has_one_hop
+    assert net.adjacency == {"A": ("B", "C"), "B": ("A",), "C": ("A", "D"), "D": ("C",)}
+    ab = net.link("B", "A")
+    assert ab is net.link("A", "B") and ab.active_active and ab.one_hop == frozenset()
+    ac = net.link("C", "A")
+    assert ac.definitions == {"A": newer} and ac.definer() == "A" and ac.one_hop == {"Z1"}
+    assert net.links_of("C") == (("A", ac), ("D", net.link("C", "D")))
+    assert net.find_link("A", "D") is None and net.find_link("A", "Q") is None
+    assert net.one_hop("C", "D") == {"Z1"} and net.one_hop_block(("A", "C"), ("C", "D")) == "Z1"
+    assert [net.is_bridge(x, y) for x, y in (("A", "B"), ("C", "D"), ("A", "C"))] == [True, True, True]
+    assert net.hop_name("B", "A") == "A" and net.route_phrase("A", "C").endswith("(active-passive)")
 
 
 # --- temporary topics (SEMANTICS §9 "EMS temporary topics") --------------------------------------------

@@ -35,6 +35,7 @@ pattern) and keeps, per topic and in a bounded cache, what does not depend on th
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from mqctl.domain.ems_topics import EmsTopicIndex
@@ -195,6 +196,12 @@ class _Context:
     explanation: Explanation
     ladder: Ladder
     targets: dict[str, TargetPaths] = field(default_factory=dict)
+    hops: dict[_Pair, Hop] = field(default_factory=dict)
+    """Each hop described once: the paths to a network's servers share most of their hops."""
+    arrivals: dict[str, Arrival] = field(default_factory=dict)
+    """Server -> how a copy reaches it (the same for every subscription there)."""
+    unbounded_on: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Server -> the forwarding servers on its path without storage limits for T."""
     unbounded: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     """Forwarding server without storage limits -> durable subscriptions behind it."""
 
@@ -261,7 +268,7 @@ def _context(prepared: EmsPrepared, publication: Publication, failures: Failures
 
 def _failing(network: EmsNetwork, failures: Failures) -> dict[_Pair, Phase]:
     """§9 Failures, per hop X→Y that fails (Y down, or the link down): what the first such hop does."""
-    hops = {(x, y) for y in failures.down for x, _ in network.links_of(y)}
+    hops = {(x, y) for y in failures.down for x in network.adjacency.get(y, ())}
     for pair in failures.links_down:
         if len(pair) == 2:
             x, y = sorted(pair)
@@ -294,9 +301,13 @@ def _reach(ctx: _Context, sub: Subscription) -> Arrival | Miss:
         x, y = _failing_hop(ctx, found.best)
         ctx.explanation.warn(WarningCode.GAP, _gap_warning(x, y))
         return Miss(Reason.DOWN, _gap_detail(ctx, sub, x, y))
-    hops = tuple(_hop(ctx, x, y) for x, y in zip(found.best, found.best[1:], strict=False))
-    stored_at = _failing_hop(ctx, found.best)[0] if found.phase is Phase.STORED else None
-    return Arrival(found.best, hops, stored_at, found.alternatives, found.more)
+    arrival = ctx.arrivals.get(sub.node)
+    if arrival is None:
+        hops = tuple(_hop(ctx, x, y) for x, y in _pairs(found.best))
+        stored_at = _failing_hop(ctx, found.best)[0] if found.phase is Phase.STORED else None
+        arrival = Arrival(found.best, hops, stored_at, found.alternatives, found.more)
+        ctx.arrivals[sub.node] = arrival
+    return arrival
 
 
 def _after_delivery(ctx: _Context, sub: Subscription, found: TargetPaths) -> None:
@@ -308,9 +319,12 @@ def _after_delivery(ctx: _Context, sub: Subscription, found: TargetPaths) -> Non
         if x in ctx.network.link(x, y).definitions and not ctx.network.link(x, y).active_active:
             ctx.explanation.warn(WarningCode.DUPLICATES_POSSIBLE, _duplicates_warning(x, y))
     if sub.durable:
-        for server in found.best[:-1]:
-            if not ctx.facts.storage_bounded(server):
-                ctx.unbounded[server].add(f"{sub.name} on {sub.node}")
+        unbounded = ctx.unbounded_on.get(sub.node)
+        if unbounded is None:
+            bounded = ctx.facts.storage_bounded
+            unbounded = ctx.unbounded_on[sub.node] = tuple(s for s in found.best[:-1] if not bounded(s))
+        for server in unbounded:
+            ctx.unbounded[server].add(f"{sub.name} on {sub.node}")
 
 
 def _failing_hop(ctx: _Context, path: _Path) -> _Pair:
@@ -320,8 +334,16 @@ def _failing_hop(ctx: _Context, path: _Path) -> _Pair:
 
 
 def _hop(ctx: _Context, x: str, y: str) -> Hop:
-    found = ctx.filters.get((x, y))
-    return Hop(x, y, Via.ROUTE, ctx.network.hop_name(x, y), found.text if found else None)
+    hop = ctx.hops.get((x, y))
+    if hop is None:
+        found = ctx.filters.get((x, y))
+        hop = Hop(x, y, Via.ROUTE, ctx.network.hop_name(x, y), found.text if found else None)
+        ctx.hops[(x, y)] = hop
+    return hop
+
+
+def _pairs(path: _Path) -> Iterable[_Pair]:
+    return zip(path, path[1:], strict=False)
 
 
 def _unreachable(ctx: _Context, sub: Subscription) -> Miss:

@@ -14,7 +14,6 @@ from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Callable
 from functools import cached_property
-from operator import itemgetter
 from typing import NamedTuple
 
 from mqctl.domain.model import Dialect, Route, Topology, ZoneType
@@ -42,47 +41,57 @@ class Link(NamedTuple):
 
 
 class EmsNetwork:
-    """Every EMS server (nodes, plus servers known only as a route's peer) and the links between them."""
+    """Every EMS server (nodes, plus servers known only as a route's peer) and the links between them.
+
+    Built for each question on a slice of up to tens of thousands of routes (a full mesh of 200 servers
+    has 19,900), so the build keeps one route per link and each server's neighbours' names; a ``Link``,
+    with its definitions and zones, is made when it is first asked for.
+    """
 
     def __init__(self, topology: Topology) -> None:
-        mq = {name for name, node in topology.nodes.items() if node.dialect is not Dialect.EMS}
-        servers = {name for name, node in topology.nodes.items() if node.dialect is Dialect.EMS}
-        definitions: dict[tuple[str, str], dict[str, Route]] = {}
+        nodes = topology.nodes
+        mq = {name for name, node in nodes.items() if node.dialect is not Dialect.EMS}
+        servers = {name for name, node in nodes.items() if node.dialect is Dialect.EMS}
+        first: dict[tuple[str, str], Route] = {}
+        """Unordered pair (names in order) -> the first route read between the two servers."""
+        more: dict[tuple[str, str], dict[str, Route]] = {}
+        """The pairs with a second definition (active-active, or a route read twice): definer -> route."""
+        neighbours: dict[str, list[str]] = defaultdict(list)
         one_hop_zones: set[str] = set()
         one_hop = ZoneType.ONE_HOP
         for route in topology.routes:
             a, b = route.node, route.peer
-            if a == b or a in mq or b in mq:
+            if a == b or (mq and (a in mq or b in mq)):
                 continue
             key = (a, b) if a < b else (b, a)
-            held = definitions.get(key)
-            if held is None:
-                definitions[key] = {a: route}
+            held = first.setdefault(key, route)
+            if held is route:
+                neighbours[a].append(b)
+                neighbours[b].append(a)
             else:
-                before = held.get(a)
+                defs = more.get(key)
+                if defs is None:
+                    defs = more[key] = {held.node: held}
+                before = defs.get(a)
                 if before is None or before.seq < route.seq:
-                    held[a] = route  # the same route twice: the most recent definition
+                    defs[a] = route  # the same route twice: the most recent definition
             if route.zone_type == one_hop:
                 one_hop_zones.add(route.zone_name)
-        for a, b in definitions:
-            servers.add(a)
-            servers.add(b)
+        servers.update(neighbours)
         self.servers = frozenset(servers)
         self.has_one_hop = bool(one_hop_zones)
-        self._dense = len(definitions) > 8 * len(servers)
+        self._one_hop_zones = frozenset(one_hop_zones)
+        self._dense = len(first) > 8 * len(servers)
+        self._first = first
+        self._more = more
         self._links: dict[tuple[str, str], Link] = {}
-        neighbours: dict[str, list[tuple[str, Link]]] = defaultdict(list)
-        for (a, b), defs in definitions.items():
-            zones = NO_ZONES
-            if one_hop_zones:
-                zones = frozenset(r.zone_name for r in defs.values()) & one_hop_zones or NO_ZONES
-            link = self._links[(a, b)] = Link(defs, zones)
-            neighbours[a].append((b, link))
-            neighbours[b].append((a, link))
-        self.adjacency: dict[str, tuple[tuple[str, Link], ...]] = {
-            name: tuple(sorted(found, key=itemgetter(0))) for name, found in neighbours.items()
+        self._links_of: dict[str, tuple[tuple[str, Link], ...]] = {}
+        self._bridge: dict[tuple[str, str], bool] = {}
+        """Links asked about by ``is_bridge`` (whoever publishes, the answer is the same)."""
+        self.adjacency: dict[str, tuple[str, ...]] = {
+            name: tuple(sorted(found)) for name, found in neighbours.items()
         }
-        """Each server's neighbours in name order, with the link to each."""
+        """Each server's neighbours in name order."""
 
     @cached_property
     def _cuts(self) -> _Cuts:
@@ -90,11 +99,16 @@ class EmsNetwork:
 
     def is_bridge(self, x: str, y: str) -> bool:
         """Every path between the two sides of link x-y crosses it (a tree-like part of the network)."""
-        if len(self.adjacency.get(x, ())) > 1 and len(self.adjacency.get(y, ())) > 1:
-            theirs = {n for n, _ in self.adjacency[y]}
-            if any(n in theirs for n, _ in self.adjacency[x]):
-                return False  # on a triangle: no need to search the whole network
-        return frozenset((x, y)) in self._cuts.bridges
+        key = (x, y) if x < y else (y, x)
+        found = self._bridge.get(key)
+        if found is None:
+            xs, ys = self.adjacency.get(x, ()), self.adjacency.get(y, ())
+            if len(xs) > 1 and len(ys) > 1 and not set(ys).isdisjoint(xs):
+                found = False  # on a triangle: no need to search the whole network
+            else:
+                found = frozenset(key) in self._cuts.bridges
+            self._bridge[key] = found
+        return found
 
     def sides(self, cut: str) -> Callable[[str], str] | None:
         """None unless removing server ``cut`` splits the network; then which part holds a server.
@@ -107,13 +121,36 @@ class EmsNetwork:
         return self._cuts.sides(cut)
 
     def link(self, x: str, y: str) -> Link:
-        return self._links[(x, y) if x < y else (y, x)]
+        """The link between two servers (KeyError when there is none)."""
+        key = (x, y) if x < y else (y, x)
+        found = self._links.get(key)
+        if found is None:
+            found = self._links[key] = self._make_link(key, self._first[key])
+        return found
+
+    def _make_link(self, key: tuple[str, str], route: Route) -> Link:
+        definitions = self._more.get(key) or {route.node: route}
+        zones = NO_ZONES
+        if self.has_one_hop:
+            zones = frozenset(r.zone_name for r in definitions.values()) & self._one_hop_zones or NO_ZONES
+        return Link(definitions, zones)
 
     def find_link(self, x: str, y: str) -> Link | None:
-        return self._links.get((x, y) if x < y else (y, x))
+        key = (x, y) if x < y else (y, x)
+        return self.link(x, y) if key in self._first else None
 
     def links_of(self, server: str) -> tuple[tuple[str, Link], ...]:
-        return self.adjacency.get(server, ())
+        """A server's neighbours in name order, with the link to each."""
+        found = self._links_of.get(server)
+        if found is None:
+            found = self._links_of[server] = tuple(
+                (n, self.link(server, n)) for n in self.adjacency.get(server, ())
+            )
+        return found
+
+    def one_hop(self, x: str, y: str) -> frozenset[str]:
+        """The one-hop zones of the link between x and y (none in a network without one-hop zones)."""
+        return self.link(x, y).one_hop if self.has_one_hop else NO_ZONES
 
     def hop_name(self, x: str, y: str) -> str:
         """The route's name as defined: X's route to Y is named Y; failing that, Y's route named X."""
@@ -143,7 +180,7 @@ class _Cuts:
     on, which lets the path search drop at once a branch that cannot lead to its target.
     """
 
-    def __init__(self, adjacency: dict[str, tuple[tuple[str, Link], ...]]) -> None:
+    def __init__(self, adjacency: dict[str, tuple[str, ...]]) -> None:
         disc: dict[str, int] = {}
         low: dict[str, int] = {}
         self._finish: dict[str, int] = {}
@@ -157,7 +194,7 @@ class _Cuts:
             stack = [(root, "", iter(adjacency[root]))]
             while stack:
                 node, parent, neighbours = stack[-1]
-                for nxt, _ in neighbours:
+                for nxt in neighbours:
                     if nxt == parent:
                         continue
                     if nxt in disc:

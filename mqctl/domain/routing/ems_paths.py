@@ -40,6 +40,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from operator import itemgetter
+from typing import cast
 
 from mqctl.domain.explanation import MAX_ALTERNATIVES
 from mqctl.domain.routing.ems_network import NO_ZONES, EmsNetwork
@@ -106,7 +107,7 @@ class PathSearch:
         self.start: _State = (publisher, NO_ZONES, int(Phase.DELIVERED))
         self.network = network
         self.rules = rules
-        self.succ: dict[_State, list[tuple[str, _State]]] = {}
+        self.succ: dict[_State, tuple[tuple[str, ...], tuple[_State, ...]]] = {}
         """Successors of the states asked about so far (see ``successors``)."""
         self._plain = not rules.refused and not rules.failing
         """Every hop keeps the phase: ``HopRules.step`` need not be asked."""
@@ -114,6 +115,8 @@ class PathSearch:
         self.parent: dict[_State, tuple[_State | None, int]] = {self.start: (None, 0)}
         """Breadth-first parent and discovery number: the best walk to each state, fewest hops then names."""
         self.at: dict[str, list[_State]] = defaultdict(list)
+        self._walks: dict[_State, _Path | None] = {}
+        """State -> its best walk when that is a simple path over bridges (``_bridged_walk``)."""
         if publisher not in rules.crossable:
             return
         # without one-hop zones and with every hop keeping the phase, a server has one state at most
@@ -122,34 +125,39 @@ class PathSearch:
         while queue and len(self.parent) != most:
             state = queue.popleft()
             self.at[state[0]].append(state)
-            for _, nxt in self.successors(state):
+            for nxt in self.successors(state)[1]:
                 if nxt not in self.parent:
                     self.parent[nxt] = (state, len(self.parent))
                     queue.append(nxt)
         for state in queue:
             self.at[state[0]].append(state)
 
-    def successors(self, state: _State) -> list[tuple[str, _State]]:
-        """The states one hop on, in server order (made on first ask and kept)."""
+    def successors(self, state: _State) -> tuple[tuple[str, ...], tuple[_State, ...]]:
+        """The servers one hop on, in name order, and the state at each (made on first ask and kept)."""
         found = self.succ.get(state)
         if found is not None:
             return found
         here, arrived, phase = state
-        rules = self.rules
+        rules, network = self.rules, self.network
         crossable, plain = rules.crossable, self._plain
-        if plain and not self.network.has_one_hop:  # one state per server: (server, no zones, phase)
-            states = self._plain_states
-            found = self.succ[state] = [
-                (there, states.get(there) or states.setdefault(there, (there, NO_ZONES, phase)))
-                for there, _ in self.network.adjacency.get(here, ())
-                if there in crossable
-            ]
-            return found
-        found = self.succ[state] = [
-            (there, (there, link.one_hop, phase if plain else rules.step(phase, here, there)))
-            for there, link in self.network.adjacency.get(here, ())
-            if there in crossable and not (arrived and arrived & link.one_hop)
-        ]
+        near = network.adjacency.get(here, ())
+        names = near if crossable.issuperset(near) else tuple(filter(crossable.__contains__, near))
+        if plain and not network.has_one_hop:  # one state per server: (server, no zones, phase)
+            known = self._plain_states
+            if not known:
+                known.update((there, (there, NO_ZONES, phase)) for there in crossable)
+            states = tuple(map(known.__getitem__, names))
+        elif not network.has_one_hop:
+            states = tuple((there, NO_ZONES, rules.step(phase, here, there)) for there in names)
+        else:
+            kept = []
+            for there in names:
+                zones = network.one_hop(here, there)
+                if not (arrived and arrived & zones):
+                    kept.append((there, (there, zones, phase if plain else rules.step(phase, here, there))))
+            names = tuple(there for there, _ in kept)
+            states = tuple(nxt for _, nxt in kept)
+        found = self.succ[state] = (names, states)
         return found
 
     def reaches(self, target: str) -> bool:
@@ -189,18 +197,33 @@ class PathSearch:
         path whose every link is a bridge is the only simple path between its ends (the common case: EMS
         networks are trees of routes), so no enumeration is needed.
         """
-        state: _State | None = min(self.at[target], key=lambda s: (s[2], self.parent[s][1]))
-        phase = state[2] if state is not None else Phase.DELIVERED
-        walk: list[str] = []
-        while state is not None:
-            walk.append(state[0])
-            state = self.parent[state][0]
-        walk.reverse()
-        if len(set(walk)) < len(walk):
-            return None
-        if all(self.network.is_bridge(x, y) for x, y in _hops(walk)):
-            return TargetPaths(tuple(walk), Phase(phase))
-        return None
+        state = min(self.at[target], key=lambda s: (s[2], self.parent[s][1]))
+        walk = self._bridged_walk(state)
+        return None if walk is None else TargetPaths(walk, Phase(state[2]))
+
+    def _bridged_walk(self, state: _State) -> _Path | None:
+        """The best walk to ``state`` if it is a simple path over bridges only, else None.
+
+        Kept per state: the walks to a network's servers share their beginnings. A walk over bridges
+        that is simple stays simple on one more bridge unless it steps straight back (a bridge is on no
+        cycle), so one comparison replaces a scan of the walk.
+        """
+        memo = self._walks
+        pending: list[_State] = []
+        at: _State | None = state
+        while at is not None and at not in memo:
+            pending.append(at)
+            at = self.parent[at][0]
+        walk = memo[at] if at is not None else ()
+        is_bridge = self.network.is_bridge
+        for at in reversed(pending):
+            here = at[0]
+            if walk and ((len(walk) > 1 and walk[-2] == here) or not is_bridge(walk[-1], here)):
+                walk = None
+            if walk is not None:
+                walk = (*walk, here)
+            memo[at] = walk
+        return walk
 
     def _cost_to_go(self, target: str) -> dict[_State, tuple[int, int]]:
         """Best (final phase, hops) of a walk from each state to ``target``; absent: it never gets there."""
@@ -225,9 +248,9 @@ class PathSearch:
     def _predecessors(self, state: _State) -> Iterable[_State]:
         """Forward states with a hop into ``state`` (the inverse of the forward pass's rule)."""
         there, zones, phase = state
-        rules = self.rules
-        for here, link in self.network.links_of(there):
-            if link.one_hop != zones or here not in rules.crossable:
+        rules, network = self.rules, self.network
+        for here in network.adjacency.get(there, ()):
+            if here not in rules.crossable or network.one_hop(here, there) != zones:
                 continue
             for before in self.at.get(here, ()):
                 arrived = before[1]
@@ -266,10 +289,12 @@ class _Enumeration:
         found = self._children.get(state)
         if found is not None:
             return found
-        cost, target = self.cost, self.target
-        found = [
-            (cost[child], there, child) for there, child in self.search.successors(state) if child in cost
-        ]
+        names, states = self.search.successors(state)
+        costs = list(map(self.cost.get, states))  # hot on a dense network: no Python-level loop
+        found = cast(_Children, list(zip(costs, names, states, strict=True)))
+        if None in costs:  # a child that never gets to the target
+            found = [child for child in found if child[0] is not None]
+        target = self.target
         side = self.search.network.sides(state[0])
         if side is not None:  # a cut server: drop the branches that cannot lead to the target
             beyond = side(target)
@@ -317,7 +342,7 @@ def shortest(network: EmsNetwork, start: str, goal: str, allowed: Callable[[str,
             while (prev := parent[out[-1]]) is not None:
                 out.append(prev)
             return tuple(reversed(out))
-        for there, _ in network.adjacency.get(here, ()):
+        for there in network.adjacency.get(here, ()):
             if there not in parent and allowed(here, there):
                 parent[there] = here
                 queue.append(there)
