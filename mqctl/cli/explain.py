@@ -120,9 +120,9 @@ def render(result: Explanation, topology: Topology | None = None) -> None:
     from rich.tree import Tree
 
     from mqctl.cli.common import console as make_console
-    from mqctl.render.wording import delivery_status, hop_phrase, route_links
+    from mqctl.render.wording import delivery_status, hop_links, hop_phrase
 
-    links = route_links(topology.routes) if topology is not None else None
+    links = hop_links(result, topology.routes) if topology is not None else None
 
     pub = result.publication
     props = ", ".join(f"{k}={getattr(v, 'value', v)!r}" for k, v in sorted(pub.properties.items()))

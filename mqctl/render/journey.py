@@ -11,7 +11,7 @@ from __future__ import annotations
 from mqctl.domain.explanation import Delivery, Explanation, Failures, Hop, Status
 from mqctl.domain.model import Dialect, Topology
 from mqctl.render.diagram import Arrow, Box, Diagram, Line, Mark, Shape, wrap
-from mqctl.render.wording import Links, delivery_status, hop_phrase, route_links
+from mqctl.render.wording import Links, delivery_status, hop_links, hop_phrase
 
 __all__ = ["journey_diagram"]
 
@@ -22,7 +22,7 @@ def journey_diagram(
     """``failures`` marks what is down; ``topology`` (the model explained) names who defines each route."""
     failures = failures or Failures()
     pub = result.publication
-    links = route_links(topology.routes) if topology is not None else None
+    links = hop_links(result, topology.routes) if topology is not None else None
     diagram = Diagram(f"mqctl explain: '{pub.topic}' published on {pub.from_node}")
     shapes = _shapes(topology)
     origin = _node(diagram, pub.from_node, shapes)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from mqctl.domain.explanation import Delivery, Hop, Via
+from mqctl.domain.explanation import Delivery, Explanation, Hop, Via
 from mqctl.domain.model import Route
 
-__all__ = ["and_list", "delivery_status", "hop_phrase", "route_links"]
+__all__ = ["and_list", "delivery_status", "hop_links", "hop_phrase", "route_links"]
 
 Links = dict[frozenset[str], dict[str, Route]]
 
@@ -32,6 +32,14 @@ def route_links(routes: Iterable[Route]) -> Links:
         if route.node not in held or held[route.node].seq < route.seq:
             held[route.node] = route
     return links
+
+
+def hop_links(result: Explanation, routes: Iterable[Route]) -> Links:
+    """``route_links`` of the routes the explanation's delivery hops cross, whichever way: a meshed EMS
+    network has tens of thousands of routes, and a view names only the few it shows."""
+    shown = {(h.from_node, h.to_node) for d in result.deliveries for h in d.hops}
+    shown |= {(b, a) for a, b in shown}
+    return route_links(r for r in routes if (r.node, r.peer) in shown)
 
 
 def hop_phrase(hop: Hop, links: Links | None = None) -> str:
