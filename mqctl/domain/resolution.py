@@ -245,6 +245,8 @@ class ClusterIndex:
         self._conflicts: dict[
             frozenset[str], tuple[list[Conflict], set[tuple[str, str]], dict[str, TopicObject]]
         ] = {}
+        self._keys: dict[frozenset[str], tuple[frozenset[str], frozenset[str]]] = {}
+        self._values: dict[frozenset[str], frozenset[tuple[str, str]]] = {}
 
     def clusters_of(self, node: str) -> frozenset[str]:
         return frozenset(self._clusters.get(node, ()))
@@ -282,9 +284,36 @@ class ClusterIndex:
             found = self._conflicts[clusters] = (conflicts, losers, entries)
         return found
 
+    def keys_among(self, clusters: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
+        """The TOPICSTRs and the names of every definition of these clusters (computed once per set)."""
+        found = self._keys.get(clusters)
+        if found is None:
+            objs = [o for c in clusters for o in self.clustered(c)]
+            found = self._keys[clusters] = (
+                frozenset(o.topicstr for o in objs),
+                frozenset(o.name for o in objs),
+            )
+        return found
+
+    def values_among(self, clusters: frozenset[str]) -> frozenset[tuple[str, str]]:
+        """Every (attribute, value) of ``TopicTree.uses`` set by some definition of these clusters."""
+        found = self._values.get(clusters)
+        if found is None:
+            found = self._values[clusters] = frozenset(
+                (attribute, str(getattr(o, attribute)))
+                for c in clusters
+                for o in self.clustered(c)
+                for attribute in _USED
+            )
+        return found
+
     def hosts(self, cluster: str, topicstr: str) -> tuple[str, ...]:
         """Topic hosts: members of ``cluster`` defining an object with ``topicstr`` for it, by name."""
         return self._hosts.get((cluster, topicstr), ())
+
+
+_USED = ("subscope", "pubscope", "wildcard", "proxysub")
+"""Attributes whose values ``ClusterIndex.values_among`` gathers for ``TopicTree.uses``."""
 
 
 # --- resolution -------------------------------------------------------------------------------------------
@@ -345,6 +374,9 @@ class TopicTree:
     _clusters: int | None = None
     """How many clusters the tree's objects name (counted on first need)."""
     _uses: dict[tuple[str, str], bool] = field(default_factory=dict)
+    _overlay: list[TopicObject] | None = None
+    """When the entries are the clusters' shared ones plus these (Q's own clustered and plain objects):
+    lets ``uses`` answer most questions without walking the whole tree."""
 
     @classmethod
     def for_node(cls, topology: Topology | ClusterIndex, qmgr: str) -> TopicTree:
@@ -360,6 +392,21 @@ class TopicTree:
         strs, names = {o.topicstr for o in plain}, {o.name for o in plain}
         clusters = index.clusters_of(qmgr)
         own = [o for o in index.local(qmgr) if o.cluster]
+        shared_strs, shared_names = index.keys_among(clusters)
+        if (
+            all(o.cluster in clusters for o in own)
+            and strs.isdisjoint(shared_strs)
+            and names.isdisjoint(shared_names)
+            and not any(o.topicstr in strs or o.name in names for o in own)
+        ):
+            # the usual case, told without listing the clusters' definitions: no plain object of Q
+            # hides one, so what Q sees is exactly its clusters' definitions, as for its fellow members
+            shared, losers, entries = index.conflicts_among(clusters)
+            tree.conflicts = list(shared)
+            tree.entries = dict(entries)
+            tree._overlay = [*own, *plain]
+            clustered = own  # Q's own definitions go over the shared ones
+            return tree._finish(clustered, losers, plain)
         remote = [o for c in sorted(clusters) for o in index.clustered(c) if o.node != qmgr]
         clustered = [o for o in [*own, *remote] if o.topicstr not in strs and o.name not in names]
         tree.hidden = [o for o in [*own, *remote] if o.topicstr in strs or o.name in names]
@@ -372,12 +419,18 @@ class TopicTree:
         else:
             tree.conflicts = find_conflicts(clustered)
             losers = {(o.node, o.name) for c in tree.conflicts for o in c.losers}
-        for obj in sorted(clustered, key=lambda o: (o.node == qmgr, *_recency(o))):
+        return tree._finish(clustered, losers, plain)
+
+    def _finish(
+        self, clustered: list[TopicObject], losers: set[tuple[str, str]], plain: list[TopicObject]
+    ) -> TopicTree:
+        """Q's clustered definitions (its own last: they win among alike ones), then its plain ones."""
+        for obj in sorted(clustered, key=lambda o: (o.node == self.node, *_recency(o))):
             if (obj.node, obj.name) not in losers:
-                tree.entries[obj.topicstr] = obj
+                self.entries[obj.topicstr] = obj
         for obj in plain:
-            tree.entries[obj.topicstr] = obj
-        return tree
+            self.entries[obj.topicstr] = obj
+        return self
 
     def resolve(self, topicstr: str) -> Resolution:
         """Resolve a concrete topic string (any '#'/'+' in it is literal).
@@ -425,7 +478,16 @@ class TopicTree:
         key = (attribute, str(value))
         found = self._uses.get(key)
         if found is None:
-            found = self._uses[key] = any(getattr(o, attribute) == value for o in self.entries.values())
+            if (
+                self._overlay is not None
+                and attribute in _USED
+                and key not in self.index.values_among(self.index.clusters_of(self.node))
+                and not any(getattr(o, attribute) == value for o in self._overlay)
+            ):
+                found = False  # the entries are drawn from the clusters' definitions and the overlay
+            else:
+                found = any(getattr(o, attribute) == value for o in self.entries.values())
+            self._uses[key] = found
         return found
 
     def conflicts_on(self, topicstr: str) -> list[Conflict]:

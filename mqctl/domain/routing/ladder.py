@@ -88,11 +88,16 @@ class Ladder:
 
     def judge(self, sub: Subscription, reach: Callable[[], Arrival | Miss]) -> Delivery | None:
         """Apply the precedence to ``sub``; returns the delivery when it gets the publication."""
+        return self.settle(sub, self.reach(sub, reach))
+
+    def reach(self, sub: Subscription, reach: Callable[[], Arrival | Miss]) -> Arrival | Miss:
+        """Steps 1 to 3: they read the publisher, the topic and the failures, never the message, so a
+        caller may keep the outcome for other publications that differ only in properties."""
         early = self._early(sub)
-        if early is not None:
-            self._miss(sub, early)
-            return None
-        outcome = reach()
+        return early if early is not None else reach()
+
+    def settle(self, sub: Subscription, outcome: Arrival | Miss) -> Delivery | None:
+        """Steps 4 and 5 on the outcome of ``reach``: the subscription's selector, then the delivery."""
         if isinstance(outcome, Miss):
             self._miss(sub, outcome)
             return None

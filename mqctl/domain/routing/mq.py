@@ -41,7 +41,9 @@ from mqctl.domain.explanation import (
     Publication,
     Reason,
     Resolved,
+    TopicHost,
     Via,
+    Warning,
     WarningCode,
 )
 from mqctl.domain.model import (
@@ -77,8 +79,39 @@ MQ = Dialect.MQ
 
 
 def explain_mq(prepared: MqPrepared, publication: Publication, failures: Failures) -> Explanation:
-    """Explain one MQ publication: deliveries, misses with their reason, and warnings (SEMANTICS §8)."""
-    return _Engine(prepared, publication, failures).run()
+    """Explain one MQ publication: deliveries, misses with their reason, and warnings (SEMANTICS §8).
+
+    Everything but the selectors of the subscriptions reached depends on the publisher, the topic and
+    the failures only: that part is kept with the topic's facts, so publications that differ only in
+    their properties (the Spark job's routing keys of one topic) share it.
+    """
+    facts = prepared.facts(publication.topic)
+    return facts.routed(publication, failures).answer(publication, failures)
+
+
+@dataclass(slots=True)
+class _Routed:
+    """The answer for one (publisher, topic, failures) up to the selectors of the subscriptions (the
+    reachability steps of the §9 precedence, ``resolved``, warnings, topic hosts): never mutated."""
+
+    resolved: Resolved
+    outcomes: list[tuple[Subscription, Arrival | Miss]]
+    warnings: list[tuple[WarningCode, str]]
+    topic_hosts: list[TopicHost]
+
+    def answer(self, publication: Publication, failures: Failures) -> Explanation:
+        """A fresh explanation for ``publication``: only the selector step is run again."""
+        r = self.resolved
+        explanation = Explanation(
+            publication,
+            Resolved(r.node, r.object, r.topicstr, r.cluster, r.clroute),
+            warnings=[Warning(code, message) for code, message in self.warnings],
+            topic_hosts=list(self.topic_hosts),
+        )
+        settle = Ladder(explanation, failures, MQ).settle
+        for sub, outcome in self.outcomes:
+            settle(sub, outcome)
+        return explanation
 
 
 # --- subscriptions ---------------------------------------------------------------------------------
@@ -265,7 +298,24 @@ class MqPrepared:
         return self._facts.get(topic, lambda: _TopicFacts(self, topic))
 
     def spread(self, source: _Source, scopes: bool) -> _Spread:
-        """Where one proxy subscription ends up (kept: many topics share the same subscriptions)."""
+        """Where one proxy subscription ends up.
+
+        From a queue manager without hierarchy neighbours, into a cluster none of whose receivers has
+        any either (every queue manager of a cluster-only estate), the proxy goes no further than one
+        grant, which the resolution at the origin decides: made at once. Otherwise propagated and kept
+        (many topics share the same subscriptions).
+        """
+        origin = source.origin
+        if origin not in self._neighbours and not (scopes and source.own_qmgr):
+            res = self.trees.at(origin).resolve_pattern(source.prefix)
+            if scopes and res.subscope == Scope.QMGR:
+                return ()
+            if not res.clustered or not self.index.is_member(origin, res.cluster):
+                return ()
+            direct = res.clroute == ClRoute.DIRECT
+            targets = self.member_set(res.cluster) if direct else frozenset(res.hosts)
+            if all(t == origin for t in self.in_hierarchy(targets)):
+                return (_Grant(_Held(origin, False, res.cluster), targets, frozenset((origin,))),)
         return self._spread.get((source, scopes), lambda: _propagate(self, source, scopes))
 
     def force_sources(self, topic: str) -> list[_Source]:
@@ -296,6 +346,17 @@ class _TopicFacts:
         """Subscriptions that receive T: the index matched a topic-schema pattern exactly already."""
         self.force = prepared.force_sources(topic)
         self._holders: dict[tuple[frozenset[tuple[str, str]], bool], _Holders] = {}
+        self._routed: dict[tuple[str, Failures], _Routed] = {}
+
+    def routed(self, publication: Publication, failures: Failures) -> _Routed:
+        """The selector-independent answer for this publisher and these failures (kept, a few per topic)."""
+        key = (publication.from_node, failures)
+        found = self._routed.get(key)
+        if found is None:
+            if len(self._routed) >= self._KEPT:
+                self._routed.clear()
+            found = self._routed[key] = _Engine(self.prepared, publication, failures).run()
+        return found
 
     def sources(self, gone: frozenset[tuple[str, str]], scopes: bool) -> list[_Source]:
         """Live subscriptions whose proxy matches T, then FORCE objects on T's chain (§4.4).
@@ -439,6 +500,9 @@ class _Flower:
 
     def _forwards(self, arr: _Arrival) -> list[_Arrival]:
         """Where the queue manager ``arr.node`` sends the copy it got, by its own tree and scopes."""
+        if arr.kind is _Kind.CLUSTER and not self.e.prepared.neighbours(arr.node):
+            return []  # a plain cluster receiver: nothing to relay (hierarchy proxies are held only at
+            # queue managers with hierarchy neighbours), and no tree to build or holders to gather
         held = sorted(h for h in self.holders.get(arr.node) if h.hierarchy)
         if arr.kind is _Kind.CLUSTER and not held:
             return []  # a plain cluster receiver: nothing to relay (and no tree to build)
@@ -603,17 +667,18 @@ class _Engine:
 
     # -- the answer
 
-    def run(self) -> Explanation:
-        for s in self.matching:
-            self.ladder.judge(s.sub, lambda s=s: self._reach(s))  # type: ignore[misc]
+    def run(self) -> _Routed:
+        reach = self.ladder.reach
+        outcomes = [(s.sub, reach(s.sub, lambda s=s: self._reach(s))) for s in self.matching]  # type: ignore[misc]
         if self.failures.node_down(self.pub.from_node):
             self._literal_wildcard()
-            return self.explanation
-        choice = self.publisher_choice
-        if choice is not None:
-            self.explanation.topic_hosts = list(choice.hosts)
-        self._warnings()
-        return self.explanation
+        else:
+            choice = self.publisher_choice
+            if choice is not None:
+                self.explanation.topic_hosts = list(choice.hosts)
+            self._warnings()
+        e = self.explanation
+        return _Routed(e.resolved, outcomes, [(w.code, w.message) for w in e.warnings], e.topic_hosts)
 
     def _reach(self, s: _Sub) -> Arrival | Miss:
         """MQ's reachability steps of the §9 precedence, in order."""
