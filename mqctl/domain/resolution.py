@@ -41,6 +41,7 @@ __all__ = [
     "ROOT_NAME",
     "ROUTING_ATTRIBUTES",
     "ClusterIndex",
+    "ClusterPoint",
     "Conflict",
     "ConflictKind",
     "Resolution",
@@ -57,6 +58,9 @@ ROOT_NAME = "SYSTEM.BASE.TOPIC"
 
 RESOLUTION_CACHE = 64
 """Resolutions kept per tree (see ``TopicTree.resolve``)."""
+
+POINT_CACHE = 65536
+"""Cluster points kept per index, over all the sets of clusters (see ``ClusterIndex.point_among``)."""
 
 _SEP = "/"
 _E = TypeVar("_E", bound=StrEnum)
@@ -247,6 +251,7 @@ class ClusterIndex:
         ] = {}
         self._keys: dict[frozenset[str], tuple[frozenset[str], frozenset[str]]] = {}
         self._values: dict[frozenset[str], frozenset[tuple[str, str]]] = {}
+        self._points: dict[tuple[frozenset[str], tuple[str, ...]], tuple[frozenset[str], ClusterPoint]] = {}
 
     def clusters_of(self, node: str) -> frozenset[str]:
         return frozenset(self._clusters.get(node, ()))
@@ -307,6 +312,23 @@ class ClusterIndex:
             )
         return found
 
+    def point_among(
+        self, clusters: frozenset[str], prefix_levels: tuple[str, ...]
+    ) -> tuple[frozenset[str], ClusterPoint]:
+        """The cluster point of these levels among the definitions kept for these clusters, with the
+        TOPICSTRs of their chain: what every member of exactly these clusters sees, unless one of its
+        plain objects lies on that chain (``TopicTree.point``). Kept, up to ``POINT_CACHE``."""
+        key = (clusters, prefix_levels)
+        found = self._points.get(key)
+        if found is None:
+            entries = self.conflicts_among(clusters)[2]
+            strs = chain_topicstrs(prefix_levels)
+            chain = [entries[s] for s in strs if s in entries]
+            if len(self._points) >= POINT_CACHE:
+                self._points.clear()
+            found = self._points[key] = (frozenset(strs), ClusterPoint.of(self, chain))
+        return found
+
     def hosts(self, cluster: str, topicstr: str) -> tuple[str, ...]:
         """Topic hosts: members of ``cluster`` defining an object with ``topicstr`` for it, by name."""
         return self._hosts.get((cluster, topicstr), ())
@@ -317,6 +339,29 @@ _USED = ("subscope", "pubscope", "wildcard", "proxysub")
 
 
 # --- resolution -------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ClusterPoint:
+    """What a resolution says about clustering, and its subscription scope: all that the proxy
+    subscriptions of a pattern need (fellow members of the same clusters mostly share it)."""
+
+    cluster: str
+    clroute: ClRoute
+    hosts: tuple[str, ...]
+    subscope: Scope
+
+    @classmethod
+    def of(cls, index: ClusterIndex, chain: Sequence[TopicObject]) -> ClusterPoint:
+        point = next((o for o in reversed(chain) if o.cluster), None)
+        if point is None:
+            return cls("", ClRoute.DIRECT, (), _inherit(chain, "subscope", Scope.ASPARENT, Scope.ALL))
+        return cls(
+            point.cluster,
+            point.clroute,
+            index.hosts(point.cluster, point.topicstr),
+            _inherit(chain, "subscope", Scope.ASPARENT, Scope.ALL),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -377,6 +422,11 @@ class TopicTree:
     _overlay: list[TopicObject] | None = None
     """When the entries are the clusters' shared ones plus these (Q's own clustered and plain objects):
     lets ``uses`` answer most questions without walking the whole tree."""
+    _plain: frozenset[str] | None = None
+    """With ``_overlay``: the TOPICSTRs of Q's plain objects (Q's own clustered ones are alike to the
+    shared ones in every routing attribute, so only a plain one can make Q's answer differ)."""
+    _cluster_set: frozenset[str] = frozenset()
+    _points: dict[tuple[str, ...], ClusterPoint] = field(default_factory=dict)
 
     @classmethod
     def for_node(cls, topology: Topology | ClusterIndex, qmgr: str) -> TopicTree:
@@ -405,6 +455,8 @@ class TopicTree:
             tree.conflicts = list(shared)
             tree.entries = dict(entries)
             tree._overlay = [*own, *plain]
+            tree._plain = frozenset(strs)
+            tree._cluster_set = clusters
             clustered = own  # Q's own definitions go over the shared ones
             return tree._finish(clustered, losers, plain)
         remote = [o for c in sorted(clusters) for o in index.clustered(c) if o.node != qmgr]
@@ -445,6 +497,23 @@ class TopicTree:
                 self._cache.clear()
             self._cache[topicstr] = cached
         return cached
+
+    def point(self, prefix_levels: tuple[str, ...]) -> ClusterPoint:
+        """The cluster point and subscription scope of a pattern with this fixed prefix, as
+        ``resolve_pattern`` would give them, but shared with fellow members of the same clusters."""
+        if self._plain is not None:
+            strs, point = self.index.point_among(self._cluster_set, prefix_levels)
+            if self._plain.isdisjoint(strs):
+                return point
+        found = self._points.get(prefix_levels)
+        if found is None:
+            res = self.resolve_pattern(prefix_levels)
+            if len(self._points) >= RESOLUTION_CACHE:
+                self._points.clear()
+            found = self._points[prefix_levels] = ClusterPoint(
+                res.cluster, res.clroute, res.hosts, res.subscope
+            )
+        return found
 
     def resolve_pattern(self, prefix_levels: Sequence[str]) -> Resolution:
         """Resolve a subscription by its fixed prefix (``topics.fixed_prefix_levels``, §3)."""

@@ -30,6 +30,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
+from typing import NamedTuple
 
 from mqctl.domain.explanation import (
     MAX_ALTERNATIVES,
@@ -171,9 +172,10 @@ def _char_wild(pattern: str) -> bool:
     return False
 
 
-@dataclass(frozen=True, slots=True)
-class _Source:
-    """Something that makes a queue manager send proxy subscriptions: a subscription or a FORCE object."""
+class _Source(NamedTuple):
+    """Something that makes a queue manager send proxy subscriptions: a subscription or a FORCE object.
+
+    (A named tuple: made once per matching subscription and question, so it has to be cheap.)"""
 
     origin: str
     prefix: tuple[str, ...]
@@ -181,8 +183,7 @@ class _Source:
     """The subscription's own SUBSCOPE is QMGR."""
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class _Held:
+class _Held(NamedTuple):
     """A proxy subscription held at a queue manager: who sent it, over a cluster or the hierarchy."""
 
     sender: str
@@ -261,6 +262,10 @@ class MqPrepared:
             if obj.proxysub == ProxySub.FORCE and self.is_mq(obj.node):
                 self._force[obj.topicstr].append(obj)
         self._full = {m.cluster for m in topology.memberships if m.full_repository}
+        self.any_subscope_qmgr = any(o.subscope == Scope.QMGR for o in topology.topics)
+        """Some topic object has SUBSCOPE(QMGR): else no tree needs asking (``TopicTree.uses``)."""
+        self.any_block = any(o.wildcard == Wildcard.BLOCK for o in topology.topics)
+        """Some topic object has WILDCARD(BLOCK)."""
         self._facts: BoundedCache[str, _TopicFacts] = BoundedCache(cache_size)
         self._spread: BoundedCache[tuple[_Source, bool], _Spread] = BoundedCache(cache_size * 64)
 
@@ -307,15 +312,15 @@ class MqPrepared:
         """
         origin = source.origin
         if origin not in self._neighbours and not (scopes and source.own_qmgr):
-            res = self.trees.at(origin).resolve_pattern(source.prefix)
-            if scopes and res.subscope == Scope.QMGR:
+            point = self.trees.at(origin).point(source.prefix)
+            if scopes and point.subscope == Scope.QMGR:
                 return ()
-            if not res.clustered or not self.index.is_member(origin, res.cluster):
+            if not point.cluster or not self.index.is_member(origin, point.cluster):
                 return ()
-            direct = res.clroute == ClRoute.DIRECT
-            targets = self.member_set(res.cluster) if direct else frozenset(res.hosts)
+            direct = point.clroute == ClRoute.DIRECT
+            targets = self.member_set(point.cluster) if direct else frozenset(point.hosts)
             if all(t == origin for t in self.in_hierarchy(targets)):
-                return (_Grant(_Held(origin, False, res.cluster), targets, frozenset((origin,))),)
+                return (_Grant(_Held(origin, False, point.cluster), targets, frozenset((origin,))),)
         return self._spread.get((source, scopes), lambda: _propagate(self, source, scopes))
 
     def force_sources(self, topic: str) -> list[_Source]:
@@ -585,8 +590,10 @@ class _Engine:
         self.failures = failures
         self.facts = prepared.facts(self.topic)
         self.matching = self.facts.matching
-        self.gone = frozenset(
-            s.key for s in self.facts.candidates if not s.sub.durable and s.key in failures.offline
+        self.gone = (
+            frozenset(s.key for s in self.facts.candidates if not s.sub.durable and s.key in failures.offline)
+            if failures.offline
+            else frozenset()
         )
         """Non-durable subscriptions whose subscriber is offline: they no longer exist, nor their proxies."""
         self.explanation = Explanation(publication, self._resolved())
@@ -707,7 +714,9 @@ class _Engine:
                 f"{_cap(s.label)} has SUBSCOPE(QMGR), so it receives only publications made on "
                 f"{s.sub.node}, not this one from {self.pub.from_node}."
             )
-        if not self.prepared.trees.at(s.sub.node).uses("subscope", Scope.QMGR):
+        if not self.prepared.any_subscope_qmgr or not self.prepared.trees.at(s.sub.node).uses(
+            "subscope", Scope.QMGR
+        ):
             return None
         res = self.res_sub(s)
         if res.subscope == Scope.QMGR:
@@ -719,7 +728,11 @@ class _Engine:
 
     def _blocked(self, s: _Sub) -> str | None:
         """§5.5: a WILDCARD(BLOCK) object at or above T's resolution and below the wildcard's fixed part."""
-        if not s.wildcard or not self.prepared.trees.at(s.sub.node).uses("wildcard", Wildcard.BLOCK):
+        if (
+            not s.wildcard
+            or not self.prepared.any_block
+            or not self.prepared.trees.at(s.sub.node).uses("wildcard", Wildcard.BLOCK)
+        ):
             return None
         depth = len(s.prefix)
         for obj in reversed(self.res_t(s.sub.node).chain):
@@ -742,13 +755,16 @@ class _Engine:
     def _alternatives(self, node: str, chosen: _Arrival) -> tuple[tuple[tuple[str, ...], ...], int]:
         """Through the other hosts sharing the publications, then other paths that also arrive
         (duplicates): the first ``MAX_ALTERNATIVES``, and how many more."""
+        arrivals = self.flow.arrivals.get(node, [])
+        if len(arrivals) < 2 and (node == self.pub.from_node or not self.alternative_flows):
+            return (), 0  # no other path: the usual case, told without building any list
         out: list[tuple[str, ...]] = []
         if node != self.pub.from_node:
             for flow in self.alternative_flows:
                 alt = flow.best(node)
                 if alt is not None:
                     out.append(alt.path)
-        out += [a.path for a in self.flow.arrivals.get(node, [])[1:]]
+        out += [a.path for a in arrivals[1:]]
         unique = [p for p in dict.fromkeys(out) if p != chosen.path]
         return tuple(unique[:MAX_ALTERNATIVES]), max(0, len(unique) - MAX_ALTERNATIVES)
 
