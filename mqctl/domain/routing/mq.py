@@ -250,6 +250,7 @@ class MqPrepared:
                 neighbours[node.parent].add(node.name)
         self._neighbours = {name: tuple(sorted(found)) for name, found in neighbours.items()}
         self._members: dict[str, frozenset[str]] = {}
+        self._frozensets: dict[tuple[str, ...], frozenset[str]] = {}
         subs = sorted(
             (s for s in topology.subscriptions if self.is_mq(s.node)), key=lambda s: (s.node, s.name)
         )
@@ -281,6 +282,15 @@ class MqPrepared:
         """``CHILD->PARENT`` whichever way the message goes."""
         node = self.topology.nodes.get(a)
         return f"{a}->{b}" if node is not None and node.parent == b else f"{b}->{a}"
+
+    def _frozen(self, names: tuple[str, ...]) -> frozenset[str]:
+        """One shared frozenset per tuple of names (topic hosts, an origin): a model keeps proxies for
+        many topics, and every object it keeps is one more for each collection of the garbage collector
+        to walk."""
+        found = self._frozensets.get(names)
+        if found is None:
+            found = self._frozensets[names] = frozenset(names)
+        return found
 
     def member_set(self, cluster: str) -> frozenset[str]:
         found = self._members.get(cluster)
@@ -318,9 +328,9 @@ class MqPrepared:
             if not point.cluster or not self.index.is_member(origin, point.cluster):
                 return ()
             direct = point.clroute == ClRoute.DIRECT
-            targets = self.member_set(point.cluster) if direct else frozenset(point.hosts)
-            if all(t == origin for t in self.in_hierarchy(targets)):
-                return (_Grant(_Held(origin, False, point.cluster), targets, frozenset((origin,))),)
+            targets = self.member_set(point.cluster) if direct else self._frozen(point.hosts)
+            if not self._neighbours or all(t == origin for t in self.in_hierarchy(targets)):
+                return (_Grant(_Held(origin, False, point.cluster), targets, self._frozen((origin,))),)
         return self._spread.get((source, scopes), lambda: _propagate(self, source, scopes))
 
     def force_sources(self, topic: str) -> list[_Source]:
