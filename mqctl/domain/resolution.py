@@ -251,6 +251,7 @@ class ClusterIndex:
         ] = {}
         self._keys: dict[frozenset[str], tuple[frozenset[str], frozenset[str]]] = {}
         self._values: dict[frozenset[str], frozenset[tuple[str, str]]] = {}
+        self._named: dict[frozenset[str], int] = {}
         self._points: dict[tuple[frozenset[str], tuple[str, ...]], tuple[frozenset[str], ClusterPoint]] = {}
 
     def clusters_of(self, node: str) -> frozenset[str]:
@@ -310,6 +311,14 @@ class ClusterIndex:
                 for o in self.clustered(c)
                 for attribute in _USED
             )
+        return found
+
+    def clusters_named(self, clusters: frozenset[str]) -> int:
+        """How many clusters the definitions kept for these clusters name (``TopicTree.conflicts_on``)."""
+        found = self._named.get(clusters)
+        if found is None:
+            entries = self.conflicts_among(clusters)[2]
+            found = self._named[clusters] = len({o.cluster for o in entries.values() if o.cluster})
         return found
 
     def point_among(
@@ -566,7 +575,11 @@ class TopicTree:
             on_chain = set(chain_topicstrs(levels(topicstr, Dialect.MQ)))
             found = [c for c in self.conflicts if any(o.topicstr in on_chain for o in c.objects)]
         if self._clusters is None:
-            self._clusters = len({o.cluster for o in self.entries.values() if o.cluster})
+            self._clusters = (
+                self.index.clusters_named(self._cluster_set)
+                if self._overlay is not None  # Q's own clustered objects are alike to shared ones
+                else len({o.cluster for o in self.entries.values() if o.cluster})
+            )
         if self._clusters < 2:
             return found  # one cluster in the whole tree: nothing can interfere (and nothing to resolve)
         chain = self.resolve(topicstr).chain

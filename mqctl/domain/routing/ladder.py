@@ -123,6 +123,8 @@ class Ladder:
 
     def _early(self, sub: Subscription) -> Miss | None:
         """Steps 1 and 2: nothing else matters when the subscription or the publication does not exist."""
+        if not self.failures.offline and not self.failures.down:
+            return None  # the usual question: nothing has failed
         label = f"subscription {sub.name} on {sub.node}"
         if not sub.durable and (sub.node, sub.name) in self.failures.offline:
             return Miss(

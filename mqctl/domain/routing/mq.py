@@ -78,6 +78,9 @@ __all__ = ["MqPrepared", "explain_mq"]
 
 MQ = Dialect.MQ
 
+ROUTED_KEPT = 16
+"""Answers up to the selectors kept (``MqPrepared.routed``): enough for a topic's keys in many variants."""
+
 
 def explain_mq(prepared: MqPrepared, publication: Publication, failures: Failures) -> Explanation:
     """Explain one MQ publication: deliveries, misses with their reason, and warnings (SEMANTICS §8).
@@ -86,8 +89,7 @@ def explain_mq(prepared: MqPrepared, publication: Publication, failures: Failure
     the failures only: that part is kept with the topic's facts, so publications that differ only in
     their properties (the Spark job's routing keys of one topic) share it.
     """
-    facts = prepared.facts(publication.topic)
-    return facts.routed(publication, failures).answer(publication, failures)
+    return prepared.routed(publication, failures).answer(publication, failures)
 
 
 @dataclass(slots=True)
@@ -269,6 +271,9 @@ class MqPrepared:
         """Some topic object has WILDCARD(BLOCK)."""
         self._facts: BoundedCache[str, _TopicFacts] = BoundedCache(cache_size)
         self._spread: BoundedCache[tuple[_Source, bool], _Spread] = BoundedCache(cache_size * 64)
+        self._routed: BoundedCache[tuple[str, str, Failures], _Routed] = BoundedCache(
+            min(cache_size, ROUTED_KEPT)
+        )
 
     def is_mq(self, name: str) -> bool:
         """A name known only from a membership or a subscription is taken to be a queue manager."""
@@ -311,6 +316,16 @@ class MqPrepared:
 
     def facts(self, topic: str) -> _TopicFacts:
         return self._facts.get(topic, lambda: _TopicFacts(self, topic))
+
+    def routed(self, publication: Publication, failures: Failures) -> _Routed:
+        """The answer up to the selectors for this topic, publisher and failures.
+
+        Kept for the last few questions only: publications that differ only in properties come one
+        after the other (the Spark job routes its keys sorted by topic, publisher, then properties, in
+        every variant), and what a model keeps for long is walked by every full garbage collection.
+        """
+        key = (publication.topic, publication.from_node, failures)
+        return self._routed.get(key, lambda: _Engine(self, publication, failures).run())
 
     def spread(self, source: _Source, scopes: bool) -> _Spread:
         """Where one proxy subscription ends up.
@@ -361,17 +376,6 @@ class _TopicFacts:
         """Subscriptions that receive T: the index matched a topic-schema pattern exactly already."""
         self.force = prepared.force_sources(topic)
         self._holders: dict[tuple[frozenset[tuple[str, str]], bool], _Holders] = {}
-        self._routed: dict[tuple[str, Failures], _Routed] = {}
-
-    def routed(self, publication: Publication, failures: Failures) -> _Routed:
-        """The selector-independent answer for this publisher and these failures (kept, a few per topic)."""
-        key = (publication.from_node, failures)
-        found = self._routed.get(key)
-        if found is None:
-            if len(self._routed) >= self._KEPT:
-                self._routed.clear()
-            found = self._routed[key] = _Engine(self.prepared, publication, failures).run()
-        return found
 
     def sources(self, gone: frozenset[tuple[str, str]], scopes: bool) -> list[_Source]:
         """Live subscriptions whose proxy matches T, then FORCE objects on T's chain (§4.4).
@@ -565,7 +569,7 @@ class _Flower:
 
     def _extend(self, arr: _Arrival, to: str, via: Via, name: str, kind: _Kind) -> _Arrival:
         stored_at = arr.stored_at
-        if stored_at is None and self.e.failures.hop_fails(arr.node, to):
+        if stored_at is None and self.e.hops_can_fail and self.e.failures.hop_fails(arr.node, to):
             stored_at = arr.node
         return _Arrival(to, (*arr.path, to), (*arr.hops, Hop(arr.node, to, via, name)), kind, stored_at)
 
@@ -607,6 +611,7 @@ class _Engine:
         )
         """Non-durable subscriptions whose subscriber is offline: they no longer exist, nor their proxies."""
         self.explanation = Explanation(publication, self._resolved())
+        self.hops_can_fail = bool(failures.down or failures.links_down)
         self.ladder = Ladder(self.explanation, failures, MQ)
         self._cf_exact: dict[str, _Flow] = {}
         self._choices: dict[str, HostChoice | None] = {}
@@ -700,10 +705,15 @@ class _Engine:
     def _reach(self, s: _Sub) -> Arrival | Miss:
         """MQ's reachability steps of the §9 precedence, in order."""
         node = s.sub.node
+        prepared = self.prepared
         remote = node != self.pub.from_node
-        if remote and (why := self._own_scope_qmgr(s)):
+        if (
+            remote
+            and (s.sub.subscope == SubScope.QMGR or prepared.any_subscope_qmgr)
+            and (why := self._own_scope_qmgr(s))
+        ):
             return self._path_miss(s, Reason.SCOPE, why)
-        if blocker := self._blocked(s):
+        if s.wildcard and prepared.any_block and (blocker := self._blocked(s)):
             return self._path_miss(s, Reason.WILDCARD_BLOCKED, blocker)
         arrival = self.flow.best(node)
         if arrival is None:
