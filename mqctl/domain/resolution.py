@@ -419,7 +419,13 @@ class TopicTree:
 
     node: str
     index: ClusterIndex
-    entries: dict[str, TopicObject] = field(default_factory=dict)
+    _own: dict[str, TopicObject] = field(default_factory=dict)
+    """Q's entries, or (with ``_base``) those it has over the entries its clusters share."""
+    _base: dict[str, TopicObject] | None = None
+    """The entries kept for Q's clusters (``ClusterIndex.conflicts_among``), shared with every fellow
+    member of the same clusters rather than copied: a model over thousands of queue managers keeps
+    their trees, and every full collection of the garbage collector walks what they hold."""
+    _entries: dict[str, TopicObject] | None = None
     conflicts: list[Conflict] = field(default_factory=list)
     """Definition conflicts (not interferences) among the clustered objects Q sees."""
     hidden: list[TopicObject] = field(default_factory=list)
@@ -462,7 +468,7 @@ class TopicTree:
             # hides one, so what Q sees is exactly its clusters' definitions, as for its fellow members
             shared, losers, entries = index.conflicts_among(clusters)
             tree.conflicts = list(shared)
-            tree.entries = dict(entries)
+            tree._base = entries
             tree._overlay = [*own, *plain]
             tree._plain = frozenset(strs)
             tree._cluster_set = clusters
@@ -475,7 +481,7 @@ class TopicTree:
             # the usual case: what Q sees is exactly its clusters' definitions, as for its fellow members
             shared, losers, entries = index.conflicts_among(clusters)
             tree.conflicts = list(shared)
-            tree.entries = dict(entries)
+            tree._base = entries
             clustered = own  # Q's own definitions go over the shared ones
         else:
             tree.conflicts = find_conflicts(clustered)
@@ -488,10 +494,27 @@ class TopicTree:
         """Q's clustered definitions (its own last: they win among alike ones), then its plain ones."""
         for obj in sorted(clustered, key=lambda o: (o.node == self.node, *_recency(o))):
             if (obj.node, obj.name) not in losers:
-                self.entries[obj.topicstr] = obj
+                self._own[obj.topicstr] = obj
         for obj in plain:
-            self.entries[obj.topicstr] = obj
+            self._own[obj.topicstr] = obj
         return self
+
+    @property
+    def entries(self) -> dict[str, TopicObject]:
+        """Every entry of Q's tree by TOPICSTR (made on first need when Q shares its clusters' entries;
+        never to be mutated)."""
+        if self._base is None:
+            return self._own
+        if self._entries is None:
+            self._entries = {**self._base, **self._own}
+        return self._entries
+
+    def get(self, topicstr: str) -> TopicObject | None:
+        """The entry for ``topicstr``, if Q's tree has one."""
+        found = self._own.get(topicstr)
+        if found is None and self._base is not None:
+            found = self._base.get(topicstr)
+        return found
 
     def resolve(self, topicstr: str) -> Resolution:
         """Resolve a concrete topic string (any '#'/'+' in it is literal).
@@ -529,7 +552,9 @@ class TopicTree:
         return self.resolve(_SEP.join(prefix_levels))
 
     def resolve_levels(self, topic_levels: Sequence[str]) -> Resolution:
-        chain = tuple(self.entries[s] for s in chain_topicstrs(topic_levels) if s in self.entries)
+        own, base = self._own, self._base or {}
+        found = (own.get(s) or base.get(s) for s in chain_topicstrs(topic_levels))
+        chain = tuple(o for o in found if o is not None)
         obj = chain[-1] if chain else None
         point = next((o for o in reversed(chain) if o.cluster), None)
         cluster = point.cluster if point is not None else ""

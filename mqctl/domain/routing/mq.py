@@ -355,7 +355,7 @@ class MqPrepared:
             for obj in self._force.get(topicstr, ()):
                 origins = {obj.node, *(self.index.members(obj.cluster) if obj.cluster else ())}
                 for origin in origins:
-                    entry = self.trees.at(origin).entries.get(obj.topicstr)
+                    entry = self.trees.at(origin).get(obj.topicstr)
                     if entry is not None and entry.proxysub == ProxySub.FORCE:
                         out.add(_Source(origin, tuple(levels(obj.topicstr, MQ))))
         return sorted(out, key=lambda s: (s.origin, s.prefix))
