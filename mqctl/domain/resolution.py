@@ -41,6 +41,7 @@ __all__ = [
     "ROOT_NAME",
     "ROUTING_ATTRIBUTES",
     "ClusterIndex",
+    "ClusterPoint",
     "Conflict",
     "ConflictKind",
     "Resolution",
@@ -57,6 +58,9 @@ ROOT_NAME = "SYSTEM.BASE.TOPIC"
 
 RESOLUTION_CACHE = 64
 """Resolutions kept per tree (see ``TopicTree.resolve``)."""
+
+POINT_CACHE = 65536
+"""Cluster points kept per index, over all the sets of clusters (see ``ClusterIndex.point_among``)."""
 
 _SEP = "/"
 _E = TypeVar("_E", bound=StrEnum)
@@ -245,6 +249,10 @@ class ClusterIndex:
         self._conflicts: dict[
             frozenset[str], tuple[list[Conflict], set[tuple[str, str]], dict[str, TopicObject]]
         ] = {}
+        self._keys: dict[frozenset[str], tuple[frozenset[str], frozenset[str]]] = {}
+        self._values: dict[frozenset[str], frozenset[tuple[str, str]]] = {}
+        self._named: dict[frozenset[str], int] = {}
+        self._points: dict[tuple[frozenset[str], tuple[str, ...]], tuple[frozenset[str], ClusterPoint]] = {}
 
     def clusters_of(self, node: str) -> frozenset[str]:
         return frozenset(self._clusters.get(node, ()))
@@ -282,12 +290,87 @@ class ClusterIndex:
             found = self._conflicts[clusters] = (conflicts, losers, entries)
         return found
 
+    def keys_among(self, clusters: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
+        """The TOPICSTRs and the names of every definition of these clusters (computed once per set)."""
+        found = self._keys.get(clusters)
+        if found is None:
+            objs = [o for c in clusters for o in self.clustered(c)]
+            found = self._keys[clusters] = (
+                frozenset(o.topicstr for o in objs),
+                frozenset(o.name for o in objs),
+            )
+        return found
+
+    def values_among(self, clusters: frozenset[str]) -> frozenset[tuple[str, str]]:
+        """Every (attribute, value) of ``TopicTree.uses`` set by some definition of these clusters."""
+        found = self._values.get(clusters)
+        if found is None:
+            found = self._values[clusters] = frozenset(
+                (attribute, str(getattr(o, attribute)))
+                for c in clusters
+                for o in self.clustered(c)
+                for attribute in _USED
+            )
+        return found
+
+    def clusters_named(self, clusters: frozenset[str]) -> int:
+        """How many clusters the definitions kept for these clusters name (``TopicTree.conflicts_on``)."""
+        found = self._named.get(clusters)
+        if found is None:
+            entries = self.conflicts_among(clusters)[2]
+            found = self._named[clusters] = len({o.cluster for o in entries.values() if o.cluster})
+        return found
+
+    def point_among(
+        self, clusters: frozenset[str], prefix_levels: tuple[str, ...]
+    ) -> tuple[frozenset[str], ClusterPoint]:
+        """The cluster point of these levels among the definitions kept for these clusters, with the
+        TOPICSTRs of their chain: what every member of exactly these clusters sees, unless one of its
+        plain objects lies on that chain (``TopicTree.point``). Kept, up to ``POINT_CACHE``."""
+        key = (clusters, prefix_levels)
+        found = self._points.get(key)
+        if found is None:
+            entries = self.conflicts_among(clusters)[2]
+            strs = chain_topicstrs(prefix_levels)
+            chain = [entries[s] for s in strs if s in entries]
+            if len(self._points) >= POINT_CACHE:
+                self._points.clear()
+            found = self._points[key] = (frozenset(strs), ClusterPoint.of(self, chain))
+        return found
+
     def hosts(self, cluster: str, topicstr: str) -> tuple[str, ...]:
         """Topic hosts: members of ``cluster`` defining an object with ``topicstr`` for it, by name."""
         return self._hosts.get((cluster, topicstr), ())
 
 
+_USED = ("subscope", "pubscope", "wildcard", "proxysub")
+"""Attributes whose values ``ClusterIndex.values_among`` gathers for ``TopicTree.uses``."""
+
+
 # --- resolution -------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ClusterPoint:
+    """What a resolution says about clustering, and its subscription scope: all that the proxy
+    subscriptions of a pattern need (fellow members of the same clusters mostly share it)."""
+
+    cluster: str
+    clroute: ClRoute
+    hosts: tuple[str, ...]
+    subscope: Scope
+
+    @classmethod
+    def of(cls, index: ClusterIndex, chain: Sequence[TopicObject]) -> ClusterPoint:
+        point = next((o for o in reversed(chain) if o.cluster), None)
+        if point is None:
+            return cls("", ClRoute.DIRECT, (), _inherit(chain, "subscope", Scope.ASPARENT, Scope.ALL))
+        return cls(
+            point.cluster,
+            point.clroute,
+            index.hosts(point.cluster, point.topicstr),
+            _inherit(chain, "subscope", Scope.ASPARENT, Scope.ALL),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -336,7 +419,13 @@ class TopicTree:
 
     node: str
     index: ClusterIndex
-    entries: dict[str, TopicObject] = field(default_factory=dict)
+    _own: dict[str, TopicObject] = field(default_factory=dict)
+    """Q's entries, or (with ``_base``) those it has over the entries its clusters share."""
+    _base: dict[str, TopicObject] | None = None
+    """The entries kept for Q's clusters (``ClusterIndex.conflicts_among``), shared with every fellow
+    member of the same clusters rather than copied: a model over thousands of queue managers keeps
+    their trees, and every full collection of the garbage collector walks what they hold."""
+    _entries: dict[str, TopicObject] | None = None
     conflicts: list[Conflict] = field(default_factory=list)
     """Definition conflicts (not interferences) among the clustered objects Q sees."""
     hidden: list[TopicObject] = field(default_factory=list)
@@ -345,6 +434,14 @@ class TopicTree:
     _clusters: int | None = None
     """How many clusters the tree's objects name (counted on first need)."""
     _uses: dict[tuple[str, str], bool] = field(default_factory=dict)
+    _overlay: list[TopicObject] | None = None
+    """When the entries are the clusters' shared ones plus these (Q's own clustered and plain objects):
+    lets ``uses`` answer most questions without walking the whole tree."""
+    _plain: frozenset[str] | None = None
+    """With ``_overlay``: the TOPICSTRs of Q's plain objects (Q's own clustered ones are alike to the
+    shared ones in every routing attribute, so only a plain one can make Q's answer differ)."""
+    _cluster_set: frozenset[str] = frozenset()
+    _points: dict[tuple[str, ...], ClusterPoint] = field(default_factory=dict)
 
     @classmethod
     def for_node(cls, topology: Topology | ClusterIndex, qmgr: str) -> TopicTree:
@@ -360,6 +457,23 @@ class TopicTree:
         strs, names = {o.topicstr for o in plain}, {o.name for o in plain}
         clusters = index.clusters_of(qmgr)
         own = [o for o in index.local(qmgr) if o.cluster]
+        shared_strs, shared_names = index.keys_among(clusters)
+        if (
+            all(o.cluster in clusters for o in own)
+            and strs.isdisjoint(shared_strs)
+            and names.isdisjoint(shared_names)
+            and not any(o.topicstr in strs or o.name in names for o in own)
+        ):
+            # the usual case, told without listing the clusters' definitions: no plain object of Q
+            # hides one, so what Q sees is exactly its clusters' definitions, as for its fellow members
+            shared, losers, entries = index.conflicts_among(clusters)
+            tree.conflicts = list(shared)
+            tree._base = entries
+            tree._overlay = [*own, *plain]
+            tree._plain = frozenset(strs)
+            tree._cluster_set = clusters
+            clustered = own  # Q's own definitions go over the shared ones
+            return tree._finish(clustered, losers, plain)
         remote = [o for c in sorted(clusters) for o in index.clustered(c) if o.node != qmgr]
         clustered = [o for o in [*own, *remote] if o.topicstr not in strs and o.name not in names]
         tree.hidden = [o for o in [*own, *remote] if o.topicstr in strs or o.name in names]
@@ -367,17 +481,40 @@ class TopicTree:
             # the usual case: what Q sees is exactly its clusters' definitions, as for its fellow members
             shared, losers, entries = index.conflicts_among(clusters)
             tree.conflicts = list(shared)
-            tree.entries = dict(entries)
+            tree._base = entries
             clustered = own  # Q's own definitions go over the shared ones
         else:
             tree.conflicts = find_conflicts(clustered)
             losers = {(o.node, o.name) for c in tree.conflicts for o in c.losers}
-        for obj in sorted(clustered, key=lambda o: (o.node == qmgr, *_recency(o))):
+        return tree._finish(clustered, losers, plain)
+
+    def _finish(
+        self, clustered: list[TopicObject], losers: set[tuple[str, str]], plain: list[TopicObject]
+    ) -> TopicTree:
+        """Q's clustered definitions (its own last: they win among alike ones), then its plain ones."""
+        for obj in sorted(clustered, key=lambda o: (o.node == self.node, *_recency(o))):
             if (obj.node, obj.name) not in losers:
-                tree.entries[obj.topicstr] = obj
+                self._own[obj.topicstr] = obj
         for obj in plain:
-            tree.entries[obj.topicstr] = obj
-        return tree
+            self._own[obj.topicstr] = obj
+        return self
+
+    @property
+    def entries(self) -> dict[str, TopicObject]:
+        """Every entry of Q's tree by TOPICSTR (made on first need when Q shares its clusters' entries;
+        never to be mutated)."""
+        if self._base is None:
+            return self._own
+        if self._entries is None:
+            self._entries = {**self._base, **self._own}
+        return self._entries
+
+    def get(self, topicstr: str) -> TopicObject | None:
+        """The entry for ``topicstr``, if Q's tree has one."""
+        found = self._own.get(topicstr)
+        if found is None and self._base is not None:
+            found = self._base.get(topicstr)
+        return found
 
     def resolve(self, topicstr: str) -> Resolution:
         """Resolve a concrete topic string (any '#'/'+' in it is literal).
@@ -393,12 +530,31 @@ class TopicTree:
             self._cache[topicstr] = cached
         return cached
 
+    def point(self, prefix_levels: tuple[str, ...]) -> ClusterPoint:
+        """The cluster point and subscription scope of a pattern with this fixed prefix, as
+        ``resolve_pattern`` would give them, but shared with fellow members of the same clusters."""
+        if self._plain is not None:
+            strs, point = self.index.point_among(self._cluster_set, prefix_levels)
+            if self._plain.isdisjoint(strs):
+                return point
+        found = self._points.get(prefix_levels)
+        if found is None:
+            res = self.resolve_pattern(prefix_levels)
+            if len(self._points) >= RESOLUTION_CACHE:
+                self._points.clear()
+            found = self._points[prefix_levels] = ClusterPoint(
+                res.cluster, res.clroute, res.hosts, res.subscope
+            )
+        return found
+
     def resolve_pattern(self, prefix_levels: Sequence[str]) -> Resolution:
         """Resolve a subscription by its fixed prefix (``topics.fixed_prefix_levels``, §3)."""
         return self.resolve(_SEP.join(prefix_levels))
 
     def resolve_levels(self, topic_levels: Sequence[str]) -> Resolution:
-        chain = tuple(self.entries[s] for s in chain_topicstrs(topic_levels) if s in self.entries)
+        own, base = self._own, self._base or {}
+        found = (own.get(s) or base.get(s) for s in chain_topicstrs(topic_levels))
+        chain = tuple(o for o in found if o is not None)
         obj = chain[-1] if chain else None
         point = next((o for o in reversed(chain) if o.cluster), None)
         cluster = point.cluster if point is not None else ""
@@ -425,7 +581,16 @@ class TopicTree:
         key = (attribute, str(value))
         found = self._uses.get(key)
         if found is None:
-            found = self._uses[key] = any(getattr(o, attribute) == value for o in self.entries.values())
+            if (
+                self._overlay is not None
+                and attribute in _USED
+                and key not in self.index.values_among(self.index.clusters_of(self.node))
+                and not any(getattr(o, attribute) == value for o in self._overlay)
+            ):
+                found = False  # the entries are drawn from the clusters' definitions and the overlay
+            else:
+                found = any(getattr(o, attribute) == value for o in self.entries.values())
+            self._uses[key] = found
         return found
 
     def conflicts_on(self, topicstr: str) -> list[Conflict]:
@@ -435,7 +600,11 @@ class TopicTree:
             on_chain = set(chain_topicstrs(levels(topicstr, Dialect.MQ)))
             found = [c for c in self.conflicts if any(o.topicstr in on_chain for o in c.objects)]
         if self._clusters is None:
-            self._clusters = len({o.cluster for o in self.entries.values() if o.cluster})
+            self._clusters = (
+                self.index.clusters_named(self._cluster_set)
+                if self._overlay is not None  # Q's own clustered objects are alike to shared ones
+                else len({o.cluster for o in self.entries.values() if o.cluster})
+            )
         if self._clusters < 2:
             return found  # one cluster in the whole tree: nothing can interfere (and nothing to resolve)
         chain = self.resolve(topicstr).chain

@@ -148,3 +148,63 @@ def test_model_pickles_as_its_topology_and_answers_alike() -> None:
     assert isinstance(copy, RoutingModel) and copy.cache_size == 16
     assert "mq" not in vars(copy)  # indexes are rebuilt on first use, not shipped
     assert answer(copy, question) == first == answer(topology, question)
+
+
+AMOUNTS = [None, 5, 50, 95]
+
+
+def answer_with(
+    model: RoutingModel | Topology, node: str, topic: str, failures: Failures, amount: int | None
+) -> str:
+    properties = {} if amount is None else {"amount": JmsValue("int", amount)}
+    return json.dumps(
+        explain(model, Publication(node, topic, properties), failures).to_json(), sort_keys=True
+    )
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.data())
+def test_publications_differing_in_properties_share_a_topic_yet_answer_alike(data: st.DataObject) -> None:
+    """A model keeps a topic's answer up to the selectors per publisher and failures: the same topic
+    from several publishers, under several failures, with properties that make selectors true, false
+    and unknown, in any order, answers as a fresh ``explain`` does."""
+    topology = data.draw(mq_topologies())
+    names = sorted(topology.nodes)
+    subs = [(s.node, s.name) for s in topology.subscriptions]
+    topic = data.draw(st.sampled_from(TOPICS))
+    asked = [
+        (node, failures, data.draw(st.sampled_from(AMOUNTS)))
+        for node, _, failures in data.draw(st.lists(questions(names, subs), min_size=1, max_size=4))
+        for _ in range(2)
+    ]
+    model = RoutingModel(topology, cache_size=data.draw(st.sampled_from([1, 16])))
+    for node, failures, amount in asked + asked[::-1]:
+        assert answer_with(model, node, topic, failures, amount) == answer_with(
+            topology, node, topic, failures, amount
+        )
+
+
+def test_fellow_members_share_cluster_points_unless_a_plain_object_lies_on_the_chain() -> None:
+    """Members of the same clusters share where a subscription's prefix is clustered, except a member
+    whose own plain object on the prefix's chain changes it (here: SUBSCOPE(QMGR) under the cluster
+    point keeps its proxy home). Asked in either order, through one model, as on the topology."""
+    topology = Topology()
+    for i, name in enumerate(["QM0", "QM1", "QM2"]):
+        topology.add(Node(name, seq=i))
+        topology.add(Membership(name, "CL1", full_repository=i == 0, seq=10 + i))
+    topology.add(TopicObject("QM0", "A", "/a", cluster="CL1", clroute=ClRoute.TOPICHOST, seq=20))
+    topology.add(TopicObject("QM2", "B", "/a/b", subscope=Scope.QMGR, seq=21))
+    topology.add(Subscription("QM1", "S1", "/a/b/#", seq=30))
+    topology.add(Subscription("QM2", "S2", "/a/b/#", seq=31))
+    for order in (["QM1", "QM2", "QM0"], ["QM2", "QM0", "QM1"]):
+        model = RoutingModel(topology)
+        for node in order:
+            for amount in (None, 50):
+                got = answer_with(model, node, "/a/b/x", Failures(), amount)
+                assert got == answer_with(topology, node, "/a/b/x", Failures(), amount)
+    fresh = json.loads(answer_with(topology, "QM0", "/a/b/x", Failures(), None))
+    assert [d["subscription"] for d in fresh["deliveries"]] == ["S1"]
+    assert [(n["subscription"], n["reason"]) for n in fresh["not_delivered"]] == [("S2", "SCOPE")]
+    # S2's proxy stays on QM2: from QM1 the host QM0 has nobody to forward to (QM1's own S1 excepted)
+    fresh = json.loads(answer_with(topology, "QM1", "/a/b/x", Failures(), None))
+    assert [w["code"] for w in fresh["warnings"]] == ["NO_SUBSCRIBERS_AT_HOST"]

@@ -88,11 +88,16 @@ class Ladder:
 
     def judge(self, sub: Subscription, reach: Callable[[], Arrival | Miss]) -> Delivery | None:
         """Apply the precedence to ``sub``; returns the delivery when it gets the publication."""
+        return self.settle(sub, self.reach(sub, reach))
+
+    def reach(self, sub: Subscription, reach: Callable[[], Arrival | Miss]) -> Arrival | Miss:
+        """Steps 1 to 3: they read the publisher, the topic and the failures, never the message, so a
+        caller may keep the outcome for other publications that differ only in properties."""
         early = self._early(sub)
-        if early is not None:
-            self._miss(sub, early)
-            return None
-        outcome = reach()
+        return early if early is not None else reach()
+
+    def settle(self, sub: Subscription, outcome: Arrival | Miss) -> Delivery | None:
+        """Steps 4 and 5 on the outcome of ``reach``: the subscription's selector, then the delivery."""
         if isinstance(outcome, Miss):
             self._miss(sub, outcome)
             return None
@@ -118,6 +123,8 @@ class Ladder:
 
     def _early(self, sub: Subscription) -> Miss | None:
         """Steps 1 and 2: nothing else matters when the subscription or the publication does not exist."""
+        if not self.failures.offline and not self.failures.down:
+            return None  # the usual question: nothing has failed
         label = f"subscription {sub.name} on {sub.node}"
         if not sub.durable and (sub.node, sub.name) in self.failures.offline:
             return Miss(

@@ -30,6 +30,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
+from typing import NamedTuple
 
 from mqctl.domain.explanation import (
     MAX_ALTERNATIVES,
@@ -41,7 +42,9 @@ from mqctl.domain.explanation import (
     Publication,
     Reason,
     Resolved,
+    TopicHost,
     Via,
+    Warning,
     WarningCode,
 )
 from mqctl.domain.model import (
@@ -75,10 +78,43 @@ __all__ = ["MqPrepared", "explain_mq"]
 
 MQ = Dialect.MQ
 
+ROUTED_KEPT = 16
+"""Answers up to the selectors kept (``MqPrepared.routed``): enough for a topic's keys in many variants."""
+
 
 def explain_mq(prepared: MqPrepared, publication: Publication, failures: Failures) -> Explanation:
-    """Explain one MQ publication: deliveries, misses with their reason, and warnings (SEMANTICS §8)."""
-    return _Engine(prepared, publication, failures).run()
+    """Explain one MQ publication: deliveries, misses with their reason, and warnings (SEMANTICS §8).
+
+    Everything but the selectors of the subscriptions reached depends on the publisher, the topic and
+    the failures only: that part is kept with the topic's facts, so publications that differ only in
+    their properties (the Spark job's routing keys of one topic) share it.
+    """
+    return prepared.routed(publication, failures).answer(publication, failures)
+
+
+@dataclass(slots=True)
+class _Routed:
+    """The answer for one (publisher, topic, failures) up to the selectors of the subscriptions (the
+    reachability steps of the §9 precedence, ``resolved``, warnings, topic hosts): never mutated."""
+
+    resolved: Resolved
+    outcomes: list[tuple[Subscription, Arrival | Miss]]
+    warnings: list[tuple[WarningCode, str]]
+    topic_hosts: list[TopicHost]
+
+    def answer(self, publication: Publication, failures: Failures) -> Explanation:
+        """A fresh explanation for ``publication``: only the selector step is run again."""
+        r = self.resolved
+        explanation = Explanation(
+            publication,
+            Resolved(r.node, r.object, r.topicstr, r.cluster, r.clroute),
+            warnings=[Warning(code, message) for code, message in self.warnings],
+            topic_hosts=list(self.topic_hosts),
+        )
+        settle = Ladder(explanation, failures, MQ).settle
+        for sub, outcome in self.outcomes:
+            settle(sub, outcome)
+        return explanation
 
 
 # --- subscriptions ---------------------------------------------------------------------------------
@@ -138,9 +174,10 @@ def _char_wild(pattern: str) -> bool:
     return False
 
 
-@dataclass(frozen=True, slots=True)
-class _Source:
-    """Something that makes a queue manager send proxy subscriptions: a subscription or a FORCE object."""
+class _Source(NamedTuple):
+    """Something that makes a queue manager send proxy subscriptions: a subscription or a FORCE object.
+
+    (A named tuple: made once per matching subscription and question, so it has to be cheap.)"""
 
     origin: str
     prefix: tuple[str, ...]
@@ -148,8 +185,7 @@ class _Source:
     """The subscription's own SUBSCOPE is QMGR."""
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class _Held:
+class _Held(NamedTuple):
     """A proxy subscription held at a queue manager: who sent it, over a cluster or the hierarchy."""
 
     sender: str
@@ -216,6 +252,7 @@ class MqPrepared:
                 neighbours[node.parent].add(node.name)
         self._neighbours = {name: tuple(sorted(found)) for name, found in neighbours.items()}
         self._members: dict[str, frozenset[str]] = {}
+        self._frozensets: dict[tuple[str, ...], frozenset[str]] = {}
         subs = sorted(
             (s for s in topology.subscriptions if self.is_mq(s.node)), key=lambda s: (s.node, s.name)
         )
@@ -228,8 +265,15 @@ class MqPrepared:
             if obj.proxysub == ProxySub.FORCE and self.is_mq(obj.node):
                 self._force[obj.topicstr].append(obj)
         self._full = {m.cluster for m in topology.memberships if m.full_repository}
+        self.any_subscope_qmgr = any(o.subscope == Scope.QMGR for o in topology.topics)
+        """Some topic object has SUBSCOPE(QMGR): else no tree needs asking (``TopicTree.uses``)."""
+        self.any_block = any(o.wildcard == Wildcard.BLOCK for o in topology.topics)
+        """Some topic object has WILDCARD(BLOCK)."""
         self._facts: BoundedCache[str, _TopicFacts] = BoundedCache(cache_size)
         self._spread: BoundedCache[tuple[_Source, bool], _Spread] = BoundedCache(cache_size * 64)
+        self._routed: BoundedCache[tuple[str, str, Failures], _Routed] = BoundedCache(
+            min(cache_size, ROUTED_KEPT)
+        )
 
     def is_mq(self, name: str) -> bool:
         """A name known only from a membership or a subscription is taken to be a queue manager."""
@@ -243,6 +287,15 @@ class MqPrepared:
         """``CHILD->PARENT`` whichever way the message goes."""
         node = self.topology.nodes.get(a)
         return f"{a}->{b}" if node is not None and node.parent == b else f"{b}->{a}"
+
+    def _frozen(self, names: tuple[str, ...]) -> frozenset[str]:
+        """One shared frozenset per tuple of names (topic hosts, an origin): a model keeps proxies for
+        many topics, and every object it keeps is one more for each collection of the garbage collector
+        to walk."""
+        found = self._frozensets.get(names)
+        if found is None:
+            found = self._frozensets[names] = frozenset(names)
+        return found
 
     def member_set(self, cluster: str) -> frozenset[str]:
         found = self._members.get(cluster)
@@ -264,8 +317,35 @@ class MqPrepared:
     def facts(self, topic: str) -> _TopicFacts:
         return self._facts.get(topic, lambda: _TopicFacts(self, topic))
 
+    def routed(self, publication: Publication, failures: Failures) -> _Routed:
+        """The answer up to the selectors for this topic, publisher and failures.
+
+        Kept for the last few questions only: publications that differ only in properties come one
+        after the other (the Spark job routes its keys sorted by topic, publisher, then properties, in
+        every variant), and what a model keeps for long is walked by every full garbage collection.
+        """
+        key = (publication.topic, publication.from_node, failures)
+        return self._routed.get(key, lambda: _Engine(self, publication, failures).run())
+
     def spread(self, source: _Source, scopes: bool) -> _Spread:
-        """Where one proxy subscription ends up (kept: many topics share the same subscriptions)."""
+        """Where one proxy subscription ends up.
+
+        From a queue manager without hierarchy neighbours, into a cluster none of whose receivers has
+        any either (every queue manager of a cluster-only estate), the proxy goes no further than one
+        grant, which the resolution at the origin decides: made at once. Otherwise propagated and kept
+        (many topics share the same subscriptions).
+        """
+        origin = source.origin
+        if origin not in self._neighbours and not (scopes and source.own_qmgr):
+            point = self.trees.at(origin).point(source.prefix)
+            if scopes and point.subscope == Scope.QMGR:
+                return ()
+            if not point.cluster or not self.index.is_member(origin, point.cluster):
+                return ()
+            direct = point.clroute == ClRoute.DIRECT
+            targets = self.member_set(point.cluster) if direct else self._frozen(point.hosts)
+            if not self._neighbours or all(t == origin for t in self.in_hierarchy(targets)):
+                return (_Grant(_Held(origin, False, point.cluster), targets, self._frozen((origin,))),)
         return self._spread.get((source, scopes), lambda: _propagate(self, source, scopes))
 
     def force_sources(self, topic: str) -> list[_Source]:
@@ -275,7 +355,7 @@ class MqPrepared:
             for obj in self._force.get(topicstr, ()):
                 origins = {obj.node, *(self.index.members(obj.cluster) if obj.cluster else ())}
                 for origin in origins:
-                    entry = self.trees.at(origin).entries.get(obj.topicstr)
+                    entry = self.trees.at(origin).get(obj.topicstr)
                     if entry is not None and entry.proxysub == ProxySub.FORCE:
                         out.add(_Source(origin, tuple(levels(obj.topicstr, MQ))))
         return sorted(out, key=lambda s: (s.origin, s.prefix))
@@ -439,6 +519,9 @@ class _Flower:
 
     def _forwards(self, arr: _Arrival) -> list[_Arrival]:
         """Where the queue manager ``arr.node`` sends the copy it got, by its own tree and scopes."""
+        if arr.kind is _Kind.CLUSTER and not self.e.prepared.neighbours(arr.node):
+            return []  # a plain cluster receiver: nothing to relay (hierarchy proxies are held only at
+            # queue managers with hierarchy neighbours), and no tree to build or holders to gather
         held = sorted(h for h in self.holders.get(arr.node) if h.hierarchy)
         if arr.kind is _Kind.CLUSTER and not held:
             return []  # a plain cluster receiver: nothing to relay (and no tree to build)
@@ -486,7 +569,7 @@ class _Flower:
 
     def _extend(self, arr: _Arrival, to: str, via: Via, name: str, kind: _Kind) -> _Arrival:
         stored_at = arr.stored_at
-        if stored_at is None and self.e.failures.hop_fails(arr.node, to):
+        if stored_at is None and self.e.hops_can_fail and self.e.failures.hop_fails(arr.node, to):
             stored_at = arr.node
         return _Arrival(to, (*arr.path, to), (*arr.hops, Hop(arr.node, to, via, name)), kind, stored_at)
 
@@ -521,11 +604,14 @@ class _Engine:
         self.failures = failures
         self.facts = prepared.facts(self.topic)
         self.matching = self.facts.matching
-        self.gone = frozenset(
-            s.key for s in self.facts.candidates if not s.sub.durable and s.key in failures.offline
+        self.gone = (
+            frozenset(s.key for s in self.facts.candidates if not s.sub.durable and s.key in failures.offline)
+            if failures.offline
+            else frozenset()
         )
         """Non-durable subscriptions whose subscriber is offline: they no longer exist, nor their proxies."""
         self.explanation = Explanation(publication, self._resolved())
+        self.hops_can_fail = bool(failures.down or failures.links_down)
         self.ladder = Ladder(self.explanation, failures, MQ)
         self._cf_exact: dict[str, _Flow] = {}
         self._choices: dict[str, HostChoice | None] = {}
@@ -603,25 +689,31 @@ class _Engine:
 
     # -- the answer
 
-    def run(self) -> Explanation:
-        for s in self.matching:
-            self.ladder.judge(s.sub, lambda s=s: self._reach(s))  # type: ignore[misc]
+    def run(self) -> _Routed:
+        reach = self.ladder.reach
+        outcomes = [(s.sub, reach(s.sub, lambda s=s: self._reach(s))) for s in self.matching]  # type: ignore[misc]
         if self.failures.node_down(self.pub.from_node):
             self._literal_wildcard()
-            return self.explanation
-        choice = self.publisher_choice
-        if choice is not None:
-            self.explanation.topic_hosts = list(choice.hosts)
-        self._warnings()
-        return self.explanation
+        else:
+            choice = self.publisher_choice
+            if choice is not None:
+                self.explanation.topic_hosts = list(choice.hosts)
+            self._warnings()
+        e = self.explanation
+        return _Routed(e.resolved, outcomes, [(w.code, w.message) for w in e.warnings], e.topic_hosts)
 
     def _reach(self, s: _Sub) -> Arrival | Miss:
         """MQ's reachability steps of the §9 precedence, in order."""
         node = s.sub.node
+        prepared = self.prepared
         remote = node != self.pub.from_node
-        if remote and (why := self._own_scope_qmgr(s)):
+        if (
+            remote
+            and (s.sub.subscope == SubScope.QMGR or prepared.any_subscope_qmgr)
+            and (why := self._own_scope_qmgr(s))
+        ):
             return self._path_miss(s, Reason.SCOPE, why)
-        if blocker := self._blocked(s):
+        if s.wildcard and prepared.any_block and (blocker := self._blocked(s)):
             return self._path_miss(s, Reason.WILDCARD_BLOCKED, blocker)
         arrival = self.flow.best(node)
         if arrival is None:
@@ -642,7 +734,9 @@ class _Engine:
                 f"{_cap(s.label)} has SUBSCOPE(QMGR), so it receives only publications made on "
                 f"{s.sub.node}, not this one from {self.pub.from_node}."
             )
-        if not self.prepared.trees.at(s.sub.node).uses("subscope", Scope.QMGR):
+        if not self.prepared.any_subscope_qmgr or not self.prepared.trees.at(s.sub.node).uses(
+            "subscope", Scope.QMGR
+        ):
             return None
         res = self.res_sub(s)
         if res.subscope == Scope.QMGR:
@@ -654,7 +748,11 @@ class _Engine:
 
     def _blocked(self, s: _Sub) -> str | None:
         """§5.5: a WILDCARD(BLOCK) object at or above T's resolution and below the wildcard's fixed part."""
-        if not s.wildcard or not self.prepared.trees.at(s.sub.node).uses("wildcard", Wildcard.BLOCK):
+        if (
+            not s.wildcard
+            or not self.prepared.any_block
+            or not self.prepared.trees.at(s.sub.node).uses("wildcard", Wildcard.BLOCK)
+        ):
             return None
         depth = len(s.prefix)
         for obj in reversed(self.res_t(s.sub.node).chain):
@@ -677,13 +775,16 @@ class _Engine:
     def _alternatives(self, node: str, chosen: _Arrival) -> tuple[tuple[tuple[str, ...], ...], int]:
         """Through the other hosts sharing the publications, then other paths that also arrive
         (duplicates): the first ``MAX_ALTERNATIVES``, and how many more."""
+        arrivals = self.flow.arrivals.get(node, [])
+        if len(arrivals) < 2 and (node == self.pub.from_node or not self.alternative_flows):
+            return (), 0  # no other path: the usual case, told without building any list
         out: list[tuple[str, ...]] = []
         if node != self.pub.from_node:
             for flow in self.alternative_flows:
                 alt = flow.best(node)
                 if alt is not None:
                     out.append(alt.path)
-        out += [a.path for a in self.flow.arrivals.get(node, [])[1:]]
+        out += [a.path for a in arrivals[1:]]
         unique = [p for p in dict.fromkeys(out) if p != chosen.path]
         return tuple(unique[:MAX_ALTERNATIVES]), max(0, len(unique) - MAX_ALTERNATIVES)
 
