@@ -312,6 +312,17 @@ def explanation_facts(
     )
 
 
+FREEZE_EVERY = 256
+"""Keys routed between two freezes of what the engine keeps (topic trees, per-topic caches)."""
+
+
+def _freeze_new() -> None:
+    """What the model built since the last freeze joins the frozen generation: a full collection would
+    otherwise walk it again and again. Young garbage is collected first (cheap) so as not to keep it."""
+    gc.collect(1)
+    gc.freeze()
+
+
 def route_batches(batches: Iterator[pa.RecordBatch], payload: Payload) -> Iterator[pa.RecordBatch]:
     """``mapInArrow`` step 2: each distinct routing key (``from``, ``topic``, ``key``, with its
     ``messages`` and ``bytes`` totals) routed in every variant by the same engine as ``explain``."""
@@ -320,7 +331,9 @@ def route_batches(batches: Iterator[pa.RecordBatch], payload: Payload) -> Iterat
     gc.freeze()  # the model's objects live as long as the worker: no collection walks them again
     for batch in batches:
         facts = _Facts()
-        for row in batch.to_pylist():
+        for done, row in enumerate(batch.to_pylist(), 1):
+            if done % FREEZE_EVERY == 0:
+                _freeze_new()
             key = (row["from"], row["topic"], row["key"])
             publication = to_publication(*key)
             for variant, model, failures in models:
@@ -338,5 +351,5 @@ def route_batches(batches: Iterator[pa.RecordBatch], payload: Payload) -> Iterat
                     )
                     break  # refused for what it is, not for a variant: the same in every one
                 explanation_facts(facts, variant, key, result, row["messages"], row["bytes"])
-        gc.freeze()  # topic trees built on the way join the frozen generation
+        _freeze_new()
         yield facts.batch()
