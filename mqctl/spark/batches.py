@@ -140,7 +140,8 @@ def _whole(text: str | None, default: int, minimum: int, what: str) -> int:
 
 
 class _Checks:
-    """One batch's memo of the checks of ``key_row``: logs repeat publishers, topics and properties."""
+    """A publication row's checks, each answer kept for the batch: logs repeat publishers, topics,
+    properties and sizes."""
 
     def __init__(self, payload: Payload) -> None:
         self.payload = payload
@@ -177,6 +178,27 @@ class _Checks:
                 self.numbers[memo] = (0, str(exc))
         return self.numbers[memo]
 
+    def row(self, row: dict[str, Any]) -> tuple[str | None, int, int, str | None]:
+        """(key, count, bytes, reason) of one publication row; key is None when reason says why not.
+
+        The checks come in the order a user fixes a row: the line, the publisher and topic, the count
+        and bytes, the properties."""
+        if row["record"] is not None:
+            return None, 0, 0, "not a JSON object (Spark could not read the line)"
+        reason = self.publisher(row["from"], row["topic"])
+        if reason is not None:
+            return None, 0, 0, reason
+        count, reason = self.number(row["count_text"], 1, 1, "count")
+        if reason is not None:
+            return None, 0, 0, reason
+        size, reason = self.number(row["bytes_text"], 0, 0, "bytes")
+        if reason is not None:
+            return None, 0, 0, reason
+        key, reason = self.key(row["properties"])
+        if reason is not None:
+            return None, 0, 0, reason
+        return key, count, size, None
+
 
 def _publisher_reason(topology: Topology, node_name: str | None, topic: str | None) -> str | None:
     if not node_name:
@@ -195,31 +217,6 @@ def _publisher_reason(topology: Topology, node_name: str | None, topic: str | No
     return None
 
 
-def key_row(
-    payload: Payload, row: dict[str, Any], checks: _Checks | None = None
-) -> tuple[str | None, int, int, str | None]:
-    """(key, count, bytes, reason) of one publication row; key is None when reason says why not.
-
-    The checks come in the order a user fixes a row: the line, the publisher and topic, the count and
-    bytes, the properties."""
-    checks = checks or _Checks(payload)
-    if row["record"] is not None:
-        return None, 0, 0, "not a JSON object (Spark could not read the line)"
-    reason = checks.publisher(row["from"], row["topic"])
-    if reason is not None:
-        return None, 0, 0, reason
-    count, reason = checks.number(row["count_text"], 1, 1, "count")
-    if reason is not None:
-        return None, 0, 0, reason
-    size, reason = checks.number(row["bytes_text"], 0, 0, "bytes")
-    if reason is not None:
-        return None, 0, 0, reason
-    key, reason = checks.key(row["properties"])
-    if reason is not None:
-        return None, 0, 0, reason
-    return key, count, size, None
-
-
 def key_batches(batches: Iterator[pa.RecordBatch], payload: Payload) -> Iterator[pa.RecordBatch]:
     """``mapInArrow`` step 1: each distinct publication row keyed, or refused with its reason."""
     payload = worker_payload(payload)
@@ -230,7 +227,7 @@ def key_batches(batches: Iterator[pa.RecordBatch], payload: Payload) -> Iterator
         sizes: list[int] = []
         reasons: list[str | None] = []
         for row in batch.to_pylist():
-            key, count, size, reason = key_row(payload, row, checks)
+            key, count, size, reason = checks.row(row)
             keys.append(key)
             counts.append(count)
             sizes.append(size)
