@@ -114,7 +114,7 @@ def engine_rate(snapshot: Path, log: Path, keys: int) -> dict[str, float]:
     batch = pa.RecordBatch.from_pylist(
         [{"from": f, "topic": t, "key": k, "messages": 1, "bytes": 1} for f, t, k in seen]
     )
-    payload = Payload(topology, [], relevant, token="bench")
+    payload = Payload(topology, [], token="bench")
     t0 = time.process_time()
     for _, model, _ in payload.models():
         _ = model.mq, model.ems  # both halves built here, not inside the timed routing

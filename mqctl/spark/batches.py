@@ -28,13 +28,15 @@ import pyarrow as pa
 
 from mqctl.domain.errors import MqctlError
 from mqctl.domain.explanation import Explanation, Failures
-from mqctl.domain.model import Topology
-from mqctl.domain.publications import parse_properties, routing_key, to_publication
+from mqctl.domain.model import Dialect, Topology
+from mqctl.domain.publications import parse_properties, routing_key, selector_identifiers, to_publication
 from mqctl.domain.routing import RoutingModel, explain
 from mqctl.domain.topics import has_wildcards, validate_topic
 from mqctl.domain.what_if import CURRENT, Variant, apply_variant
+from mqctl.formats import snapshot as snapshot_format
+from mqctl.memory import gc_paused
 
-__all__ = ["KEYED_SCHEMA", "ROUTED_SCHEMA", "Payload", "key_batches", "route_batches"]
+__all__ = ["KEYED_SCHEMA", "ROUTED_SCHEMA", "Keying", "Payload", "key_batches", "route_batches"]
 
 KEYED_SCHEMA = pa.schema(
     [
@@ -74,30 +76,55 @@ ROUTED_SCHEMA = pa.schema(
         ("bytes", pa.int64()),
     ]
 )
-"""One fact about one routing key in one variant; ``kind`` says which columns are set:
-``published`` (node), ``delivery`` (subscription, node, status, stored_at, hops), ``missed``
-(subscription, node, reason), ``link`` (link_from, link_to, via), ``refused`` (reason: the engine
-refused the publication). ``messages`` and ``bytes`` are the key's totals."""
+"""A fact in one variant; ``kind`` says which columns are set. Per routing key (``from``, ``topic``,
+``key``; ``messages`` and ``bytes`` the key's totals): ``delivery`` (subscription, node, status,
+stored_at, hops), ``missed`` (subscription, node, reason), ``refused`` (reason: the engine refused the
+publication). Summed over the keys of one batch (no key columns), as only totals of them are written:
+``link`` (link_from, link_to, via, messages, bytes) and ``tally`` (status ``published``, ``delivered``,
+``stored`` or ``missed``; node; stored_at; messages)."""
 
 
-@dataclass
-class Payload:
-    """What the driver broadcasts: the whole snapshot, the variants, the selector-read names."""
+@dataclass(frozen=True)
+class Keying:
+    """What checking and keying rows needs: small, broadcast apart from the model, so that the first
+    step does not wait for the whole snapshot to reach each worker."""
 
-    topology: Topology
-    variants: list[Variant]
+    dialects: dict[str, Dialect]
+    """Each node of the snapshot, with its dialect."""
     relevant: frozenset[str]
     """Property and header names some selector reads: the rest are left out of routing keys."""
     text_values: bool = False
     """The properties column was a map of text: values are typed as ``--prop`` types an untyped one."""
+
+    @classmethod
+    def of(cls, topology: Topology, text_values: bool = False) -> Keying:
+        return cls(
+            {name: node.dialect for name, node in topology.nodes.items()},
+            selector_identifiers(topology),
+            text_values,
+        )
+
+
+@dataclass
+class Payload:
+    """What the driver broadcasts for routing: the whole snapshot and the variants.
+
+    It travels as the snapshot's own Parquet tables (``formats.snapshot.pack``), not as pickled
+    objects: an estate of 500,000 subscriptions is a few megabytes that way, over 100 MB pickled."""
+
+    topology: Topology
+    variants: list[Variant]
     token: str = ""
     """Identifies this payload in a worker's cache of built models."""
     _models: list[tuple[str, RoutingModel, Failures]] | None = field(default=None, repr=False)
 
     def __getstate__(self) -> dict[str, Any]:
-        state = dict(self.__dict__)
-        state["_models"] = None
-        return state
+        return {"packed": snapshot_format.pack(self.topology), "variants": self.variants, "token": self.token}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        with gc_paused():
+            topology = snapshot_format.unpack(state["packed"])
+        self.__init__(topology, state["variants"], state["token"])  # type: ignore[misc]
 
     def models(self) -> list[tuple[str, RoutingModel, Failures]]:
         """(variant name, model, failures), ``current`` first; built on first use, then kept."""
@@ -143,8 +170,8 @@ class _Checks:
     """A publication row's checks, each answer kept for the batch: logs repeat publishers, topics,
     properties and sizes."""
 
-    def __init__(self, payload: Payload) -> None:
-        self.payload = payload
+    def __init__(self, keying: Keying) -> None:
+        self.keying = keying
         self.publishers: dict[tuple[str | None, str | None], str | None] = {}
         self.properties: dict[str | None, tuple[str | None, str | None]] = {}
         self.numbers: dict[tuple[str | None, int, int, str], tuple[int, str | None]] = {}
@@ -153,15 +180,15 @@ class _Checks:
         """Why (node, topic) cannot publish, or None."""
         pair = (node_name, topic)
         if pair not in self.publishers:
-            self.publishers[pair] = _publisher_reason(self.payload.topology, node_name, topic)
+            self.publishers[pair] = _publisher_reason(self.keying.dialects, node_name, topic)
         return self.publishers[pair]
 
     def key(self, text: str | None) -> tuple[str | None, str | None]:
         """(routing key, None) of a properties text, or (None, reason)."""
         if text not in self.properties:
             try:
-                properties, headers = parse_properties(text, text_values=self.payload.text_values)
-                self.properties[text] = (routing_key(properties, headers, self.payload.relevant), None)
+                properties, headers = parse_properties(text, text_values=self.keying.text_values)
+                self.properties[text] = (routing_key(properties, headers, self.keying.relevant), None)
             except MqctlError as exc:
                 self.properties[text] = (None, exc.one_line())
             except ValueError as exc:
@@ -200,28 +227,27 @@ class _Checks:
         return key, count, size, None
 
 
-def _publisher_reason(topology: Topology, node_name: str | None, topic: str | None) -> str | None:
+def _publisher_reason(dialects: dict[str, Dialect], node_name: str | None, topic: str | None) -> str | None:
     if not node_name:
         return "no publisher (the from column is empty)"
-    node = topology.nodes.get(node_name)
-    if node is None:
+    dialect = dialects.get(node_name)
+    if dialect is None:
         return f"no such node {node_name!r} in the snapshot"
     if not topic:
         return "no topic"
     try:
-        validate_topic(topic, node.dialect)
+        validate_topic(topic, dialect)
     except MqctlError as exc:
         return exc.one_line()
-    if has_wildcards(topic, node.dialect):
+    if has_wildcards(topic, dialect):
         return f"{topic!r} is a wildcard pattern, not a topic a publisher publishes on"
     return None
 
 
-def key_batches(batches: Iterator[pa.RecordBatch], payload: Payload) -> Iterator[pa.RecordBatch]:
+def key_batches(batches: Iterator[pa.RecordBatch], keying: Keying) -> Iterator[pa.RecordBatch]:
     """``mapInArrow`` step 1: each distinct publication row keyed, or refused with its reason."""
-    payload = worker_payload(payload)
     for batch in batches:
-        checks = _Checks(payload)
+        checks = _Checks(keying)
         keys: list[str | None] = []
         counts: list[int] = []
         sizes: list[int] = []
@@ -246,10 +272,16 @@ def key_batches(batches: Iterator[pa.RecordBatch], payload: Payload) -> Iterator
 
 
 class _Facts:
-    """Columns of ROUTED_SCHEMA being filled, several rows at a time."""
+    """Columns of ROUTED_SCHEMA being filled, several rows at a time, and the batch's sums of links and
+    tallies: a publication log crosses the same links and reaches the same nodes key after key, and
+    only their totals are written."""
 
     def __init__(self) -> None:
         self.columns: dict[str, list[Any]] = {f.name: [] for f in ROUTED_SCHEMA}
+        self.links: dict[tuple[str, str, str, str], list[int]] = {}
+        """(variant, from, to, via) -> [messages, bytes]"""
+        self.tallies: dict[tuple[str, str, str, str | None], int] = {}
+        """(variant, status, node, stored_at) -> messages"""
 
     def add(self, rows: int, **values: Any) -> None:
         """``rows`` rows: a list value gives each row its own, any other value is the same in each."""
@@ -259,7 +291,39 @@ class _Facts:
             value = values.get(name)
             column.extend(value if type(value) is list else [value] * rows)
 
+    def link(self, variant: str, link: tuple[str, str, str], messages: int, size: int) -> None:
+        total = self.links.get((variant, *link))
+        if total is None:
+            self.links[(variant, *link)] = [messages, size]
+        else:
+            total[0] += messages
+            total[1] += size
+
+    def tally(self, variant: str, status: str, node: str, stored_at: str | None, messages: int) -> None:
+        key = (variant, status, node, stored_at)
+        self.tallies[key] = self.tallies.get(key, 0) + messages
+
     def batch(self) -> pa.RecordBatch:
+        links, tallies = self.links, self.tallies
+        self.add(
+            len(links),
+            kind="link",
+            variant=[v for v, _, _, _ in links],
+            link_from=[a for _, a, _, _ in links],
+            link_to=[b for _, _, b, _ in links],
+            via=[via for _, _, _, via in links],
+            messages=[m for m, _ in links.values()],
+            bytes=[b for _, b in links.values()],
+        )
+        self.add(
+            len(tallies),
+            kind="tally",
+            variant=[v for v, _, _, _ in tallies],
+            status=[s for _, s, _, _ in tallies],
+            node=[n for _, _, n, _ in tallies],
+            stored_at=[at for _, _, _, at in tallies],
+            messages=list(tallies.values()),
+        )
         return pa.RecordBatch.from_pydict(self.columns, schema=ROUTED_SCHEMA)
 
 
@@ -270,10 +334,12 @@ def explanation_facts(
     subscriptions it then serves; a stored delivery has crossed the links up to where it is stored."""
     from_node, topic, pkey = key
     common = {"variant": variant, "from": from_node, "topic": topic, "key": pkey, "messages": messages}
-    facts.add(1, kind="published", node=from_node, bytes=size, **common)
+    facts.tally(variant, "published", from_node, None, messages)
     links: dict[tuple[str, str, str], None] = {}
     deliveries = result.deliveries
-    for d in deliveries:
+    statuses = [str(d.status) for d in deliveries]
+    for d, status in zip(deliveries, statuses, strict=True):
+        facts.tally(variant, status, d.node, d.stored_at, messages)
         for hop in d.hops:
             if hop.from_node == d.stored_at:
                 break  # a stored message waits here: the hops after are the path it will take, not taken
@@ -283,13 +349,15 @@ def explanation_facts(
         kind="delivery",
         subscription=[d.subscription for d in deliveries],
         node=[d.node for d in deliveries],
-        status=[str(d.status) for d in deliveries],
+        status=statuses,
         stored_at=[d.stored_at for d in deliveries],
         hops=[len(d.hops) for d in deliveries],
         bytes=size,
         **common,
     )
     missed = result.not_delivered
+    for n in missed:
+        facts.tally(variant, "missed", n.node, None, messages)
     facts.add(
         len(missed),
         kind="missed",
@@ -298,15 +366,8 @@ def explanation_facts(
         reason=[str(n.reason) for n in missed],
         **common,
     )
-    facts.add(
-        len(links),
-        kind="link",
-        link_from=[a for a, _, _ in links],
-        link_to=[b for _, b, _ in links],
-        via=[v for _, _, v in links],
-        bytes=size,
-        **common,
-    )
+    for link in links:
+        facts.link(variant, link, messages, size)
 
 
 FREEZE_EVERY = 256

@@ -24,9 +24,8 @@ import pyarrow as pa
 
 from mqctl.domain.errors import InputError
 from mqctl.domain.model import Topology
-from mqctl.domain.publications import selector_identifiers
 from mqctl.domain.what_if import CURRENT, Variant, apply_variant
-from mqctl.spark.batches import KEYED_SCHEMA, ROUTED_SCHEMA, Payload, key_batches, route_batches
+from mqctl.spark.batches import KEYED_SCHEMA, ROUTED_SCHEMA, Keying, Payload, key_batches, route_batches
 
 if TYPE_CHECKING:
     from pyspark.sql import Column, DataFrame, SparkSession
@@ -154,10 +153,10 @@ def analyze(
     check_variants(topology, variants)
     fmt = publication_format(publications, fmt)
     frame, text_values = read_publications(spark, publications, fmt)
-    payload = Payload(topology, variants, selector_identifiers(topology), text_values, uuid.uuid4().hex)
-    broadcast = spark.sparkContext.broadcast(payload)
+    keying = spark.sparkContext.broadcast(Keying.of(topology, text_values))
+    broadcast = spark.sparkContext.broadcast(Payload(topology, variants, uuid.uuid4().hex))
     distinct = frame.groupBy(*frame.columns).agg(F.count(F.lit(1)).alias("rows"))
-    keyed = distinct.mapInArrow(_keyer(broadcast), _ddl(KEYED_SCHEMA)).persist(StorageLevel.MEMORY_AND_DISK)
+    keyed = distinct.mapInArrow(_keyer(keying), _ddl(KEYED_SCHEMA)).persist(StorageLevel.MEMORY_AND_DISK)
     valid = keyed.where(F.col("reason").isNull())
     messages = F.col("rows") * F.col("count")
     keys = valid.groupBy("from", "topic", "key").agg(
@@ -174,6 +173,7 @@ def analyze(
         routed.unpersist()
         keyed.unpersist()
         broadcast.unpersist()
+        keying.unpersist()
     (out / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=False) + "\n", encoding="utf-8")
     return Analysis(summary, out, {name: out / name for name in OUTPUTS})
 
@@ -182,13 +182,14 @@ LOAD_COLUMNS = ("received", "forwarded", "delivered", "stored")
 
 
 def _tally(routed: DataFrame) -> DataFrame:
-    """Messages per variant, kind, status and node (stored_at too): every count of the summary and of
-    ``node_load`` but the links', from one pass over the facts. Small: at most a few rows per node."""
+    """Messages per variant, status (``published``, ``delivered``, ``stored``, ``missed``), node and
+    stored_at: every count of the summary and of ``node_load`` but the links'. The facts hold these
+    already summed per batch: this sums the batches. Small: at most a few rows per node."""
     from pyspark.sql import functions as F
 
     return (
-        routed.where(F.col("kind").isin("published", "delivery", "missed"))
-        .groupBy("variant", "kind", "status", "node", "stored_at")
+        routed.where(F.col("kind") == "tally")
+        .groupBy("variant", "status", "node", "stored_at")
         .agg(F.sum("messages").alias("messages"))
     )
 
@@ -198,7 +199,7 @@ def _node_load(tally: DataFrame, link_traffic: DataFrame) -> DataFrame:
     over links, delivered there, stored there; from the (small) tally and link traffic."""
     from pyspark.sql import functions as F
 
-    kind, status = F.col("kind"), F.col("status")
+    status = F.col("status")
 
     def part(frame: DataFrame, where: Column, node: str, counted: str) -> DataFrame:
         values = [
@@ -207,12 +208,12 @@ def _node_load(tally: DataFrame, link_traffic: DataFrame) -> DataFrame:
         return frame.where(where).select("variant", F.col(node).alias("node"), *values)
 
     everything = F.lit(True)
-    union = part(tally, kind == "published", "node", "received")
+    union = part(tally, status == "published", "node", "received")
     for more in (
         part(link_traffic, everything, "to", "received"),
         part(link_traffic, everything, "from", "forwarded"),
-        part(tally, (kind == "delivery") & (status == "delivered"), "node", "delivered"),
-        part(tally, (kind == "delivery") & (status == "stored"), "stored_at", "stored"),
+        part(tally, status == "delivered", "node", "delivered"),
+        part(tally, status == "stored", "stored_at", "stored"),
     ):
         union = union.unionByName(more)
     return union.groupBy("variant", "node").agg(*(F.sum(c).alias(c) for c in LOAD_COLUMNS))
@@ -307,10 +308,9 @@ def _summary(routed: DataFrame, outputs: dict[str, DataFrame], variants: list[st
     from pyspark.sql import functions as F
 
     totals: dict[str, dict[str, int]] = {v: {} for v in variants}
-    counted = outputs["tally"].groupBy("variant", "kind", "status")
+    counted = outputs["tally"].groupBy("variant", "status")
     for row in counted.agg(F.sum("messages").alias("m")).collect():
-        key = row["kind"] if row["kind"] != "delivery" else f"delivery:{row['status']}"
-        totals[row["variant"]][key] = totals[row["variant"]].get(key, 0) + int(row["m"] or 0)
+        totals[row["variant"]][row["status"]] = int(row["m"] or 0)
     by_node: dict[str, dict[str, int]] = {v: {} for v in variants}
     for row in outputs["node_load"].where(F.col("received") > 0).collect():
         by_node[row["variant"]][row["node"]] = int(row["received"])
@@ -356,8 +356,8 @@ def _summary(routed: DataFrame, outputs: dict[str, DataFrame], variants: list[st
             {
                 "variant": variant,
                 "publications": t.get("published", 0),
-                "deliveries": t.get("delivery:delivered", 0) + t.get("delivery:stored", 0),
-                "stored": t.get("delivery:stored", 0),
+                "deliveries": t.get("delivered", 0) + t.get("stored", 0),
+                "stored": t.get("stored", 0),
                 "not_delivered": t.get("missed", 0),
                 "channels_in_use": len(by_link[variant]),
                 "messages_by_node": dict(sorted(by_node[variant].items())),

@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mqctl.domain.errors import InputError
+from mqctl.formats.snapshot import pack, unpack
 from mqctl.formats.snapshot_schema import TABLES
 from mqctl.services.snapshot import read_topology
 from mqctl.store.revision import HEAD
@@ -97,8 +98,12 @@ def test_read_topology_equals_load_topology(
     ok(cli("export", "snapshot", "--out", str(tmp_path / "snap"), "--format", file_format))
     whole = _load(store_url)
     read = read_topology(tmp_path / "snap")
-    assert read.nodes == whole.nodes
     assert any(n.parent for n in read.nodes.values())
+    _assert_same_model(read, whole)
+
+
+def _assert_same_model(read: Any, whole: Any) -> None:
+    assert read.nodes == whole.nodes
     for attr in (
         "memberships",
         "topics",
@@ -110,6 +115,15 @@ def test_read_topology_equals_load_topology(
     ):
         key = lambda o: repr(o)  # noqa: E731 - the two lists hold the same objects, maybe in another order
         assert sorted(getattr(read, attr), key=key) == sorted(getattr(whole, attr), key=key), attr
+
+
+def test_a_packed_model_unpacks_to_the_same_model(cli: Cli, store_url: str) -> None:
+    """The Spark job ships its model to executors packed as snapshot tables in memory."""
+    build_rich_model(cli)
+    whole = _load(store_url)
+    packed = pack(whole)
+    assert set(packed) == set(TABLES)
+    _assert_same_model(unpack(packed), whole)
 
 
 def _displays(cli: Cli) -> dict[str, Any]:
@@ -400,3 +414,5 @@ def test_any_model_survives_a_snapshot(
     second = _fresh(first, tmp, "second")
     ok(run_cli(["import", "snapshot", str(tmp / "snap")], db=second))
     assert _displays(lambda *a: run_cli(list(a), db=second)) == original
+    whole = _load(first)
+    _assert_same_model(unpack(pack(whole)), whole)  # as the Spark job ships it to executors
