@@ -90,9 +90,19 @@ def explain_command(
     from mqctl.domain.messages import Message, parse_header, parse_property
     from mqctl.domain.model import Dialect
     from mqctl.domain.routing import explain
+    from mqctl.domain.valid_text import check_text
     from mqctl.memory import gc_paused
     from mqctl.store.slice import load_slice
 
+    for option, values in (
+        ("--from", [from_node]),
+        ("--topic", [topic]),
+        ("--down", down),
+        ("--link-down", link_down),
+        ("--offline", offline),
+    ):
+        for value in values:  # before any of them is looked up in the store
+            check_text(value, attribute=option)
     properties = dict(parse_property(p) for p in prop)
     headers = dict(Message.create(properties, dict(parse_header(h) for h in header)).headers)
     failures = _failures(down, link_down, offline)

@@ -12,6 +12,14 @@ def clip(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def escaped(text: str) -> str:
+    """TEXT with each lone surrogate (a command-line byte that is not UTF-8, see ``valid_text``) written
+    as its escape, ``\\udcff``: safe to print, store or write to a file."""
+    if text.isascii():
+        return text
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 class MqctlError(Exception):
     """Base of every error mqctl reports to a user without a traceback."""
 
@@ -57,7 +65,7 @@ class MqctlError(Exception):
             subject += ": "
         elif self.attribute is not None:
             subject = f"{self.attribute}: "
-        return f"{where}{subject}{self.message}".replace("\n", " ")
+        return escaped(f"{where}{subject}{self.message}".replace("\n", " "))
 
 
 class InputError(MqctlError):

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from mqctl.domain.errors import InputError, clip
+from mqctl.domain.valid_text import check_text
 
 JMS_TYPES = ("string", "boolean", "byte", "short", "int", "long", "float", "double")
 
@@ -208,6 +209,7 @@ def parse_property(spec: str) -> tuple[str, JmsValue]:
     if name in HEADER_TYPES:
         raise InputError(f"property {name!r}: a header field, set it as a header", attribute="--prop")
     value_column = len(name_part) + 2
+    check_text(text, attribute="--prop", what=f"the value of property {name!r}")
     if not colon:
         try:
             return name, _infer(text)
@@ -252,6 +254,7 @@ def parse_header(spec: str) -> tuple[str, JmsValue]:
     if name not in HEADER_TYPES:
         known = ", ".join(HEADER_TYPES)
         raise InputError(f"header {name!r}: unknown header (expected one of {known})", attribute="--header")
+    check_text(text, attribute="--header", what=f"the value of header {name!r}")
     if name == "JMSDeliveryMode":
         mode = text.strip().upper()
         if mode not in DELIVERY_MODES:

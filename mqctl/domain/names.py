@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 
-from mqctl.domain.errors import InputError
+from mqctl.domain.errors import InputError, clip
 from mqctl.domain.model import Dialect
+from mqctl.domain.valid_text import check_text
 
 MQ_NAME_MAX = 48
 EMS_SERVER_MAX = 64
@@ -29,6 +30,7 @@ def check_mq_name(name: str, kind: str) -> None:
             f"name is {len(name)} characters long; MQ allows at most {MQ_NAME_MAX}", obj=f"{kind} {name}"
         )
     if not _MQ_NAME.fullmatch(name):
+        check_text(name, obj=f"{kind} {name}", what="the name")
         bad = next(c for c in name if not _MQ_NAME.fullmatch(c))
         raise InputError(
             f"character {bad!r} is not allowed in an MQ name (use A-Z a-z 0-9 . / _ %)", obj=f"{kind} {name}"
@@ -50,6 +52,7 @@ def check_ems_server_name(name: str) -> None:
         raise InputError("an EMS server name cannot contain a dot or a blank", obj=f"server {name}")
     bad = next((c for c in name if c in _EMS_SERVER_BAD or not c.isprintable()), None)
     if bad is not None:
+        check_text(name, obj=f"server {name}", what="the name")
         raise InputError(f"character {bad!r} is not allowed in an EMS server name", obj=f"server {name}")
     if name.startswith("#"):
         raise InputError("an EMS server name cannot start with '#'", obj=f"server {name}")
@@ -74,6 +77,8 @@ def check_subscription_name(name: str, dialect: Dialect) -> None:
         raise InputError("subscription name is empty", obj="sub")
     if len(name) > MQ_SUB_NAME_MAX:
         raise InputError(f"name is longer than {MQ_SUB_NAME_MAX} characters", obj=f"sub {name[:40]}...")
+    if not name.isascii():
+        check_text(name, obj=f"sub {clip(name)}", what="the name")
     if _CONTROL.search(name):
         raise InputError("control characters are not allowed in a subscription name", obj=f"sub {name!r}")
     if dialect is Dialect.EMS and (any(c.isspace() for c in name) or name.startswith("#") or '"' in name):

@@ -28,6 +28,7 @@ from mqctl.domain.messages import (
 )
 from mqctl.domain.model import Topology
 from mqctl.domain.selector import compile_selector
+from mqctl.domain.valid_text import check_text
 
 __all__ = [
     "decode_key",
@@ -52,6 +53,7 @@ def _typed(name: str, value: Any, text_values: bool) -> JmsValue:
     """A JSON value as a JMS value: strings are strings (or, for a map of text, typed as ``--prop``
     types an untyped value), booleans booleans, integers int (long beyond), other numbers double."""
     if isinstance(value, str):
+        check_text(value, what=f"the value of property {name!r}")
         if text_values:
             return parse_property(f"{name}={value}")[1]
         return JmsValue("string", value)

@@ -17,6 +17,7 @@ from functools import lru_cache
 
 from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect
+from mqctl.domain.valid_text import not_text
 from mqctl.domain.wildcards import MANY, ONE, GlobNfa, Token, char_matcher
 
 __all__ = [
@@ -106,6 +107,12 @@ def _check_not_empty(topic: str) -> None:
     if topic == "":
         raise TopicSyntaxError("a topic string must not be empty", 1, topic=topic)
     _check_length(topic)
+    if not topic.isascii():
+        found = not_text(topic)
+        if found is not None:
+            raise TopicSyntaxError(
+                f"a topic string must be valid text: {found[1]}", found[0] + 1, topic=topic
+            )
 
 
 def _check_ems_elements(topic: str) -> list[str]:

@@ -15,7 +15,7 @@ import io
 import json
 import typing
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import Enum
@@ -38,6 +38,7 @@ from mqctl.domain.model import (
     TopicObject,
     Topology,
 )
+from mqctl.domain.valid_text import check_text
 from mqctl.formats.snapshot_schema import (
     FILE_FORMATS,
     FORMAT,
@@ -177,7 +178,7 @@ def decode(table: str, data: pa.Table, file: str) -> list[Any]:
     names = [_field(table, f.name) for f in SCHEMAS[table]]
     columns: list[list[Any]] = []
     for f, name in zip(SCHEMAS[table], names, strict=True):
-        values = data.column(f.name).to_pylist()
+        values = _column_values(data.column(f.name), file, f.name)
         dec = _decoder(hints[name], file, f.name)
         if dec is not None:
             values = [dec(v, i) for i, v in enumerate(values, 1)]
@@ -202,6 +203,29 @@ def decode(table: str, data: pa.Table, file: str) -> list[Any]:
     if names == order[: len(names)]:
         return [cls(*row) for row in zip(*columns, strict=True)]
     return [cls(**dict(zip(names, row, strict=True))) for row in zip(*columns, strict=True)]
+
+
+def _column_values(column: pa.ChunkedArray, file: str, name: str) -> list[Any]:
+    """A column's values. Parquet does not check that a string is UTF-8: bytes that are not are refused
+    naming the row, as a text file's are (``formats.text_io``)."""
+    try:
+        return column.to_pylist()
+    except UnicodeDecodeError as err:
+        byte = bytes(err.object[err.start : err.start + 1]).hex().upper()
+        raise InputError(
+            f"byte 0x{byte} cannot be decoded as UTF-8",
+            obj=f"{_where(file, _undecodable_row(column))}: column {name}",
+        ) from None
+
+
+def _undecodable_row(column: pa.ChunkedArray) -> int | None:
+    """The 1-based row of the first value that is not UTF-8 (the error path only: one Arrow call per cell)."""
+    for row, value in enumerate(column, 1):
+        try:
+            value.as_py()
+        except UnicodeDecodeError:
+            return row
+    return None
 
 
 def _dataclass_fields(cls: type) -> list[Any]:
@@ -406,10 +430,26 @@ def _from_json_lines(table: str, raw: bytes, file: str) -> pa.Table:
             arrays.append(pa.array(columns[f.name], type=f.type))
         except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, ValueError):
             row = _first_bad(columns[f.name], f.type)
+            if row is not None:  # a JSON escape such as "\udcff" gives a string that is not text
+                for text in _strings(columns[f.name][row - 1]):
+                    check_text(text, obj=f"{_where(file, row)}: column {f.name}")
             raise InputError(
                 f"column {f.name} has a value that is not {type_name(f.type)}", obj=_where(file, row)
             ) from None
     return pa.Table.from_arrays(arrays, schema=pa.schema([pa.field(f.name, f.type) for f in schema]))
+
+
+def _strings(value: Any) -> Iterator[str]:
+    """Every string a JSON value holds (keys of objects too)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _strings(key)
+            yield from _strings(item)
 
 
 def _first_bad(values: list[Any], type_: pa.DataType) -> int | None:

@@ -20,6 +20,7 @@ objects of a large estate on every batch.
 from __future__ import annotations
 
 import gc
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -337,32 +338,36 @@ def explanation_facts(
     facts.tally(variant, "published", from_node, None, messages)
     links: dict[tuple[str, str, str], None] = {}
     deliveries = result.deliveries
-    statuses = [str(d.status) for d in deliveries]
-    for d, status in zip(deliveries, statuses, strict=True):
-        facts.tally(variant, status, d.node, d.stored_at, messages)
+    for d in deliveries:
         for hop in d.hops:
             if hop.from_node == d.stored_at:
                 break  # a stored message waits here: the hops after are the path it will take, not taken
             links[(hop.from_node, hop.to_node, str(hop.via))] = None
+    statuses = [str(d.status) for d in deliveries]
+    nodes = [d.node for d in deliveries]
+    stored = [d.stored_at for d in deliveries]
+    for (status, node, stored_at), n in Counter(zip(statuses, nodes, stored, strict=True)).items():
+        facts.tally(variant, status, node, stored_at, messages * n)
     facts.add(
         len(deliveries),
         kind="delivery",
         subscription=[d.subscription for d in deliveries],
-        node=[d.node for d in deliveries],
+        node=nodes,
         status=statuses,
-        stored_at=[d.stored_at for d in deliveries],
+        stored_at=stored,
         hops=[len(d.hops) for d in deliveries],
         bytes=size,
         **common,
     )
     missed = result.not_delivered
-    for n in missed:
-        facts.tally(variant, "missed", n.node, None, messages)
+    missed_nodes = [n.node for n in missed]
+    for node, n in Counter(missed_nodes).items():
+        facts.tally(variant, "missed", node, None, messages * n)
     facts.add(
         len(missed),
         kind="missed",
         subscription=[n.subscription for n in missed],
-        node=[n.node for n in missed],
+        node=missed_nodes,
         reason=[str(n.reason) for n in missed],
         **common,
     )

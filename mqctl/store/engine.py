@@ -16,6 +16,7 @@ from sqlalchemy.engine import URL, Engine, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, OperationalError
 
 from mqctl.domain.errors import StoreError
+from mqctl.domain.valid_text import check_text
 from mqctl.store.revision import HEAD, KNOWN_REVISIONS
 
 ENV_VAR = "MQCTL_DB"
@@ -100,7 +101,22 @@ def make_engine(url: str) -> Engine:
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
         event.listen(engine, "begin", _sqlite_begin)
+    event.listen(engine, "before_cursor_execute", _text_parameters)
     return engine
+
+
+def _text_parameters(
+    _conn: Any, _cursor: Any, _statement: str, parameters: Any, context: Any, executemany: bool
+) -> None:
+    """A value looked up in the store (``display qmgr NAME``...) that is not text, such as a command-line
+    byte that is not UTF-8, names no object: an ``InputError`` as the domain gives for a definition
+    (``domain.valid_text``), not the driver's UnicodeEncodeError. Writes are not looked at: they carry
+    definitions the domain rules have checked (one that was not is a bug, and reported as one)."""
+    if executemany or not parameters or context is None or context.isinsert or context.isupdate:
+        return
+    for value in parameters.values() if isinstance(parameters, dict) else parameters:
+        if isinstance(value, str) and not value.isascii():
+            check_text(value)
 
 
 def _prepare_sqlite_file(url: URL) -> None:

@@ -416,3 +416,31 @@ def test_any_model_survives_a_snapshot(
     assert _displays(lambda *a: run_cli(list(a), db=second)) == original
     whole = _load(first)
     _assert_same_model(unpack(pack(whole)), whole)  # as the Spark job ships it to executors
+
+
+@pytest.mark.parametrize("file_format", ["parquet", "json"])
+def test_a_string_that_is_not_text_is_refused_naming_its_row_and_column(
+    cli: Cli, store_url: str, tmp_path: Path, file_format: str
+) -> None:
+    """Parquet does not check that a string is UTF-8, and JSON can escape a lone surrogate: either is
+    refused, naming the file, the row and the column, and nothing is written."""
+    ok(cli("define", "qmgr", "QM1"))
+    ok(cli("define", "topic", "T1", "--qmgr", "QM1", "--topicstr", "a", "--descr", "hello"))
+    folder = tmp_path / "snap"
+    ok(cli("export", "snapshot", "--out", str(folder), "--format", file_format))
+    if file_format == "parquet":
+        bad = pa.array([b"hel\xfflo"], pa.binary()).view(pa.string())  # bytes Parquet keeps as they are
+        _rewrite(folder, "topics", lambda t: t.set_column(t.column_names.index("descr"), "descr", bad))
+        why = "byte 0xFF cannot be decoded as UTF-8"
+    else:
+        path = folder / "topics.json"
+        path.write_text(path.read_text().replace('"hello"', '"hel\\udcfflo"'))
+        _fix_checksum(folder, "topics.json")
+        why = "'hel\\udcfflo' is not valid text: byte 0xFF cannot be decoded as UTF-8 (character 4)"
+    url = _fresh(store_url, tmp_path, "target")
+    refused(
+        run_cli(["import", "snapshot", str(folder)], db=url), f"topics.{file_format} row 1: column descr", why
+    )
+    assert run_cli(["display", "qmgr"], db=url).exit_code == 1
+    with pytest.raises(InputError):
+        read_topology(folder)

@@ -10,13 +10,15 @@ from mqctl.domain.errors import InputError
 from mqctl.domain.model import Channel, ChannelType
 from mqctl.domain.names import check_mq_name
 from mqctl.domain.rules.text import CONNAME_MAX, check_descr, check_mq_text, check_range
+from mqctl.domain.valid_text import check_definition_text
 
 CHANNEL_NAME_MAX = 20
 
 
 def check(ch: Channel) -> None:
-    check_mq_name(ch.name, "channel")
     obj = f"channel {ch.name}"
+    check_definition_text(ch, obj)
+    check_mq_name(ch.name, "channel")
     if len(ch.name) > CHANNEL_NAME_MAX:
         raise InputError(
             f"is {len(ch.name)} characters long; MQ channel names have at most {CHANNEL_NAME_MAX}", obj=obj

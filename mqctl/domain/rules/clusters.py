@@ -6,10 +6,12 @@ from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect
 from mqctl.domain.names import check_mq_name
 from mqctl.domain.rules.text import check_descr
+from mqctl.domain.valid_text import check_text
 
 
 def check(name: str, descr: str = "") -> None:
     check_mq_name(name, "cluster")
+    check_text(descr, obj=f"cluster {name}", attribute="DESCR")
     check_descr(descr, f"cluster {name}")
 
 

@@ -19,6 +19,7 @@ from mqctl.domain.model import (
     Wildcard,
 )
 from mqctl.domain.rules.text import TOPICSTR_MAX, check_ems_token, check_ems_value, check_length
+from mqctl.domain.valid_text import check_definition_text
 
 _SIZE = re.compile(r"\d+\s*(?:[KMG]B?)?", re.IGNORECASE)
 LIMIT_PROPERTIES = ("maxbytes", "maxmsgs")
@@ -61,6 +62,7 @@ def check_property(key: str, value: str | None, obj: str) -> None:
 
 def check(topic: TopicObject) -> None:
     obj = label(topic)
+    check_definition_text(topic, obj)
     if topic.name != topic.topicstr:
         raise InputError(
             "an EMS topic definition is named by its topic pattern", obj=obj, attribute="TOPICSTR"

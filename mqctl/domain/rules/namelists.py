@@ -6,11 +6,13 @@ from mqctl.domain.errors import InputError
 from mqctl.domain.model import Namelist
 from mqctl.domain.names import check_mq_name
 from mqctl.domain.rules.text import NAMES_MAX, check_descr
+from mqctl.domain.valid_text import check_definition_text
 
 
 def check(nl: Namelist) -> None:
-    check_mq_name(nl.name, "namelist")
     obj = f"namelist {nl.name}"
+    check_definition_text(nl, obj)
+    check_mq_name(nl.name, "namelist")
     if len(nl.names) > NAMES_MAX:
         raise InputError(
             f"has {len(nl.names)} names; MQ allows at most {NAMES_MAX}", obj=obj, attribute="NAMES"

@@ -6,6 +6,7 @@ from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect, Node
 from mqctl.domain.names import check_mq_name, check_node_name, node_label
 from mqctl.domain.rules.text import check_descr
+from mqctl.domain.valid_text import check_definition_text
 
 PSMODES = ("ENABLED", "DISABLED", "COMPAT")
 PSCLUS = ("ENABLED", "DISABLED")
@@ -17,6 +18,7 @@ def label(node: Node) -> str:
 
 def check(node: Node) -> None:
     """Name, DESCR, PSMODE/PSCLUS and the hierarchy parent's own form (not whether it exists)."""
+    check_definition_text(node, label(node))
     check_node_name(node.name, node.dialect)
     obj = label(node)
     check_descr(node.descr, obj)

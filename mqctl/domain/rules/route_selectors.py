@@ -9,6 +9,7 @@ from mqctl.domain.errors import InputError
 from mqctl.domain.model import RouteSelector
 from mqctl.domain.rules.ems_definitions import check_pattern
 from mqctl.domain.rules.subscriptions import check_selector
+from mqctl.domain.valid_text import check_definition_text
 
 
 def label(rs: RouteSelector) -> str:
@@ -17,6 +18,7 @@ def label(rs: RouteSelector) -> str:
 
 def check(rs: RouteSelector) -> None:
     obj = label(rs)
+    check_definition_text(rs, obj)
     check_pattern(rs.topic, obj, "topic")
     if not rs.selector.strip():
         raise InputError("is empty", obj=obj, attribute="selector")

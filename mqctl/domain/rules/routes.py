@@ -11,6 +11,7 @@ from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect, Route
 from mqctl.domain.names import check_node_name
 from mqctl.domain.rules.text import check_ems_token, check_ems_value
+from mqctl.domain.valid_text import check_definition_text
 
 RESERVED_KEYS = ("url", "zone_name", "zone_type", "selector", "incoming_topic", "outgoing_topic")
 """Keys routes.conf reads itself: a free route property of one of these names (or beginning like a
@@ -26,8 +27,9 @@ def label(route: Route) -> str:
 
 
 def check(route: Route) -> None:
-    check_node_name(route.peer, Dialect.EMS)
     obj = label(route)
+    check_definition_text(route, obj)
+    check_node_name(route.peer, Dialect.EMS)
     if route.peer == route.node:
         raise InputError("a server cannot route to itself", obj=obj)
     if not route.url.strip():

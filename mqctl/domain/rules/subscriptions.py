@@ -19,6 +19,7 @@ from mqctl.domain.rules.text import (
     check_length,
     check_no_control,
 )
+from mqctl.domain.valid_text import check_definition_text
 
 IMMUTABLE = (
     ("topicstr", "TOPICSTR"),
@@ -69,8 +70,9 @@ def check_pattern(pattern: str, dialect: Dialect, wschema: WSchema, obj: str) ->
 
 
 def check(sub: Subscription, dialect: Dialect) -> None:
-    check_subscription_name(sub.name, dialect)
     obj = label(sub)
+    check_definition_text(sub, obj)
+    check_subscription_name(sub.name, dialect)
     if sub.wschema is WSchema.CHAR and dialect is Dialect.EMS:
         raise InputError("WSCHEMA(CHAR) is an MQ subscription option", obj=obj, attribute="WSCHEMA")
     check_pattern(sub.topicstr, dialect, sub.wschema, obj)

@@ -13,6 +13,7 @@ from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect, TopicObject
 from mqctl.domain.names import check_mq_name
 from mqctl.domain.rules.text import TOPICSTR_MAX, check_descr, check_length, check_no_control
+from mqctl.domain.valid_text import check_definition_text
 
 
 def label(topic: TopicObject) -> str:
@@ -34,8 +35,9 @@ def check_topicstr(topicstr: str, obj: str) -> None:
 
 
 def check(topic: TopicObject) -> None:
-    check_mq_name(topic.name, "topic")
     obj = label(topic)
+    check_definition_text(topic, obj)
+    check_mq_name(topic.name, "topic")
     check_topicstr(topic.topicstr, obj)
     if topic.cluster:
         check_mq_name(topic.cluster, "cluster")

@@ -38,6 +38,7 @@ from mqctl.domain.selector.ast import (
     Unary,
 )
 from mqctl.domain.selector.errors import SelectorError, clip, selector_error
+from mqctl.domain.valid_text import not_text
 
 COMPARISON_OPS = ("=", "<>", "<", "<=", ">", ">=")
 MAX_SELECTOR_LENGTH = 10240
@@ -55,6 +56,12 @@ def parse(text: str) -> Node | None:
             MAX_SELECTOR_LENGTH + 1,
             f"{len(text)} characters",
         )
+    if not text.isascii():
+        found = not_text(text)
+        if found is not None:
+            raise SelectorError(
+                f"the selector is not valid text: {found[1]} (column {found[0] + 1})", column=found[0] + 1
+            )
     tree = _Parser(text).parse()
     if tree is not None:
         _check_depth(tree)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from mqctl.domain.errors import InputError
+from mqctl.domain.errors import InputError, escaped
 from mqctl.domain.model import Dialect, Direction, RouteSelector, ZoneType
 from mqctl.domain.names import check_ems_server_name
 from mqctl.formats._checks import check_selector_at, check_topic, on_line
@@ -33,7 +33,7 @@ def rule_at(
 def sourced(obj: T, file: str | None, line: int | None) -> T:
     """Record where a definition came from (for validate's findings)."""
     if file is not None:
-        obj.source_file = file  # type: ignore[attr-defined]
+        obj.source_file = escaped(file)  # type: ignore[attr-defined]
         obj.source_line = line  # type: ignore[attr-defined]
     return obj
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TypeVar
 
-from mqctl.domain.errors import InputError
+from mqctl.domain.errors import InputError, escaped
 from mqctl.domain.model import Dialect, NodeState, Topology
 from mqctl.domain.names import check_mq_name
 from mqctl.formats._located import locate
@@ -75,7 +75,7 @@ class Context:
     def sourced(self, cmd: Command, obj: T) -> T:
         """Record where a definition came from (for validate's findings)."""
         if self.file is not None:
-            obj.source_file = self.file  # type: ignore[attr-defined]
+            obj.source_file = escaped(self.file)  # type: ignore[attr-defined]
             obj.source_line = cmd.pos[0]  # type: ignore[attr-defined]
         return obj
 
