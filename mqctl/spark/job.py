@@ -302,6 +302,13 @@ def _write_outputs(keyed: DataFrame, valid: DataFrame, routed: DataFrame, out: P
     return frames
 
 
+def _rows(frame: DataFrame) -> list[tuple[Any, ...]]:
+    """The rows of a small frame as tuples, collected as Arrow columns (a large estate's link list has
+    hundreds of thousands of rows: Row objects one by one take several times longer)."""
+    table = frame.toArrow()
+    return list(zip(*(table.column(i).to_pylist() for i in range(table.num_columns)), strict=True))
+
+
 def _summary(routed: DataFrame, outputs: dict[str, DataFrame], variants: list[str]) -> dict[str, Any]:
     """summary.json: per variant, ``current`` first (docs/spark.md), from the small cached aggregates
     (the facts themselves only for the gains and losses of a variant)."""
@@ -312,13 +319,13 @@ def _summary(routed: DataFrame, outputs: dict[str, DataFrame], variants: list[st
     for row in counted.agg(F.sum("messages").alias("m")).collect():
         totals[row["variant"]][row["status"]] = int(row["m"] or 0)
     by_node: dict[str, dict[str, int]] = {v: {} for v in variants}
-    for row in outputs["node_load"].where(F.col("received") > 0).collect():
-        by_node[row["variant"]][row["node"]] = int(row["received"])
+    loads = outputs["node_load"].where(F.col("received") > 0).select("variant", "node", "received")
+    for variant, node, received in _rows(loads):
+        by_node[variant][node] = received
     by_link: dict[str, list[dict[str, Any]]] = {v: [] for v in variants}
-    for row in outputs["link_traffic"].orderBy("variant", "from", "to", "via").collect():
-        by_link[row["variant"]].append(
-            {"from": row["from"], "to": row["to"], "via": row["via"], "messages": int(row["messages"])}
-        )
+    links = outputs["link_traffic"].select("variant", "from", "to", "via", "messages")
+    for variant, a, b, via, messages in sorted(_rows(links)):
+        by_link[variant].append({"from": a, "to": b, "via": via, "messages": messages})
     delivered = (
         routed.where((F.col("kind") == "delivery") & (F.col("status") == "delivered"))
         .groupBy("variant", "subscription", "node")
