@@ -3,7 +3,8 @@
 Single-object edits (the object commands) read and write that object and the few facts the rules need,
 through indexed queries: their cost does not grow with the size of the node. Whole-file imports load a
 node's objects into a ``NodeState``, let the format edit it, and write back only the difference with bulk
-statements (``load_node_state`` / ``save_node_state``).
+statements (``load_node_state`` / ``save_node_state``). A snapshot writes its thousands of new nodes at once
+(``add_nodes``): one bulk insert per table, not statements per node.
 """
 
 from __future__ import annotations
@@ -518,10 +519,11 @@ class Store:
 
         ``conn.execute(insert(table), rows)`` processes every row's parameters in Python (about 6 µs a
         row); an import writes hundreds of thousands of rows. Values are plain str/int/bool/None, and
-        JSON columns are serialised here as SQLAlchemy would. SQLite: ``executemany`` with the statement
-        compiled once. PostgreSQL: ``COPY ... FROM STDIN`` (psycopg's ``executemany`` sends one
-        statement per row, and a multi-row ``INSERT`` makes psycopg re-parse every batch's long query
-        in Python: both are several times slower, in the client and in the server)."""
+        JSON columns are serialised here as SQLAlchemy would. PostgreSQL through psycopg: ``COPY ...
+        FROM STDIN`` (psycopg's ``executemany`` sends one statement per row, and SQLAlchemy's multi-row
+        ``INSERT`` batches make psycopg parse every batch's long query again in Python: both several
+        times slower, in the client and in the server). Otherwise ``executemany`` with the statement
+        compiled once."""
         present = [c for c in json_columns if c in rows[0]]
         for row in rows:
             for column in present:
@@ -529,7 +531,7 @@ class Store:
                 row[column] = "{}" if value == {} else json.dumps(value, separators=(",", ":"))
         dialect = self.conn.dialect
         keys = tuple(rows[0])
-        if dialect.name == "postgresql":
+        if dialect.name == "postgresql" and dialect.driver == "psycopg":
             self._copy(table.name, keys, rows)
             return
         cache_key = (table.name, keys)
