@@ -342,10 +342,6 @@ def import_snapshot(store: Any, path: Path) -> Snapshot:
     with gc_paused():
         for cluster in snap.clusters:
             store.put_cluster(cluster.name, cluster.descr, cluster.seq)
-        refs = {
-            name: store.add_node(dataclasses.replace(node, parent=None))
-            for name, node in topology.nodes.items()
-        }
         states = {name: NodeState(node=node) for name, node in topology.nodes.items()}
         for m in topology.memberships:
             states[m.node].memberships[m.cluster] = m
@@ -361,9 +357,7 @@ def import_snapshot(store: Any, path: Path) -> Snapshot:
             states[r.node].routes[r.peer] = r
         for rs in topology.route_selectors:
             states[rs.node].route_selectors.append(rs)
-        for name, state in states.items():
-            ref = refs[name]
-            store.save_node_state(ref, NodeState(node=ref.node), state)
+        store.add_nodes(list(states.values()))
         store.continue_after(_max_seq(snap))
     return snap
 

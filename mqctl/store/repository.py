@@ -3,19 +3,24 @@
 Single-object edits (the object commands) read and write that object and the few facts the rules need,
 through indexed queries: their cost does not grow with the size of the node. Whole-file imports load a
 node's objects into a ``NodeState``, let the format edit it, and write back only the difference with bulk
-statements (``load_node_state`` / ``save_node_state``).
+statements (``load_node_state`` / ``save_node_state``). A snapshot writes its thousands of new nodes at once
+(``add_nodes``): one bulk insert per table, not statements per node.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import islice
 from operator import itemgetter
 from typing import Any, TypeVar
 
-from sqlalchemy import delete, func, insert, select, text, update
+from sqlalchemy import bindparam, delete, func, insert, select, text, update
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import DBAPIError
 
 from mqctl.domain.errors import NotFoundError
 from mqctl.domain.model import (
@@ -35,6 +40,8 @@ ALL_PARTS = frozenset({"memberships", "topics", "subscriptions", "namelists", "c
 """The collections of a ``NodeState``; a whole-file import loads them all, a cluster edit a few."""
 CLUSTER_PARTS = frozenset({"memberships", "namelists", "channels"})
 """What deriving memberships needs (``domain.memberships``)."""
+BULK_ROWS = 20_000
+"""Rows per bulk insert when loading many nodes at once (``add_nodes``)."""
 
 
 @dataclass(frozen=True)
@@ -439,23 +446,98 @@ class Store:
         self._save_route_selectors(ref.id, before.route_selectors, after.route_selectors, recreated_routes)
         return ref
 
+    def add_nodes(self, states: Sequence[NodeState]) -> dict[str, NodeRef]:
+        """Nodes new to the store, each with every object of its state (a snapshot loaded into an empty
+        store): one bulk insert per table for them all, not statements per node, so the number of round
+        trips to the database does not grow with the number of nodes."""
+        n = tables.nodes
+        if not states:
+            return {}
+        unparented = [dataclasses.replace(s.node, parent=None) for s in states]
+        self._bulk_insert(n, convert.NODE.json_columns, [convert.node_values(node) for node in unparented])
+        ids: dict[str, int] = {}
+        for chunk in _chunks([s.node.name for s in states], 500):
+            ids.update(self.conn.execute(select(n.c.name, n.c.id).where(n.c.name.in_(chunk))).all())
+        parents = [{"b_name": s.node.name, "b_parent": s.node.parent} for s in states if s.node.parent]
+        if parents:  # once every node exists: a parent is a node of the same load
+            self.conn.execute(
+                update(n).where(n.c.name == bindparam("b_name")).values(parent=bindparam("b_parent")), parents
+            )
+        refs = {s.node.name: NodeRef(ids[s.node.name], s.node) for s in states}
+        cluster_ids = self.ensure_clusters(
+            [m.cluster for s in states for m in s.memberships.values()]
+            + [t.cluster for s in states for t in s.topics.values()]
+            + [c.cluster for s in states for c in s.channels.values()]
+        )
+        for kind in KINDS:
+            rows = (
+                kind.values(obj, refs[s.node.name].id, s.node.dialect)
+                for s in states
+                for obj in getattr(s, kind.attr).values()
+            )
+            for batch in _batches(rows, BULK_ROWS):  # a batch's rows in memory, not the whole table's
+                self._insert_many(kind, batch)
+        members = [
+            {
+                "node_id": refs[s.node.name].id,
+                "cluster_id": cluster_ids[m.cluster],
+                "full_repository": m.full_repository,
+                "seq": m.seq,
+            }
+            for s in states
+            for m in s.memberships.values()
+        ]
+        if members:
+            self._bulk_insert(tables.memberships, frozenset(), members)
+        self._add_route_selectors([(refs[s.node.name].id, s.route_selectors) for s in states])
+        return refs
+
+    def _add_route_selectors(self, owned: list[tuple[int, list[RouteSelector]]]) -> None:
+        """The selectors of new routes (per node, by peer, in their order), given their node's row id."""
+        owned = [(node_id, selectors) for node_id, selectors in owned if selectors]
+        if not owned:
+            return
+        r = tables.routes
+        route_ids: dict[tuple[int, str], int] = {}
+        for chunk in _chunks([node_id for node_id, _ in owned], 500):
+            rows = self.conn.execute(select(r.c.node_id, r.c.peer, r.c.id).where(r.c.node_id.in_(chunk)))
+            route_ids.update({(node_id, peer): route_id for node_id, peer, route_id in rows})
+        values = [
+            convert.route_selector_values(rs, route_ids[node_id, rs.peer])
+            for node_id, selectors in owned
+            for rs in sorted(selectors, key=lambda x: x.peer)
+            if (node_id, rs.peer) in route_ids
+        ]
+        if values:
+            self._bulk_insert(tables.route_selectors, convert.ROUTE_SELECTOR.json_columns, values)
+
     def _insert_many(self, kind: Kind, rows: list[dict[str, Any]]) -> None:
-        """Bulk insert through the driver's ``executemany`` with the statement compiled once.
+        self._bulk_insert(kind.table, kind.codec.json_columns, rows)
+
+    def _bulk_insert(self, table: Any, json_columns: frozenset[str], rows: list[dict[str, Any]]) -> None:
+        """Bulk insert on the driver's connection, inside the command's transaction.
 
         ``conn.execute(insert(table), rows)`` processes every row's parameters in Python (about 6 µs a
         row); an import writes hundreds of thousands of rows. Values are plain str/int/bool/None, and
-        JSON columns are serialised here as SQLAlchemy would."""
-        json_columns = [c for c in kind.codec.json_columns if c in rows[0]]
+        JSON columns are serialised here as SQLAlchemy would. PostgreSQL through psycopg: ``COPY ...
+        FROM STDIN`` (psycopg's ``executemany`` sends one statement per row, and SQLAlchemy's multi-row
+        ``INSERT`` batches make psycopg parse every batch's long query again in Python: both several
+        times slower, in the client and in the server). Otherwise ``executemany`` with the statement
+        compiled once."""
+        present = [c for c in json_columns if c in rows[0]]
         for row in rows:
-            for column in json_columns:
+            for column in present:
                 value = row[column]
                 row[column] = "{}" if value == {} else json.dumps(value, separators=(",", ":"))
         dialect = self.conn.dialect
         keys = tuple(rows[0])
-        cache_key = (kind.table.name, keys)
+        if dialect.name == "postgresql" and dialect.driver == "psycopg":
+            self._copy(table.name, keys, rows)
+            return
+        cache_key = (table.name, keys)
         statement = self._inserts.get(cache_key)
         if statement is None:  # compiled once per command and column set (a snapshot: once, not per node)
-            compiled = insert(kind.table).compile(dialect=dialect, column_keys=list(keys))
+            compiled = insert(table).compile(dialect=dialect, column_keys=list(keys))
             statement = self._inserts[cache_key] = (str(compiled), list(compiled.positiontup or []))
         sql, order = statement
         params: list[Any]
@@ -464,9 +546,35 @@ class Store:
             params = [pick(r) for r in rows] if len(order) > 1 else [(pick(r),) for r in rows]
         else:
             params = rows
+        with self._driver_cursor(sql) as cursor:
+            cursor.executemany(sql, params)
+
+    def _copy(self, table: str, keys: tuple[str, ...], rows: list[dict[str, Any]]) -> None:
+        """``COPY table (keys) FROM STDIN`` of ``rows`` through psycopg (PostgreSQL)."""
+        from psycopg import sql
+
+        statement = sql.SQL("COPY {} ({}) FROM STDIN").format(
+            sql.Identifier(table), sql.SQL(", ").join(map(sql.Identifier, keys))
+        )
+        pick = itemgetter(*keys)
+        with self._driver_cursor(f"COPY {table}") as cursor, cursor.copy(statement) as copy:
+            if len(keys) > 1:
+                for row in rows:
+                    copy.write_row(pick(row))
+            else:
+                for row in rows:
+                    copy.write_row((pick(row),))
+
+    @contextmanager
+    def _driver_cursor(self, statement: str) -> Iterator[Any]:
+        """A cursor of the driver's connection; its errors raised as SQLAlchemy's (``DBAPIError``,
+        ``IntegrityError``), as a statement run through SQLAlchemy would raise them."""
+        dbapi = self.conn.dialect.loaded_dbapi
         cursor = self.conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
         try:
-            cursor.executemany(sql, params)
+            yield cursor
+        except dbapi.Error as exc:
+            raise DBAPIError.instance(statement, None, exc, dbapi.Error) from exc
         finally:
             cursor.close()
 
@@ -515,6 +623,12 @@ class Store:
             self.conn.execute(delete(rs).where(rs.c.route_id == route_id))
             for sel in new_by.get(peer, []):
                 self.insert_route_selector(route_id, sel)
+
+
+def _batches(items: Iterable[T], size: int) -> Iterator[list[T]]:
+    it = iter(items)
+    while batch := list(islice(it, size)):
+        yield batch
 
 
 def _chunks(items: Sequence[T], size: int) -> Iterable[Sequence[T]]:

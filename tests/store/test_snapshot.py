@@ -377,6 +377,36 @@ def test_only_an_empty_store_takes_a_snapshot(cli: Cli, store_url: str, tmp_path
     assert dump_store(store_url) == before
 
 
+def test_a_bulk_write_the_database_refuses_is_a_conflict_and_changes_nothing(
+    cli: Cli, store_url: str
+) -> None:
+    """Bulk rows go to the driver directly (COPY on PostgreSQL, executemany on SQLite): a refusal there is
+    still mqctl's one error, and what the same load wrote before it is rolled back."""
+    from mqctl.domain.errors import ConflictError
+    from mqctl.domain.model import Dialect, Direction, Node, NodeState, Route, RouteSelector, Subscription
+
+    ok(cli("define", "qmgr", "QM1"))
+    before = dump_store(store_url)
+    twice = RouteSelector("E1", "E2", Direction.OUTGOING, "orders.>", "a = 1", seq=14)
+    states = [
+        NodeState(
+            Node("E1", Dialect.EMS, seq=10),
+            subscriptions={"D1": Subscription("E1", "D1", "orders.>", seq=11)},
+            routes={"E2": Route("E1", "E2", seq=12)},
+            route_selectors=[twice, twice],  # the last table written refuses the second one
+        ),
+        NodeState(Node("E2", Dialect.EMS, seq=13)),
+    ]
+    with pytest.raises(ConflictError, match="already defined"), unit_of_work(store_url) as store:
+        store.add_nodes(states)
+    assert dump_store(store_url) == before
+    states[0].route_selectors = [twice]
+    with unit_of_work(store_url) as store:
+        store.add_nodes(states)
+    shown = ok(cli("display", "route-selector", "-o", "json")).json()
+    assert [(s["qmgr"], s["route"], s["topic"], s["seq"]) for s in shown] == [("E1", "E2", "orders.>", 14)]
+
+
 def test_a_folder_that_is_not_empty_needs_force(cli: Cli, tmp_path: Path) -> None:
     ok(cli("define", "qmgr", "QM1"))
     folder = tmp_path / "snap"
