@@ -44,6 +44,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_validate.py
 	$(BIN)/python benchmarks/bench_writers.py
 	$(BIN)/python benchmarks/bench_spark.py
+	$(BIN)/python benchmarks/bench_snapshot_import.py
 
 completions: $(STAMP)
 	$(BIN)/python -m mqctl.cli.completions completions

@@ -79,40 +79,31 @@ def end_to_end(script: Path, workdir: Path, run: int) -> float:
 
 def in_process(text: str, script: Path, workdir: Path, run: int) -> dict[str, float]:
     """The service steps timed one by one, in the same order as ``services.formats.runmqsc``."""
-    from sqlalchemy.orm import Session
-
     from mqctl.domain.model import Dialect, Node
     from mqctl.formats.mqsc import apply_mqsc, parse_mqsc
-    from mqctl.services.formats import gc_paused
-    from mqctl.store.engine import open_store
-    from mqctl.store.repository import Repository
+    from mqctl.memory import gc_paused
+    from mqctl.store.session import unit_of_work
 
     with gc_paused():  # as the service runs it
         t0 = time.perf_counter()
         parse_mqsc(text, file=str(script), inserts={"QMNAME": QMGR})
         parse_s = time.perf_counter() - t0
 
-    engine = open_store(f"sqlite:///{workdir / f'split{run}.db'}")
-    try:
-        with Session(engine) as session:
-            repo = Repository(session)
-            repo.add_node(Node(QMGR, Dialect.MQ, seq=repo.next_seq()))
-            before = repo.load_node_state(QMGR)
-            after = copy.deepcopy(before)
-            with gc_paused():
-                t0 = time.perf_counter()
-                run_ = apply_mqsc(
-                    after, text, file=str(script), inserts={"QMNAME": QMGR}, next_seq=repo.next_seq
-                )
-                apply_s = time.perf_counter() - t0
-                assert run_.applied and not run_.errors, run_.first_error
-                t0 = time.perf_counter()
-                repo.save_node_state(before, after)
-                repo.flush_seq()
-                session.commit()
-                write_s = time.perf_counter() - t0
-    finally:
-        engine.dispose()
+    url = f"sqlite:///{workdir / f'split{run}.db'}"
+    with unit_of_work(url) as store:
+        ref = store.add_node(Node(QMGR, Dialect.MQ, seq=store.next_seq()))
+        before = store.load_node_state(ref)
+        after = copy.copy(before)
+        with gc_paused():
+            t0 = time.perf_counter()
+            run_ = apply_mqsc(
+                after, text, file=str(script), inserts={"QMNAME": QMGR}, next_seq=store.next_seq
+            )
+            apply_s = time.perf_counter() - t0
+            assert run_.applied and not run_.errors, run_.first_error
+            t0 = time.perf_counter()
+            store.save_node_state(ref, before, after)
+    write_s = time.perf_counter() - t0  # the commit included, as unit_of_work ends
     return {"parse_s": parse_s, "parse_apply_s": apply_s, "store_write_s": write_s}
 
 
