@@ -305,26 +305,30 @@ class _Facts:
         self.tallies[key] = self.tallies.get(key, 0) + messages
 
     def batch(self) -> pa.RecordBatch:
-        links, tallies = self.links, self.tallies
-        self.add(
-            len(links),
-            kind="link",
-            variant=[v for v, _, _, _ in links],
-            link_from=[a for _, a, _, _ in links],
-            link_to=[b for _, _, b, _ in links],
-            via=[via for _, _, _, via in links],
-            messages=[m for m, _ in links.values()],
-            bytes=[b for _, b in links.values()],
-        )
-        self.add(
-            len(tallies),
-            kind="tally",
-            variant=[v for v, _, _, _ in tallies],
-            status=[s for _, s, _, _ in tallies],
-            node=[n for _, _, n, _ in tallies],
-            stored_at=[at for _, _, _, at in tallies],
-            messages=list(tallies.values()),
-        )
+        if self.links:
+            variant, link_from, link_to, via = map(list, zip(*self.links, strict=True))
+            messages, size = map(list, zip(*self.links.values(), strict=True))
+            self.add(
+                len(variant),
+                kind="link",
+                variant=variant,
+                link_from=link_from,
+                link_to=link_to,
+                via=via,
+                messages=messages,
+                bytes=size,
+            )
+        if self.tallies:
+            variant, status, node, stored_at = map(list, zip(*self.tallies, strict=True))
+            self.add(
+                len(variant),
+                kind="tally",
+                variant=variant,
+                status=status,
+                node=node,
+                stored_at=stored_at,
+                messages=list(self.tallies.values()),
+            )
         return pa.RecordBatch.from_pydict(self.columns, schema=ROUTED_SCHEMA)
 
 

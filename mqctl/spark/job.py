@@ -219,6 +219,23 @@ def _node_load(tally: DataFrame, link_traffic: DataFrame) -> DataFrame:
     return union.groupBy("variant", "node").agg(*(F.sum(c).alias(c) for c in LOAD_COLUMNS))
 
 
+def _as_given(rows: DataFrame, reason: Column) -> DataFrame:
+    """Distinct log rows as ``rejected/`` writes them: the columns as given, with ``reason``; a distinct
+    row stands for ``rows`` identical rows of the log, and each is written out again."""
+    from pyspark.sql import functions as F
+
+    one_each = F.explode(F.array_repeat(F.lit(1), F.col("rows").cast("int"))).alias("_each")
+    return rows.select("*", one_each).select(
+        "from",
+        "topic",
+        "properties",
+        F.col("count_text").alias("count"),
+        F.col("bytes_text").alias("bytes"),
+        "record",
+        reason.alias("reason"),
+    )
+
+
 def _write_outputs(keyed: DataFrame, valid: DataFrame, routed: DataFrame, out: Path) -> dict[str, DataFrame]:
     from pyspark.sql import functions as F
 
@@ -259,34 +276,8 @@ def _write_outputs(keyed: DataFrame, valid: DataFrame, routed: DataFrame, out: P
         )
     )
     refused = routed.where(kind == "refused").select("from", "topic", "key", F.col("reason").alias("refused"))
-    # a distinct row stands for ``rows`` identical rows of the log: each is written out again
-    one_each = F.explode(F.array_repeat(F.lit(1), F.col("rows").cast("int"))).alias("_each")
-    rejected_rows = (
-        keyed.where(F.col("reason").isNotNull())
-        .select("*", one_each)
-        .select(
-            "from",
-            "topic",
-            "properties",
-            F.col("count_text").alias("count"),
-            F.col("bytes_text").alias("bytes"),
-            "record",
-            "reason",
-        )
-    )
-    refused_rows = (
-        valid.join(refused, ["from", "topic", "key"])
-        .select("*", one_each)
-        .select(
-            "from",
-            "topic",
-            "properties",
-            F.col("count_text").alias("count"),
-            F.col("bytes_text").alias("bytes"),
-            "record",
-            F.col("refused").alias("reason"),
-        )
-    )
+    rejected_rows = _as_given(keyed.where(F.col("reason").isNotNull()), F.col("reason"))
+    refused_rows = _as_given(valid.join(refused, ["from", "topic", "key"]), F.col("refused"))
     tally = _tally(routed).persist()
     link_traffic = link_traffic.persist()
     frames = {
