@@ -55,6 +55,6 @@ with open(sys.argv[1], "w", encoding="utf-8") as out:
 PY
 say spark analyze --snapshot snapshot --publications publications.jsonl --out replay --what-if down:QM3
 mq spark analyze --snapshot "$DEMO_DIR/snapshot" --publications "$DEMO_DIR/publications.jsonl" \
-  --out "$DEMO_DIR/replay" --what-if down:QM3 --what-if topichost:ALASKA@QM3,QM4 --master 'local[2]' 2> >(grep -v -e '^WARNING: Using incubator' -e '^Setting default log level' -e '^To adjust logging level' >&2)
+  --out "$DEMO_DIR/replay" --what-if down:QM3 --what-if topichost:ALASKA@QM3,QM4 --master 'local[2]'
 
 printf '\nDone. Explore it yourself: .venv/bin/mqctl --db %s display sub -o json\n' "$DEMO_DB"

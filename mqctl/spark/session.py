@@ -18,6 +18,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from mqctl.spark.jvm_stderr import jvm_stderr_filtered
+
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
@@ -80,7 +82,11 @@ def spark_session(
         partitions = max(4, 2 * (os.cpu_count() or 1))  # Spark's 200 are for clusters: tiny tasks here
     if partitions is not None:
         builder = builder.config("spark.sql.shuffle.partitions", str(partitions))
-    session = builder.getOrCreate()
+    if submitted:
+        session = builder.getOrCreate()
+    else:
+        with jvm_stderr_filtered():  # the JVM starts here
+            session = builder.getOrCreate()
     session.sparkContext.setLogLevel("ERROR")
     with tempfile.TemporaryDirectory(prefix="mqctl-spark-") as folder:
         try:

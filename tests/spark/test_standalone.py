@@ -142,5 +142,6 @@ def test_a_standalone_cluster_gives_the_local_answer(spark: Any, standalone: str
     assert json.loads(remote.stdout) == local.json()
     # Spark's own logging is kept to errors: no start-up chatter around mqctl's answer
     assert "Setting default log level" not in remote.stderr
+    assert "Using incubator modules" not in remote.stderr  # the JVM's own start-up warning, filtered
     # the executors ran in the worker's processes: their work folder holds the application's stderr
     assert list((tmp_path / "work").glob("app-*/*/stderr"))
