@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -9,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from mqctl.cli.apps import sub_app
-from mqctl.cli.common import OUTPUT_OPTION, Output, console, emit_json, err_console
+from mqctl.cli.common import OUTPUT_OPTION, Output, console, err_console
 
 if TYPE_CHECKING:
     from mqctl.spark.job import Analysis
@@ -91,6 +92,7 @@ def analyze_command(
     from mqctl.spark.job import analyze, check_variants, publication_format
     from mqctl.spark.progress import spark_progress
     from mqctl.spark.session import spark_session
+    from mqctl.spark.summary_json import summary_text
 
     check_variants(topology, variants)
     publication_format(publications, fmt.value if fmt else None)
@@ -107,7 +109,7 @@ def analyze_command(
     except (PySparkException, Py4JError) as exc:
         raise InputError(f"Spark failed: {_spark_failure(exc)}", obj=f"publications {publications}") from exc
     if output is Output.json:
-        emit_json(result.summary)
+        sys.stdout.write(summary_text(result.summary))  # the text of summary.json
     else:
         _show(result)
 

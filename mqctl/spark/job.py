@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-import json
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -26,6 +25,7 @@ from mqctl.domain.errors import InputError
 from mqctl.domain.model import Topology
 from mqctl.domain.what_if import CURRENT, Variant, apply_variant
 from mqctl.spark.batches import KEYED_SCHEMA, ROUTED_SCHEMA, Keying, Payload, key_batches, route_batches
+from mqctl.spark.summary_json import summary_text
 
 if TYPE_CHECKING:
     from pyspark.sql import Column, DataFrame, SparkSession
@@ -174,7 +174,7 @@ def analyze(
         keyed.unpersist()
         broadcast.unpersist()
         keying.unpersist()
-    (out / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=False) + "\n", encoding="utf-8")
+    (out / "summary.json").write_text(summary_text(summary), encoding="utf-8")
     return Analysis(summary, out, {name: out / name for name in OUTPUTS})
 
 
