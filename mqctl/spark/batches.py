@@ -5,7 +5,7 @@ Two steps, both pure functions of a batch and the broadcast ``Payload``:
 - ``key_batches``: each *distinct* publication row (the driver groups identical rows first and passes
   how many there were) checked and typed (node known, topic concrete, properties a JSON object of JMS
   values, count and bytes whole numbers) and given its routing key (``mqctl.domain.publications``); a bad
-  row gets its reason instead. Within a batch, a properties text, a (publisher, topic) pair and a
+  row gets its reason instead. Within a partition, a properties text, a (publisher, topic) pair and a
   count or bytes text is checked once, however many rows repeat it.
 - ``route_batches``: each distinct routing key routed by the domain engine (``routing.explain`` over a
   ``RoutingModel`` built once per Python worker, per variant) into rows of facts: where it was
@@ -206,23 +206,31 @@ class _Checks:
                 self.numbers[memo] = (0, str(exc))
         return self.numbers[memo]
 
-    def row(self, row: dict[str, Any]) -> tuple[str | None, int, int, str | None]:
+    def row(
+        self,
+        record: str | None,
+        node_name: str | None,
+        topic: str | None,
+        count_text: str | None,
+        bytes_text: str | None,
+        properties: str | None,
+    ) -> tuple[str | None, int, int, str | None]:
         """(key, count, bytes, reason) of one publication row; key is None when reason says why not.
 
         The checks come in the order a user fixes a row: the line, the publisher and topic, the count
         and bytes, the properties."""
-        if row["record"] is not None:
+        if record is not None:
             return None, 0, 0, "not a JSON object (Spark could not read the line)"
-        reason = self.publisher(row["from"], row["topic"])
+        reason = self.publisher(node_name, topic)
         if reason is not None:
             return None, 0, 0, reason
-        count, reason = self.number(row["count_text"], 1, 1, "count")
+        count, reason = self.number(count_text, 1, 1, "count")
         if reason is not None:
             return None, 0, 0, reason
-        size, reason = self.number(row["bytes_text"], 0, 0, "bytes")
+        size, reason = self.number(bytes_text, 0, 0, "bytes")
         if reason is not None:
             return None, 0, 0, reason
-        key, reason = self.key(row["properties"])
+        key, reason = self.key(properties)
         if reason is not None:
             return None, 0, 0, reason
         return key, count, size, None
@@ -246,15 +254,21 @@ def _publisher_reason(dialects: dict[str, Dialect], node_name: str | None, topic
 
 
 def key_batches(batches: Iterator[pa.RecordBatch], keying: Keying) -> Iterator[pa.RecordBatch]:
-    """``mapInArrow`` step 1: each distinct publication row keyed, or refused with its reason."""
+    """``mapInArrow`` step 1: each distinct publication row keyed, or refused with its reason.
+
+    The checks' answers are kept for the whole partition (a log repeats publishers, topics, properties
+    and sizes across batches), and rows are read column by column, not as one dict per row."""
+    checks = _Checks(keying)
     for batch in batches:
-        checks = _Checks(keying)
         keys: list[str | None] = []
         counts: list[int] = []
         sizes: list[int] = []
         reasons: list[str | None] = []
-        for row in batch.to_pylist():
-            key, count, size, reason = checks.row(row)
+        columns = [batch.column(name).to_pylist() for name in _CHECKED]
+        for record, node_name, topic, count_text, bytes_text, properties in zip(*columns, strict=True):
+            key, count, size, reason = checks.row(
+                record, node_name, topic, count_text, bytes_text, properties
+            )
             keys.append(key)
             counts.append(count)
             sizes.append(size)
@@ -270,6 +284,10 @@ def key_batches(batches: Iterator[pa.RecordBatch], keying: Keying) -> Iterator[p
             ],
             schema=KEYED_SCHEMA,
         )
+
+
+_CHECKED = ("record", "from", "topic", "count_text", "bytes_text", "properties")
+"""The columns a row's checks read, in ``_Checks.row``'s order."""
 
 
 class _Facts:
