@@ -168,8 +168,10 @@ def _whole(text: str | None, default: int, minimum: int, what: str) -> int:
 
 
 class _Checks:
-    """A publication row's checks, each answer kept for the batch: logs repeat publishers, topics,
-    properties and sizes."""
+    """A publication row's checks, each answer kept: logs repeat publishers, topics, properties and
+    sizes. At most ``KEPT`` answers of each kind (properties may hold a message id, unique per row)."""
+
+    KEPT = 65_536
 
     def __init__(self, keying: Keying) -> None:
         self.keying = keying
@@ -195,6 +197,12 @@ class _Checks:
             except ValueError as exc:
                 self.properties[text] = (None, str(exc))
         return self.properties[text]
+
+    def trim(self) -> None:
+        """Forget the answers of a kind once there are more than ``KEPT``."""
+        for answers in (self.publishers, self.properties, self.numbers):
+            if len(answers) > self.KEPT:
+                answers.clear()
 
     def number(self, text: str | None, default: int, minimum: int, what: str) -> tuple[int, str | None]:
         """(value, None) of a count or bytes text, or (0, reason)."""
@@ -260,6 +268,7 @@ def key_batches(batches: Iterator[pa.RecordBatch], keying: Keying) -> Iterator[p
     and sizes across batches), and rows are read column by column, not as one dict per row."""
     checks = _Checks(keying)
     for batch in batches:
+        checks.trim()
         keys: list[str | None] = []
         counts: list[int] = []
         sizes: list[int] = []
