@@ -149,6 +149,8 @@ def validate_pattern(pattern: str, dialect: Dialect) -> None:
     On MQ a ``#``/``+`` that is not a whole level is simply literal, so nothing but the empty string
     fails; EMS refuses partial wildcards (``foo.a*``) and a ``>`` that is not last.
     """
+    if dialect is Dialect.MQ and pattern.isascii() and 0 < len(pattern) <= MAX_TOPIC_LENGTH:
+        return  # all an MQ pattern can break (see _check_not_empty): checked without parsing or caching
     _tokens(pattern, dialect)
 
 

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect, Subscription, WSchema
 from mqctl.domain.names import check_mq_name, check_subscription_name
+from mqctl.domain.rules.ems_definitions import check_pattern as check_ems_pattern
 from mqctl.domain.rules.text import (
     SELECTOR_MAX,
     TOPICSTR_MAX,
@@ -19,6 +20,7 @@ from mqctl.domain.rules.text import (
     check_length,
     check_no_control,
 )
+from mqctl.domain.topics import validate_pattern
 from mqctl.domain.valid_text import check_definition_text
 
 IMMUTABLE = (
@@ -52,9 +54,6 @@ def check_selector(selector: str | None, obj: str, attribute: str = "SELECTOR", 
 
 
 def check_pattern(pattern: str, dialect: Dialect, wschema: WSchema, obj: str) -> None:
-    from mqctl.domain.rules.ems_definitions import check_pattern as check_ems_pattern
-    from mqctl.domain.topics import validate_pattern
-
     if not pattern:
         raise InputError("is empty", obj=obj, attribute="TOPICSTR")
     if dialect is Dialect.EMS:
