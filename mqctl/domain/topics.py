@@ -182,10 +182,17 @@ def _tokens(pattern: str, dialect: Dialect) -> _Tokens:
     return tuple(out)
 
 
+def _wild(pattern: str, dialect: Dialect) -> tuple[str, ...]:
+    """The dialect's whole-level wildcards, or () when no such character occurs at all (most patterns:
+    then nothing needs splitting)."""
+    wild = (_MQ_ONE, _MQ_MANY) if dialect == Dialect.MQ else (_EMS_ONE, _EMS_MANY)
+    return wild if wild[0] in pattern or wild[1] in pattern else ()
+
+
 def has_wildcards(pattern: str, dialect: Dialect) -> bool:
     """True when some whole level is a wildcard (MQ ``#``/``+``, EMS ``*``/``>``); ``USA#`` is literal."""
-    wild = (_MQ_ONE, _MQ_MANY) if dialect == Dialect.MQ else (_EMS_ONE, _EMS_MANY)
-    return any(lv in wild for lv in pattern.split(SEPARATORS[dialect]))
+    wild = _wild(pattern, dialect)
+    return bool(wild) and any(lv in wild for lv in pattern.split(SEPARATORS[dialect]))
 
 
 def looks_like_ems_pattern(pattern: str) -> bool:
@@ -213,12 +220,12 @@ def misses_leading_slash(topic: str, known: Iterable[str]) -> bool:
 
 def fixed_prefix_levels(pattern: str, dialect: Dialect) -> list[str]:
     """The levels before the first wildcard level (all levels if none): where a pattern resolves (§3)."""
-    wild = (_MQ_ONE, _MQ_MANY) if dialect == Dialect.MQ else (_EMS_ONE, _EMS_MANY)
-    out: list[str] = []
-    for lv in pattern.split(SEPARATORS[dialect]):
-        if lv in wild:
-            break
-        out.append(lv)
+    out = pattern.split(SEPARATORS[dialect])
+    wild = _wild(pattern, dialect)
+    if wild:
+        for i, lv in enumerate(out):
+            if lv in wild:
+                return out[:i]
     return out
 
 
