@@ -112,6 +112,7 @@ class SubscriptionIndex(Generic[V]):
     def __init__(self, dialect: Dialect = Dialect.MQ) -> None:
         self._dialect = Dialect(dialect)
         self._sep = SEPARATORS[self._dialect]
+        self._mq = self._dialect == Dialect.MQ
         self._literal: dict[str, Any] = {}
         self._root = _Node()
         self._hash_nodes = 0  # '#' followed by more levels: lookups then need de-duplication
@@ -122,7 +123,7 @@ class SubscriptionIndex(Generic[V]):
 
     def _literal_fast(self, pattern: str) -> bool:
         """MQ only: a pattern with no '+'/'#' character at all is literal without parsing."""
-        return self._dialect == Dialect.MQ and pattern != "" and "+" not in pattern and "#" not in pattern
+        return self._mq and pattern != "" and "+" not in pattern and "#" not in pattern
 
     def add(self, pattern: str, value: V) -> None:
         """Index ``value`` under ``pattern`` (no-op if that pair is already there)."""
@@ -144,7 +145,7 @@ class SubscriptionIndex(Generic[V]):
     def _add(self, pattern: str, values: Sequence[V]) -> None:
         if not self._literal_fast(pattern):
             tokens = _parse(pattern, self._dialect)
-            if not all(type(t) is str for t in tokens):
+            if _ONE in tokens or _STAR in tokens:
                 self._add_tree(tokens, values)
                 return
         cur = self._literal.get(pattern, _NO)

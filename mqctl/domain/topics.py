@@ -51,6 +51,8 @@ MAX_TOPIC_LENGTH = 10240
 """MQ's limit on a topic string (MQ_TOPIC_STR_LENGTH), applied to both dialects: checked before a topic
 is split, so that a 100,000-level string is refused at once rather than split, indexed and matched."""
 
+_MQ = Dialect.MQ  # a module constant: reading an enum member off its class costs a Python call
+
 # Whole-level wildcards per dialect: (one level, many levels).
 _MQ_ONE, _MQ_MANY = "+", "#"
 _EMS_ONE, _EMS_MANY = "*", ">"
@@ -149,7 +151,7 @@ def validate_pattern(pattern: str, dialect: Dialect) -> None:
     On MQ a ``#``/``+`` that is not a whole level is simply literal, so nothing but the empty string
     fails; EMS refuses partial wildcards (``foo.a*``) and a ``>`` that is not last.
     """
-    if dialect is Dialect.MQ and pattern.isascii() and 0 < len(pattern) <= MAX_TOPIC_LENGTH:
+    if dialect is _MQ and pattern.isascii() and 0 < len(pattern) <= MAX_TOPIC_LENGTH:
         return  # all an MQ pattern can break (see _check_not_empty): checked without parsing or caching
     _tokens(pattern, dialect)
 
