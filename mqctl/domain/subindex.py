@@ -9,7 +9,7 @@ Memory is the constraint at a million patterns, so nodes use ``__slots__``, the 
 held inline (most nodes have exactly one), a dict is made only for the second, levels are interned,
 and a pattern with a single value stores that value directly instead of a list.
 
-Building is per distinct pattern: ``add_many`` groups the pairs by pattern first, so a pattern that 200
+Building is per distinct pattern: ``add_many`` groups the pairs by pattern first, so a pattern that many
 subscriptions share is parsed and walked once (estates repeat patterns heavily).
 """
 
