@@ -8,11 +8,15 @@ few wildcard branches it touches, not the number of subscriptions.
 Memory is the constraint at a million patterns, so nodes use ``__slots__``, the first literal child is
 held inline (most nodes have exactly one), a dict is made only for the second, levels are interned,
 and a pattern with a single value stores that value directly instead of a list.
+
+Building is per distinct pattern: ``add_many`` groups the pairs by pattern first, so a pattern that many
+subscriptions share is parsed and walked once (estates repeat patterns heavily).
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable, Sequence
 from typing import Any, Generic, TypeVar
 
 from mqctl.domain.model import Dialect
@@ -23,6 +27,7 @@ __all__ = ["SubscriptionIndex"]
 V = TypeVar("V")
 
 _NO: Any = object()  # "no value here" (None could be a legitimate value)
+_FEW = 8  # values on one pattern compared one by one; more are de-duplicated by hashing
 _parse = _tokens.__wrapped__  # uncached: a million one-off patterns would only churn the shared cache
 
 
@@ -110,6 +115,7 @@ class SubscriptionIndex(Generic[V]):
     def __init__(self, dialect: Dialect = Dialect.MQ) -> None:
         self._dialect = Dialect(dialect)
         self._sep = SEPARATORS[self._dialect]
+        self._mq = self._dialect == Dialect.MQ
         self._literal: dict[str, Any] = {}
         self._root = _Node()
         self._hash_nodes = 0  # '#' followed by more levels: lookups then need de-duplication
@@ -120,41 +126,59 @@ class SubscriptionIndex(Generic[V]):
 
     def _literal_fast(self, pattern: str) -> bool:
         """MQ only: a pattern with no '+'/'#' character at all is literal without parsing."""
-        return self._dialect == Dialect.MQ and pattern != "" and "+" not in pattern and "#" not in pattern
+        return self._mq and pattern != "" and "+" not in pattern and "#" not in pattern
 
     def add(self, pattern: str, value: V) -> None:
         """Index ``value`` under ``pattern`` (no-op if that pair is already there)."""
+        self._add(pattern, (value,))
+
+    def add_many(self, pairs: Iterable[tuple[str, V]]) -> None:
+        """``add`` every (pattern, value) pair; each distinct pattern is parsed and placed once, however
+        many values it has (estates repeat patterns: the benchmark's 500,000 subscriptions use 200,000)."""
+        groups: dict[str, list[V]] = {}
+        for pattern, value in pairs:
+            found = groups.get(pattern)
+            if found is None:
+                groups[pattern] = [value]
+            else:
+                found.append(value)
+        for pattern, values in groups.items():
+            self._add(pattern, values)
+
+    def _add(self, pattern: str, values: Sequence[V]) -> None:
         if not self._literal_fast(pattern):
             tokens = _parse(pattern, self._dialect)
-            if not all(type(t) is str for t in tokens):
-                self._add_tree(tokens, value)
+            if _ONE in tokens or _STAR in tokens:
+                self._add_tree(tokens, values)
                 return
         cur = self._literal.get(pattern, _NO)
-        new, added = _put(cur, value)
+        new = self._put_all(cur, values)
         if new is not cur:
             self._literal[pattern] = new
-        self._count += added
 
-    def _add_tree(self, tokens: tuple[str | int, ...], value: V) -> None:
+    def _put_all(self, cur: Any, values: Sequence[V]) -> Any:
+        """``_put`` each value; into an empty slot, hashable values are de-duplicated in one pass (a
+        pattern shared by thousands of subscriptions would make ``_put`` one by one quadratic)."""
+        if cur is _NO and len(values) > _FEW:
+            try:
+                fresh = list(dict.fromkeys(values))
+            except TypeError:  # values that cannot be hashed: compared one by one below
+                pass
+            else:
+                self._count += len(fresh)
+                return fresh[0] if len(fresh) == 1 else _Bag(fresh)
+        for value in values:
+            cur, added = _put(cur, value)
+            self._count += added
+        return cur
+
+    def _add_tree(self, tokens: tuple[str | int, ...], values: Sequence[V]) -> None:
         node = self._root
         last = len(tokens) - 1
         for i, t in enumerate(tokens):
-            if t == _STAR and i == last:
-                node.tail, added = _put(node.tail, value)
-                self._count += added
-                return
-            if t == _STAR:
-                if node.h is None:
-                    node.h = _Node(loop=True)
-                    self._hash_nodes += 1
-                node = node.h
-            elif t == _ONE:
-                if node.p is None:
-                    node.p = _Node()
-                node = node.p
-            else:
-                level = sys.intern(str(t))
-                nxt = node.child(level)
+            if type(t) is str:  # the common token first: a str never equals the int wildcards
+                level = sys.intern(t)
+                nxt = node.c if node.k == level else node.d.get(level) if node.d is not None else None
                 if nxt is None:
                     nxt = _Node()
                     if node.c is None:
@@ -164,8 +188,19 @@ class SubscriptionIndex(Generic[V]):
                             node.d = {}
                         node.d[level] = nxt
                 node = nxt
-        node.v, added = _put(node.v, value)
-        self._count += added
+            elif t == _STAR and i == last:
+                node.tail = self._put_all(node.tail, values)
+                return
+            elif t == _STAR:
+                if node.h is None:
+                    node.h = _Node(loop=True)
+                    self._hash_nodes += 1
+                node = node.h
+            else:
+                if node.p is None:
+                    node.p = _Node()
+                node = node.p
+        node.v = self._put_all(node.v, values)
 
     def discard(self, pattern: str, value: V) -> None:
         """Remove the (pattern, value) pair if present; prune tree nodes left empty."""

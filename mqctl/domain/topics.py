@@ -51,6 +51,8 @@ MAX_TOPIC_LENGTH = 10240
 """MQ's limit on a topic string (MQ_TOPIC_STR_LENGTH), applied to both dialects: checked before a topic
 is split, so that a 100,000-level string is refused at once rather than split, indexed and matched."""
 
+_MQ = Dialect.MQ  # a module constant: reading an enum member off its class costs a Python call
+
 # Whole-level wildcards per dialect: (one level, many levels).
 _MQ_ONE, _MQ_MANY = "+", "#"
 _EMS_ONE, _EMS_MANY = "*", ">"
@@ -149,6 +151,8 @@ def validate_pattern(pattern: str, dialect: Dialect) -> None:
     On MQ a ``#``/``+`` that is not a whole level is simply literal, so nothing but the empty string
     fails; EMS refuses partial wildcards (``foo.a*``) and a ``>`` that is not last.
     """
+    if dialect is _MQ and pattern.isascii() and 0 < len(pattern) <= MAX_TOPIC_LENGTH:
+        return  # all an MQ pattern can break (see _check_not_empty): checked without parsing or caching
     _tokens(pattern, dialect)
 
 
@@ -180,10 +184,17 @@ def _tokens(pattern: str, dialect: Dialect) -> _Tokens:
     return tuple(out)
 
 
+def _wild(pattern: str, dialect: Dialect) -> tuple[str, ...]:
+    """The dialect's whole-level wildcards, or () when no such character occurs at all (most patterns:
+    then nothing needs splitting)."""
+    wild = (_MQ_ONE, _MQ_MANY) if dialect == Dialect.MQ else (_EMS_ONE, _EMS_MANY)
+    return wild if wild[0] in pattern or wild[1] in pattern else ()
+
+
 def has_wildcards(pattern: str, dialect: Dialect) -> bool:
     """True when some whole level is a wildcard (MQ ``#``/``+``, EMS ``*``/``>``); ``USA#`` is literal."""
-    wild = (_MQ_ONE, _MQ_MANY) if dialect == Dialect.MQ else (_EMS_ONE, _EMS_MANY)
-    return any(lv in wild for lv in pattern.split(SEPARATORS[dialect]))
+    wild = _wild(pattern, dialect)
+    return bool(wild) and any(lv in wild for lv in pattern.split(SEPARATORS[dialect]))
 
 
 def looks_like_ems_pattern(pattern: str) -> bool:
@@ -211,12 +222,12 @@ def misses_leading_slash(topic: str, known: Iterable[str]) -> bool:
 
 def fixed_prefix_levels(pattern: str, dialect: Dialect) -> list[str]:
     """The levels before the first wildcard level (all levels if none): where a pattern resolves (§3)."""
-    wild = (_MQ_ONE, _MQ_MANY) if dialect == Dialect.MQ else (_EMS_ONE, _EMS_MANY)
-    out: list[str] = []
-    for lv in pattern.split(SEPARATORS[dialect]):
-        if lv in wild:
-            break
-        out.append(lv)
+    out = pattern.split(SEPARATORS[dialect])
+    wild = _wild(pattern, dialect)
+    if wild:
+        for i, lv in enumerate(out):
+            if lv in wild:
+                return out[:i]
     return out
 
 

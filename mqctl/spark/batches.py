@@ -130,14 +130,18 @@ class Payload:
     def models(self) -> list[tuple[str, RoutingModel, Failures]]:
         """(variant name, model, failures), ``current`` first; built on first use, then kept."""
         if self._models is None:
-            current = RoutingModel(self.topology)
-            built = [(CURRENT, current, Failures())]
-            for variant in self.variants:
-                topology, failures = apply_variant(self.topology, variant)
-                # a down: variant keeps the topology: it shares the current model (its indexes and
-                # caches do not depend on failures) instead of building a second one
-                model = current if topology is self.topology else RoutingModel(topology)
-                built.append((variant.text, model, failures))
+            # built at once and frozen before the collector runs again: the models live as long as the
+            # worker, and a collection right after the build would walk all of their objects
+            with gc_paused():
+                current = RoutingModel(self.topology).prepare()
+                built = [(CURRENT, current, Failures())]
+                for variant in self.variants:
+                    topology, failures = apply_variant(self.topology, variant)
+                    # a down: variant keeps the topology: it shares the current model (its indexes and
+                    # caches do not depend on failures) instead of building a second one
+                    model = current if topology is self.topology else RoutingModel(topology).prepare()
+                    built.append((variant.text, model, failures))
+                gc.freeze()
             self._models = built
         return self._models
 

@@ -150,6 +150,17 @@ def test_model_pickles_as_its_topology_and_answers_alike() -> None:
     assert answer(copy, question) == first == answer(topology, question)
 
 
+def test_prepare_builds_the_halves_the_nodes_need_and_answers_alike() -> None:
+    """``prepare`` (the Spark worker's, before it freezes the model) builds what first use would."""
+    topology = mq_cases.host_cluster("QM2", "QM3", subs=(mq_cases.sub("QM4", "S", "/USA/Alabama/#"),))
+    model = RoutingModel(topology).prepare()
+    assert "mq" in vars(model) and "ems" not in vars(model)
+    question: tuple[str, str, Failures] = ("QM1", "/USA/Alabama/Mobile", Failures())
+    assert answer(model, question) == answer(topology, question)
+    ems_only = RoutingModel(ems.orders()).prepare()
+    assert "ems" in vars(ems_only) and "mq" not in vars(ems_only)
+
+
 AMOUNTS = [None, 5, 50, 95]
 
 

@@ -163,3 +163,35 @@ def test_ems_index_agrees_with_scan(adds: list[tuple[str, int]], topics: list[st
         idx.discard(p, v)
     assert len(idx) == 0
     assert all(idx.match(t) == [] for t in topics)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.tuples(mq_pattern(), st.integers(0, 12)), max_size=60),
+    st.lists(st.lists(st.sampled_from(MQ_LEVELS), min_size=1, max_size=6).map("/".join), max_size=12),
+)
+def test_add_many_is_add_one_by_one(adds: list[tuple[str, int]], topics: list[str]) -> None:
+    # patterns repeat and carry many values (past the few compared one by one), duplicates included;
+    # a second add_many meets slots that already hold values
+    one: SubscriptionIndex[int] = SubscriptionIndex(MQ)
+    for p, v in adds:
+        one.add(p, v)
+    many: SubscriptionIndex[int] = SubscriptionIndex(MQ)
+    half = len(adds) // 2
+    many.add_many(adds[:half])
+    many.add_many(iter(adds[half:]))
+    assert len(many) == len(one) == len(set(adds))
+    for topic in topics + [p.replace("#", "a").replace("+", "b") for p, _ in adds]:
+        assert Counter(many.match(topic)) == Counter(one.match(topic)), topic
+    for p, v in adds:
+        many.discard(p, v)
+    assert len(many) == 0
+
+
+def test_add_many_unhashable_values_and_bad_pattern() -> None:
+    idx: SubscriptionIndex[object] = SubscriptionIndex()
+    idx.add_many([("a/+", [i % 3]) for i in range(20)])
+    assert len(idx) == 3
+    assert sorted(map(repr, idx.match("a/x"))) == ["[0]", "[1]", "[2]"]
+    with pytest.raises(TopicSyntaxError):
+        SubscriptionIndex[int](EMS).add_many([("a.b", 1), ("a.b*", 2)])

@@ -101,23 +101,20 @@ class EmsPrepared:
         servers = self.network.servers
         self.definitions = [t for t in topology.topics if t.node in servers]
         self._definitions: SubscriptionIndex[int] = SubscriptionIndex(EMS)
-        for i, definition in enumerate(self.definitions):
-            self._definitions.add(definition.topicstr, i)
+        self._definitions.add_many((d.topicstr, i) for i, d in enumerate(self.definitions))
         self.subs = sorted(
             (s for s in topology.subscriptions if s.node in servers and not s.is_route_durable),
             key=lambda s: (s.node, s.name),
         )
         self._subs: SubscriptionIndex[int] = SubscriptionIndex(EMS)
-        for i, sub in enumerate(self.subs):
-            self._subs.add(sub.topicstr, i)
+        self._subs.add_many((sub.topicstr, i) for i, sub in enumerate(self.subs))
         self.selectors: list[RouteSelector] = []
         for rs in topology.route_selectors:
             link = self.network.find_link(rs.node, rs.peer)
             if link is not None and rs.node in link.definitions:
                 self.selectors.append(rs)
         self._selectors: SubscriptionIndex[int] = SubscriptionIndex(EMS)
-        for i, rs in enumerate(self.selectors):
-            self._selectors.add(rs.topic, i)
+        self._selectors.add_many((rs.topic, i) for i, rs in enumerate(self.selectors))
         self._facts: BoundedCache[str, _TopicFacts] = BoundedCache(cache_size)
 
     def facts(self, topic: str) -> _TopicFacts:

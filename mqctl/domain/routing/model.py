@@ -9,7 +9,8 @@ from __future__ import annotations
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from mqctl.domain.model import Topology
+from mqctl.domain.model import Dialect, Topology
+from mqctl.memory import gc_paused
 
 if TYPE_CHECKING:
     from mqctl.domain.routing.ems import EmsPrepared
@@ -37,13 +38,25 @@ class RoutingModel:
     def mq(self) -> MqPrepared:
         from mqctl.domain.routing.mq import MqPrepared  # imported on use: a one-dialect question loads one
 
-        return MqPrepared(self.topology, self.cache_size)
+        with gc_paused():  # a million small objects that outlive the build: no collection over them now
+            return MqPrepared(self.topology, self.cache_size)
 
     @cached_property
     def ems(self) -> EmsPrepared:
         from mqctl.domain.routing.ems import EmsPrepared
 
-        return EmsPrepared(self.topology, self.cache_size)
+        with gc_paused():
+            return EmsPrepared(self.topology, self.cache_size)
+
+    def prepare(self) -> RoutingModel:
+        """Build now the halves the estate's nodes need (both are otherwise built on first use): a
+        long-lived caller can then ``gc.freeze()`` the whole model at once."""
+        dialects = {node.dialect for node in self.topology.nodes.values()}
+        if Dialect.MQ in dialects:
+            _ = self.mq
+        if Dialect.EMS in dialects:
+            _ = self.ems
+        return self
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_rebuild, (self.topology, self.cache_size))

@@ -30,6 +30,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
+from operator import attrgetter
 from typing import NamedTuple
 
 from mqctl.domain.explanation import (
@@ -130,17 +131,14 @@ class _Sub:
     proxy_pattern: str
 
     @classmethod
-    def of(cls, sub: Subscription) -> _Sub:
-        if sub.wschema == WSchema.CHAR:
-            return cls(
-                sub,
-                tuple(char_prefix_levels(sub.topicstr)),
-                _char_wild(sub.topicstr),
-                widen_char_pattern(sub.topicstr),
-            )
-        return cls(
-            sub, tuple(fixed_prefix_levels(sub.topicstr, MQ)), has_wildcards(sub.topicstr, MQ), sub.topicstr
-        )
+    def of(cls, sub: Subscription, shapes: dict[tuple[str, WSchema], _Shape]) -> _Sub:
+        """``shapes``: what each (pattern, schema) gave already, in this build: estates repeat patterns,
+        and subscriptions sharing one then share its prefix too."""
+        key = (sub.topicstr, sub.wschema)
+        shape = shapes.get(key)
+        if shape is None:
+            shape = shapes[key] = _shape(sub.topicstr, sub.wschema)
+        return cls(sub, *shape)
 
     def receives(self, topic: str) -> bool:
         if self.sub.wschema == WSchema.CHAR:
@@ -154,6 +152,16 @@ class _Sub:
     @property
     def label(self) -> str:
         return f"subscription {self.sub.name} ('{self.sub.topicstr}') on {self.sub.node}"
+
+
+_Shape = tuple[tuple[str, ...], bool, str]
+"""What routing reads off a subscription's pattern: fixed prefix, wildcard-ness, proxy pattern."""
+
+
+def _shape(pattern: str, wschema: WSchema) -> _Shape:
+    if wschema == WSchema.CHAR:
+        return tuple(char_prefix_levels(pattern)), _char_wild(pattern), widen_char_pattern(pattern)
+    return tuple(fixed_prefix_levels(pattern, MQ)), has_wildcards(pattern, MQ), pattern
 
 
 def _cap(text: str) -> str:
@@ -253,13 +261,14 @@ class MqPrepared:
         self._neighbours = {name: tuple(sorted(found)) for name, found in neighbours.items()}
         self._members: dict[str, frozenset[str]] = {}
         self._frozensets: dict[tuple[str, ...], frozenset[str]] = {}
+        ems = {name for name, node in topology.nodes.items() if node.dialect != MQ}  # see is_mq
         subs = sorted(
-            (s for s in topology.subscriptions if self.is_mq(s.node)), key=lambda s: (s.node, s.name)
+            (s for s in topology.subscriptions if s.node not in ems), key=attrgetter("node", "name")
         )
-        self.subs = [_Sub.of(s) for s in subs]
+        shapes: dict[tuple[str, WSchema], _Shape] = {}
+        self.subs = [_Sub.of(s, shapes) for s in subs]
         self._by_proxy: SubscriptionIndex[int] = SubscriptionIndex(MQ)
-        for i, s in enumerate(self.subs):
-            self._by_proxy.add(s.proxy_pattern, i)
+        self._by_proxy.add_many((s.proxy_pattern, i) for i, s in enumerate(self.subs))
         self._force: dict[str, list[TopicObject]] = defaultdict(list)
         for obj in topology.topics:
             if obj.proxysub == ProxySub.FORCE and self.is_mq(obj.node):

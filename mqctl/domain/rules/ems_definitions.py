@@ -19,6 +19,7 @@ from mqctl.domain.model import (
     Wildcard,
 )
 from mqctl.domain.rules.text import TOPICSTR_MAX, check_ems_token, check_ems_value, check_length
+from mqctl.domain.topics import validate_pattern
 from mqctl.domain.valid_text import check_definition_text
 
 _SIZE = re.compile(r"\d+\s*(?:[KMG]B?)?", re.IGNORECASE)
@@ -41,8 +42,6 @@ def label(topic: TopicObject) -> str:
 
 def check_pattern(pattern: str, obj: str, attribute: str = "TOPICSTR") -> None:
     """An EMS topic name or wildcard pattern that a configuration line can hold."""
-    from mqctl.domain.topics import validate_pattern
-
     check_length(pattern, TOPICSTR_MAX, obj, attribute)
     check_ems_token(pattern, obj, attribute)
     try:

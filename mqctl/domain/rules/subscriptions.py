@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect, Subscription, WSchema
 from mqctl.domain.names import check_mq_name, check_subscription_name
+from mqctl.domain.rules.ems_definitions import check_pattern as check_ems_pattern
 from mqctl.domain.rules.text import (
     SELECTOR_MAX,
     TOPICSTR_MAX,
@@ -19,7 +20,13 @@ from mqctl.domain.rules.text import (
     check_length,
     check_no_control,
 )
+from mqctl.domain.topics import validate_pattern
 from mqctl.domain.valid_text import check_definition_text
+
+_MQ, _EMS = Dialect.MQ, Dialect.EMS
+_TOPIC, _CHAR = WSchema.TOPIC, WSchema.CHAR
+"""Module constants: reading an enum member off its class costs a Python call, and every door checks
+every subscription with these."""
 
 IMMUTABLE = (
     ("topicstr", "TOPICSTR"),
@@ -52,17 +59,14 @@ def check_selector(selector: str | None, obj: str, attribute: str = "SELECTOR", 
 
 
 def check_pattern(pattern: str, dialect: Dialect, wschema: WSchema, obj: str) -> None:
-    from mqctl.domain.rules.ems_definitions import check_pattern as check_ems_pattern
-    from mqctl.domain.topics import validate_pattern
-
     if not pattern:
         raise InputError("is empty", obj=obj, attribute="TOPICSTR")
-    if dialect is Dialect.EMS:
+    if dialect is _EMS:
         check_ems_pattern(pattern, obj)
         return
     check_length(pattern, TOPICSTR_MAX, obj, "TOPICSTR")
     check_no_control(pattern, obj, "TOPICSTR")
-    if wschema is WSchema.TOPIC:
+    if wschema is _TOPIC:
         try:
             validate_pattern(pattern, dialect)
         except InputError as exc:
@@ -73,18 +77,19 @@ def check(sub: Subscription, dialect: Dialect) -> None:
     obj = label(sub)
     check_definition_text(sub, obj)
     check_subscription_name(sub.name, dialect)
-    if sub.wschema is WSchema.CHAR and dialect is Dialect.EMS:
+    if sub.wschema is _CHAR and dialect is _EMS:
         raise InputError("WSCHEMA(CHAR) is an MQ subscription option", obj=obj, attribute="WSCHEMA")
     check_pattern(sub.topicstr, dialect, sub.wschema, obj)
-    check_selector(sub.selector, obj, ems=dialect is Dialect.EMS)
-    for attr in ("dest", "destqmgr", "topicobj"):
-        value = getattr(sub, attr)
-        if value:
-            if dialect is Dialect.EMS:
-                raise InputError("is an MQ subscription attribute", obj=obj, attribute=attr.upper())
-            check_mq_name(value, attr.upper())
+    check_selector(sub.selector, obj, ems=dialect is _EMS)
+    if sub.dest or sub.destqmgr or sub.topicobj:  # most subscriptions have none: no loop for them
+        for attr in ("dest", "destqmgr", "topicobj"):
+            value = getattr(sub, attr)
+            if value:
+                if dialect is _EMS:
+                    raise InputError("is an MQ subscription attribute", obj=obj, attribute=attr.upper())
+                check_mq_name(value, attr.upper())
     for key, value in sub.properties.items():
-        if dialect is Dialect.MQ:
+        if dialect is _MQ:
             raise InputError("EMS durable options are not MQ subscription attributes", obj=obj, attribute=key)
         check_ems_token(key, obj, "option")
         if value is not None:

@@ -13,6 +13,7 @@ from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect, TopicObject
 from mqctl.domain.names import check_mq_name
 from mqctl.domain.rules.text import TOPICSTR_MAX, check_descr, check_length, check_no_control
+from mqctl.domain.topics import validate_topic
 from mqctl.domain.valid_text import check_definition_text
 
 
@@ -22,8 +23,6 @@ def label(topic: TopicObject) -> str:
 
 def check_topicstr(topicstr: str, obj: str) -> None:
     """A TOPICSTR: not empty, at most 10,240 characters, on one line (``#``/``+`` are literal here)."""
-    from mqctl.domain.topics import validate_topic
-
     if not topicstr:
         raise InputError("is required for an MQ topic object", obj=obj, attribute="TOPICSTR")
     check_length(topicstr, TOPICSTR_MAX, obj, "TOPICSTR")

@@ -152,10 +152,11 @@ class Facts:
         Built only when a probe needs every subscription a topic could reach.
         """
         index: SubscriptionIndex[int] = SubscriptionIndex(Dialect.MQ)
-        for i, sub in enumerate(self.topology.subscriptions):
-            if sub.topicstr and self.is_mq(sub.node):
-                wide = sub.wschema is WSchema.CHAR
-                index.add(widen_char_pattern(sub.topicstr) if wide else sub.topicstr, i)
+        index.add_many(
+            (widen_char_pattern(sub.topicstr) if sub.wschema is WSchema.CHAR else sub.topicstr, i)
+            for i, sub in enumerate(self.topology.subscriptions)
+            if sub.topicstr and self.is_mq(sub.node)
+        )
         return index
 
     def mq_subscriptions_for(self, topic: str) -> list[Subscription]:
