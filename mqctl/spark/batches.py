@@ -405,7 +405,7 @@ def route_batches(batches: Iterator[pa.RecordBatch], payload: Payload) -> Iterat
             publication = to_publication(*key)
             for variant, model, failures in models:
                 try:
-                    result = explain(model, publication, failures)
+                    result = explain(model, publication, failures, detail=False)  # facts need no sentences
                 except MqctlError as exc:
                     facts.add(
                         1,

@@ -82,14 +82,17 @@ ROUTED_KEPT = 16
 """Answers up to the selectors kept (``MqPrepared.routed``): enough for a topic's keys in many variants."""
 
 
-def explain_mq(prepared: MqPrepared, publication: Publication, failures: Failures) -> Explanation:
+def explain_mq(
+    prepared: MqPrepared, publication: Publication, failures: Failures, detail: bool = True
+) -> Explanation:
     """Explain one MQ publication: deliveries, misses with their reason, and warnings (SEMANTICS §8).
 
     Everything but the selectors of the subscriptions reached depends on the publisher, the topic and
     the failures only: that part is kept with the topic's facts, so publications that differ only in
-    their properties (the Spark job's routing keys of one topic) share it.
+    their properties (the Spark job's routing keys of one topic) share it. Without ``detail``, the
+    work whose results only a reader needs (``routing.explain``) is not done.
     """
-    return prepared.routed(publication, failures).answer(publication, failures)
+    return prepared.routed(publication, failures, detail).answer(publication, failures)
 
 
 @dataclass(slots=True)
@@ -101,6 +104,7 @@ class _Routed:
     outcomes: list[tuple[Subscription, Arrival | Miss]]
     warnings: list[tuple[WarningCode, str]]
     topic_hosts: list[TopicHost]
+    detail: bool
 
     def answer(self, publication: Publication, failures: Failures) -> Explanation:
         """A fresh explanation for ``publication``: only the selector step is run again."""
@@ -111,7 +115,7 @@ class _Routed:
             warnings=[Warning(code, message) for code, message in self.warnings],
             topic_hosts=list(self.topic_hosts),
         )
-        settle = Ladder(explanation, failures, MQ).settle
+        settle = Ladder(explanation, failures, MQ, self.detail).settle
         for sub, outcome in self.outcomes:
             settle(sub, outcome)
         return explanation
@@ -271,7 +275,7 @@ class MqPrepared:
         """Some topic object has WILDCARD(BLOCK)."""
         self._facts: BoundedCache[str, _TopicFacts] = BoundedCache(cache_size)
         self._spread: BoundedCache[tuple[_Source, bool], _Spread] = BoundedCache(cache_size * 64)
-        self._routed: BoundedCache[tuple[str, str, Failures], _Routed] = BoundedCache(
+        self._routed: BoundedCache[tuple[str, str, Failures, bool], _Routed] = BoundedCache(
             min(cache_size, ROUTED_KEPT)
         )
 
@@ -317,15 +321,16 @@ class MqPrepared:
     def facts(self, topic: str) -> _TopicFacts:
         return self._facts.get(topic, lambda: _TopicFacts(self, topic))
 
-    def routed(self, publication: Publication, failures: Failures) -> _Routed:
-        """The answer up to the selectors for this topic, publisher and failures.
+    def routed(self, publication: Publication, failures: Failures, detail: bool) -> _Routed:
+        """The answer up to the selectors for this topic, publisher and failures (with or without
+        ``detail``).
 
         Kept for the last few questions only: publications that differ only in properties come one
         after the other (the Spark job routes its keys sorted by topic, publisher, then properties, in
         every variant), and what a model keeps for long is walked by every full garbage collection.
         """
-        key = (publication.topic, publication.from_node, failures)
-        return self._routed.get(key, lambda: _Engine(self, publication, failures).run())
+        key = (publication.topic, publication.from_node, failures, detail)
+        return self._routed.get(key, lambda: _Engine(self, publication, failures, detail).run())
 
     def spread(self, source: _Source, scopes: bool) -> _Spread:
         """Where one proxy subscription ends up.
@@ -597,8 +602,12 @@ def _note(conflict: Conflict) -> ConflictNote:
 class _Engine:
     """One question: the publication, the failures, and the flows computed for them (lazily)."""
 
-    def __init__(self, prepared: MqPrepared, publication: Publication, failures: Failures) -> None:
+    def __init__(
+        self, prepared: MqPrepared, publication: Publication, failures: Failures, detail: bool = True
+    ) -> None:
         self.prepared = prepared
+        self.detail = detail
+        """False: no warnings, topic hosts, alternatives or sentences (``routing.explain``)."""
         self.pub = publication
         self.topic = publication.topic
         self.failures = failures
@@ -612,7 +621,7 @@ class _Engine:
         """Non-durable subscriptions whose subscriber is offline: they no longer exist, nor their proxies."""
         self.explanation = Explanation(publication, self._resolved())
         self.hops_can_fail = bool(failures.down or failures.links_down)
-        self.ladder = Ladder(self.explanation, failures, MQ)
+        self.ladder = Ladder(self.explanation, failures, MQ, detail)
         self._cf_exact: dict[str, _Flow] = {}
         self._choices: dict[str, HostChoice | None] = {}
 
@@ -692,15 +701,21 @@ class _Engine:
     def run(self) -> _Routed:
         reach = self.ladder.reach
         outcomes = [(s.sub, reach(s.sub, lambda s=s: self._reach(s))) for s in self.matching]  # type: ignore[misc]
+        if self.detail:
+            self._for_readers()
+        e = self.explanation
+        warnings = [(w.code, w.message) for w in e.warnings]
+        return _Routed(e.resolved, outcomes, warnings, e.topic_hosts, self.detail)
+
+    def _for_readers(self) -> None:
+        """Topic hosts and warnings (``detail`` only)."""
         if self.failures.node_down(self.pub.from_node):
             self._literal_wildcard()
-        else:
-            choice = self.publisher_choice
-            if choice is not None:
-                self.explanation.topic_hosts = list(choice.hosts)
-            self._warnings()
-        e = self.explanation
-        return _Routed(e.resolved, outcomes, [(w.code, w.message) for w in e.warnings], e.topic_hosts)
+            return
+        choice = self.publisher_choice
+        if choice is not None:
+            self.explanation.topic_hosts = list(choice.hosts)
+        self._warnings()
 
     def _reach(self, s: _Sub) -> Arrival | Miss:
         """MQ's reachability steps of the §9 precedence, in order."""
@@ -718,11 +733,15 @@ class _Engine:
         arrival = self.flow.best(node)
         if arrival is None:
             return self._no_copy(s)
+        if not self.detail:
+            return Arrival(arrival.path, arrival.hops, arrival.stored_at)
         alternatives, more = self._alternatives(node, arrival)
         return Arrival(arrival.path, arrival.hops, arrival.stored_at, alternatives, more)
 
     def _path_miss(self, s: _Sub, reason: Reason, detail: str) -> Miss:
         """A miss of the reachability steps names a conflict in the subscriber's own tree, if any."""
+        if not self.detail:
+            return Miss(reason, "")
         found = self.prepared.trees.at(s.sub.node).conflicts_on(self.topic)
         if not found:
             return Miss(reason, detail)
@@ -765,12 +784,15 @@ class _Engine:
         return None
 
     def _no_copy(self, s: _Sub) -> Miss:
+        """Told apart by the counterfactual flows (needed with or without ``detail``)."""
         node = s.sub.node
         if self.flow_all_scopes.reached(node):
-            return self._path_miss(s, Reason.SCOPE, self._scope_detail(s))
-        if self.flow_with_exact(node).reached(node):
-            return self._path_miss(s, Reason.WILDCARD_ABOVE_CLUSTER, self._above_cluster_detail(s))
-        return self._path_miss(s, Reason.NO_PATH, self._no_path_detail(s))
+            reason, sentence = Reason.SCOPE, self._scope_detail
+        elif self.flow_with_exact(node).reached(node):
+            reason, sentence = Reason.WILDCARD_ABOVE_CLUSTER, self._above_cluster_detail
+        else:
+            reason, sentence = Reason.NO_PATH, self._no_path_detail
+        return self._path_miss(s, reason, sentence(s) if self.detail else "")
 
     def _alternatives(self, node: str, chosen: _Arrival) -> tuple[tuple[tuple[str, ...], ...], int]:
         """Through the other hosts sharing the publications, then other paths that also arrive
