@@ -197,12 +197,12 @@ class _Held(NamedTuple):
     cluster: str
 
 
-@dataclass(frozen=True, slots=True)
-class _Grant:
+class _Grant(NamedTuple):
     """Proxies one queue manager sends in one go: the same proxy to each target but the excluded ones.
 
     A DIRECT cluster sends a proxy to every member: the grant holds the (shared) set of members rather
     than one entry per member, and a publication only asks about the few queue managers it reaches.
+    (A named tuple: made once per matching subscription and question in a cluster-only estate.)
     """
 
     held: _Held
@@ -462,9 +462,10 @@ def _propagate(prepared: MqPrepared, source: _Source, scopes: bool) -> _Spread:
 # --- publication flow (§5) -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _Arrival:
-    """One way the publication reaches ``node``; ``stored_at`` is where it waits if a hop fails."""
+class _Arrival(NamedTuple):
+    """One way the publication reaches ``node``; ``stored_at`` is where it waits if a hop fails.
+
+    (A named tuple: a flow makes one per queue manager it reaches, so it has to be cheap.)"""
 
     node: str
     path: tuple[str, ...]
