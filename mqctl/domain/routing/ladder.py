@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 
 from mqctl.domain.explanation import (
     ConflictNote,
@@ -42,9 +43,10 @@ from mqctl.domain.selector import compile_selector
 __all__ = ["Arrival", "Ladder", "Miss", "verdict_words"]
 
 
-@dataclass(frozen=True, slots=True)
-class Arrival:
-    """A copy reaches the subscription's node: how, and where it waits if a hop on the way fails."""
+class Arrival(NamedTuple):
+    """A copy reaches the subscription's node: how, and where it waits if a hop on the way fails.
+
+    (A named tuple: one per subscription reached, so it has to be cheap to make.)"""
 
     path: tuple[str, ...]
     hops: tuple[Hop, ...]
@@ -106,22 +108,18 @@ class Ladder:
         if isinstance(outcome, Miss):
             self._miss(sub, outcome)
             return None
-        verdict = compile_selector(sub.selector).evaluate(self.message) if sub.selector else True
-        if verdict is not True:
-            detail = self._selector_detail(sub, verdict) if self.detail else ""
-            self._miss(sub, Miss(Reason.SELECTOR_FALSE, detail))
-            return None
+        if sub.selector:
+            verdict = compile_selector(sub.selector).evaluate(self.message)
+            if verdict is not True:
+                detail = self._selector_detail(sub, verdict) if self.detail else ""
+                self._miss(sub, Miss(Reason.SELECTOR_FALSE, detail))
+                return None
         stored_at = outcome.stored_at
-        if stored_at is None and (sub.node, sub.name) in self.failures.offline:
+        offline = self.failures.offline
+        if stored_at is None and offline and (sub.node, sub.name) in offline:
             stored_at = sub.node  # a durable subscriber offline: its messages wait at its own node
-        delivery = Delivery(
-            subscription=sub.name,
-            node=sub.node,
-            status=Status.STORED if stored_at is not None else Status.DELIVERED,
-            stored_at=stored_at,
-            path=list(outcome.path),
-            hops=list(outcome.hops),
-        )
+        status = Status.DELIVERED if stored_at is None else Status.STORED
+        delivery = Delivery(sub.name, sub.node, status, stored_at, list(outcome.path), list(outcome.hops))
         if self.detail and (outcome.alternatives or outcome.more_alternatives):
             delivery.alternatives = [list(a) for a in outcome.alternatives]
             delivery.more_alternatives = outcome.more_alternatives
