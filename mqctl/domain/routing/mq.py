@@ -257,6 +257,7 @@ class MqPrepared:
         self._neighbours = {name: tuple(sorted(found)) for name, found in neighbours.items()}
         self._members: dict[str, frozenset[str]] = {}
         self._frozensets: dict[tuple[str, ...], frozenset[str]] = {}
+        self._singletons: dict[str, frozenset[str]] = {}
         subs = sorted(
             (s for s in topology.subscriptions if self.is_mq(s.node)), key=lambda s: (s.node, s.name)
         )
@@ -301,6 +302,13 @@ class MqPrepared:
             found = self._frozensets[names] = frozenset(names)
         return found
 
+    def _alone(self, name: str) -> frozenset[str]:
+        """``_frozen((name,))``, asked for by name: one per proxy spread, so without making a tuple."""
+        found = self._singletons.get(name)
+        if found is None:
+            found = self._singletons[name] = self._frozen((name,))
+        return found
+
     def member_set(self, cluster: str) -> frozenset[str]:
         found = self._members.get(cluster)
         if found is None:
@@ -340,17 +348,18 @@ class MqPrepared:
         grant, which the resolution at the origin decides: made at once. Otherwise propagated and kept
         (many topics share the same subscriptions).
         """
-        origin = source.origin
-        if origin not in self._neighbours and not (scopes and source.own_qmgr):
-            point = self.trees.at(origin).point(source.prefix)
-            if scopes and point.subscope == Scope.QMGR:
+        origin, prefix, own_qmgr = source
+        if origin not in self._neighbours and not (scopes and own_qmgr):
+            point = self.trees.at(origin).point(prefix)
+            cluster = point.cluster
+            if not cluster or (scopes and point.subscope == Scope.QMGR):
                 return ()
-            if not point.cluster or not self.index.is_member(origin, point.cluster):
+            members = self.member_set(cluster)
+            if origin not in members:
                 return ()
-            direct = point.clroute == ClRoute.DIRECT
-            targets = self.member_set(point.cluster) if direct else self._frozen(point.hosts)
+            targets = members if point.clroute == ClRoute.DIRECT else self._frozen(point.hosts)
             if not self._neighbours or all(t == origin for t in self.in_hierarchy(targets)):
-                return (_Grant(_Held(origin, False, point.cluster), targets, self._frozen((origin,))),)
+                return (_Grant(_Held(origin, False, cluster), targets, self._alone(origin)),)
         return self._spread.get((source, scopes), lambda: _propagate(self, source, scopes))
 
     def force_sources(self, topic: str) -> list[_Source]:
@@ -389,10 +398,9 @@ class _TopicFacts:
         """
         out: dict[_Source, None] = {}
         for s in self.candidates:
-            if s.key in gone:
+            if gone and s.key in gone:
                 continue
-            own = s.sub.subscope == SubScope.QMGR
-            out[_Source(s.sub.node, s.prefix, own_qmgr=own and scopes)] = None
+            out[_Source(s.sub.node, s.prefix, scopes and s.sub.subscope == SubScope.QMGR)] = None
         return [*out, *self.force]
 
     def holders(self, gone: frozenset[tuple[str, str]], scopes: bool) -> _Holders:
