@@ -8,8 +8,9 @@ Two steps, both pure functions of a batch and the broadcast ``Payload``:
   row gets its reason instead. Within a batch, a properties text, a (publisher, topic) pair and a
   count or bytes text is checked once, however many rows repeat it.
 - ``route_batches``: each distinct routing key routed by the domain engine (``routing.explain`` over a
-  ``RoutingModel`` built once per Python worker, per variant) into rows of facts: where it was
-  published, deliveries, misses, the links crossed. Facts are appended column by column, a key's
+  ``RoutingModel`` built once per Python worker, per variant, with ``detail=False``: the facts need
+  no warnings, sentences or alternative paths) into rows of facts: where it was published,
+  deliveries, misses, the links crossed. Facts are appended column by column, a key's
   deliveries (or misses, or links) in one go.
 
 The model is built on first use in a worker and kept for the worker's life (Spark reuses Python workers),
@@ -413,7 +414,7 @@ def route_batches(batches: Iterator[pa.RecordBatch], payload: Payload) -> Iterat
             publication = to_publication(*key)
             for variant, model, failures in models:
                 try:
-                    result = explain(model, publication, failures, detail=False)  # facts need no sentences
+                    result = explain(model, publication, failures, detail=False)
                 except MqctlError as exc:
                     facts.add(
                         1,
