@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 
 class Via(StrEnum):
@@ -79,8 +79,10 @@ class Publication:
     """JMS header name -> typed value; defaults applied by ``messages``."""
 
 
-@dataclass(frozen=True, slots=True)
-class Hop:
+class Hop(NamedTuple):
+    """One hop of a path. (A named tuple, not a frozen dataclass: routing makes one per queue manager
+    or server a publication reaches, and a named tuple is made three times as fast.)"""
+
     from_node: str
     to_node: str
     via: Via

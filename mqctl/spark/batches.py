@@ -8,8 +8,9 @@ Two steps, both pure functions of a batch and the broadcast ``Payload``:
   row gets its reason instead. Within a partition, a properties text, a (publisher, topic) pair and a
   count or bytes text is checked once, however many rows repeat it.
 - ``route_batches``: each distinct routing key routed by the domain engine (``routing.explain`` over a
-  ``RoutingModel`` built once per Python worker, per variant) into rows of facts: where it was
-  published, deliveries, misses, the links crossed. Facts are appended column by column, a key's
+  ``RoutingModel`` built once per Python worker, per variant, with ``detail=False``: the facts need
+  no warnings, sentences or alternative paths) into rows of facts: where it was published,
+  deliveries, misses, the links crossed. Facts are appended column by column, a key's
   deliveries (or misses, or links) in one go.
 
 The model is built on first use in a worker and kept for the worker's life (Spark reuses Python workers),
@@ -21,14 +22,15 @@ from __future__ import annotations
 
 import gc
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Any
 
 import pyarrow as pa
 
 from mqctl.domain.errors import MqctlError
-from mqctl.domain.explanation import Explanation, Failures
+from mqctl.domain.explanation import Explanation, Failures, Reason, Status, Via
 from mqctl.domain.model import Dialect, Topology
 from mqctl.domain.publications import parse_properties, routing_key, selector_identifiers, to_publication
 from mqctl.domain.routing import RoutingModel, explain
@@ -323,17 +325,22 @@ class _Facts:
             value = values.get(name)
             column.extend(value if type(value) is list else [value] * rows)
 
-    def link(self, variant: str, link: tuple[str, str, str], messages: int, size: int) -> None:
-        total = self.links.get((variant, *link))
-        if total is None:
-            self.links[(variant, *link)] = [messages, size]
-        else:
-            total[0] += messages
-            total[1] += size
+    def link(self, links: Iterable[tuple[str, str, str, str]], messages: int, size: int) -> None:
+        """Each of ``links`` (variant, from, to, via) crossed by ``messages`` messages of ``size`` bytes."""
+        totals = self.links
+        for link in links:
+            total = totals.get(link)
+            if total is None:
+                totals[link] = [messages, size]
+            else:
+                total[0] += messages
+                total[1] += size
 
-    def tally(self, variant: str, status: str, node: str, stored_at: str | None, messages: int) -> None:
-        key = (variant, status, node, stored_at)
-        self.tallies[key] = self.tallies.get(key, 0) + messages
+    def tally(self, counts: Iterable[tuple[tuple[str, str, str, str | None], int]], messages: int) -> None:
+        """Each (variant, status, node, stored_at), counted ``n`` times, for ``messages * n`` messages."""
+        tallies = self.tallies
+        for key, n in counts:
+            tallies[key] = tallies.get(key, 0) + messages * n
 
     def batch(self) -> pa.RecordBatch:
         if self.links:
@@ -363,6 +370,10 @@ class _Facts:
         return pa.RecordBatch.from_pydict(self.columns, schema=ROUTED_SCHEMA)
 
 
+_TEXT: dict[str, str] = {member: str(member) for kind in (Status, Via, Reason) for member in kind}
+"""Each status, via and reason as plain text (``str`` of an enum member makes a new string each time)."""
+
+
 def explanation_facts(
     facts: _Facts, variant: str, key: tuple[str, str, str], result: Explanation, messages: int, size: int
 ) -> None:
@@ -370,19 +381,19 @@ def explanation_facts(
     subscriptions it then serves; a stored delivery has crossed the links up to where it is stored."""
     from_node, topic, pkey = key
     common = {"variant": variant, "from": from_node, "topic": topic, "key": pkey, "messages": messages}
-    facts.tally(variant, "published", from_node, None, messages)
-    links: dict[tuple[str, str, str], None] = {}
+    facts.tally((((variant, "published", from_node, None), 1),), messages)
+    links: dict[tuple[str, str, str, str], None] = {}
     deliveries = result.deliveries
     for d in deliveries:
+        stored_at = d.stored_at
         for hop in d.hops:
-            if hop.from_node == d.stored_at:
+            if hop.from_node == stored_at:
                 break  # a stored message waits here: the hops after are the path it will take, not taken
-            links[(hop.from_node, hop.to_node, str(hop.via))] = None
-    statuses = [str(d.status) for d in deliveries]
+            links[(variant, hop.from_node, hop.to_node, _TEXT[hop.via])] = None
+    statuses = [_TEXT[d.status] for d in deliveries]
     nodes = [d.node for d in deliveries]
     stored = [d.stored_at for d in deliveries]
-    for (status, node, stored_at), n in Counter(zip(statuses, nodes, stored, strict=True)).items():
-        facts.tally(variant, status, node, stored_at, messages * n)
+    facts.tally(Counter(zip(repeat(variant), statuses, nodes, stored)).items(), messages)
     facts.add(
         len(deliveries),
         kind="delivery",
@@ -396,18 +407,16 @@ def explanation_facts(
     )
     missed = result.not_delivered
     missed_nodes = [n.node for n in missed]
-    for node, n in Counter(missed_nodes).items():
-        facts.tally(variant, "missed", node, None, messages * n)
+    facts.tally(Counter(zip(repeat(variant), repeat("missed"), missed_nodes, repeat(None))).items(), messages)
     facts.add(
         len(missed),
         kind="missed",
         subscription=[n.subscription for n in missed],
         node=missed_nodes,
-        reason=[str(n.reason) for n in missed],
+        reason=[_TEXT[n.reason] for n in missed],
         **common,
     )
-    for link in links:
-        facts.link(variant, link, messages, size)
+    facts.link(links, messages, size)
 
 
 FREEZE_EVERY = 256
@@ -436,7 +445,7 @@ def route_batches(batches: Iterator[pa.RecordBatch], payload: Payload) -> Iterat
             publication = to_publication(*key)
             for variant, model, failures in models:
                 try:
-                    result = explain(model, publication, failures)
+                    result = explain(model, publication, failures, detail=False)
                 except MqctlError as exc:
                     facts.add(
                         1,

@@ -11,10 +11,18 @@ Interface (for the CLI, ``validate`` and the Spark job)::
     for publication in publications:
         explanation = explain(model, publication, failures)  # the same answer as explain(topology, ...)
 
-- ``explain(topology_or_model, publication, failures=None) -> Explanation``: ``publication`` is a
-  ``mqctl.domain.explanation.Publication`` (its node decides the dialect), ``failures`` a ``Failures``
-  (nodes down, links down, subscribers offline). Raises ``InputError`` for an unknown node or a bad
-  topic. ``Explanation.to_json()`` is the JSON of ``mqctl explain -o json`` (docs/cli.md).
+- ``explain(topology_or_model, publication, failures=None, *, detail=True) -> Explanation``:
+  ``publication`` is a ``mqctl.domain.explanation.Publication`` (its node decides the dialect),
+  ``failures`` a ``Failures`` (nodes down, links down, subscribers offline). Raises ``InputError`` for an
+  unknown node or a bad topic. ``Explanation.to_json()`` is the JSON of ``mqctl explain -o json``
+  (docs/cli.md).
+- ``detail=False`` is for a caller that keeps only who gets the publication and why the others do not,
+  by reason code (the Spark job): the same deliveries (subscription, node, status, stored_at, path,
+  hops) and the same misses (subscription, node, reason), in the same order, with the same
+  ``resolved``, but no warnings, no topic hosts, no alternative paths (``alternatives`` empty,
+  ``more_alternatives`` 0), and misses without ``detail`` sentence (``""``) or ``conflict``. The work
+  only those need (warnings, the flows through the other topic hosts, sentences) is not done; the
+  counterfactual flows that tell one reason from another still are.
 - ``RoutingModel(topology, cache_size=1024)``: the topology indexed once: cluster index and topic trees,
   the subscription index (``mqctl.domain.subindex``) by proxy pattern, ``PROXYSUB(FORCE)`` objects,
   cluster-receiver channels, the EMS network and its definitions, subscriptions and route selectors by
@@ -43,9 +51,14 @@ __all__ = ["RoutingModel", "explain"]
 
 
 def explain(
-    topology: Topology | RoutingModel, publication: Publication, failures: Failures | None = None
+    topology: Topology | RoutingModel,
+    publication: Publication,
+    failures: Failures | None = None,
+    *,
+    detail: bool = True,
 ) -> Explanation:
-    """Route one publication through the model: who receives it, how, and why the others do not."""
+    """Route one publication through the model: who receives it, how, and why the others do not
+    (``detail=False``: without what only a reader of the explanation needs; see the module docstring)."""
     model = topology if isinstance(topology, RoutingModel) else RoutingModel(topology, cache_size=0)
     nodes = model.topology.nodes
     node = nodes.get(publication.from_node)
@@ -61,7 +74,7 @@ def explain(
     if node.dialect is Dialect.EMS:
         from mqctl.domain.routing.ems import explain_ems
 
-        return explain_ems(model.ems, publication, failures).sort()
+        return explain_ems(model.ems, publication, failures, detail).sort()
     from mqctl.domain.routing.mq import explain_mq
 
-    return explain_mq(model.mq, publication, failures).sort()
+    return explain_mq(model.mq, publication, failures, detail).sort()

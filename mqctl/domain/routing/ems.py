@@ -224,20 +224,26 @@ class _Context:
         return found
 
 
-def explain_ems(prepared: EmsPrepared, publication: Publication, failures: Failures) -> Explanation:
-    """Explain one publication on an EMS server: deliveries, refusals with reasons, warnings."""
+def explain_ems(
+    prepared: EmsPrepared, publication: Publication, failures: Failures, detail: bool = True
+) -> Explanation:
+    """Explain one publication on an EMS server: deliveries, refusals with reasons, warnings (without
+    ``detail``: no warnings, and the ladder drops sentences and alternatives; ``routing.explain``)."""
     validate_topic(publication.topic, EMS)
-    ctx = _context(prepared, publication, failures)
+    ctx = _context(prepared, publication, failures, detail)
     for sub in ctx.facts.subs:
         delivery = ctx.ladder.judge(sub, lambda sub=sub: _reach(ctx, sub))  # type: ignore[misc]
-        if delivery is not None:
+        if delivery is not None and detail:
             _after_delivery(ctx, sub, ctx.paths_to(sub.node))
+    if not detail:
+        ctx.explanation.warnings.clear()  # a gap's, raised on the way
+        return ctx.explanation
     _warn_limits(ctx)
     _warn_unbounded(ctx)
     return ctx.explanation
 
 
-def _context(prepared: EmsPrepared, publication: Publication, failures: Failures) -> _Context:
+def _context(prepared: EmsPrepared, publication: Publication, failures: Failures, detail: bool) -> _Context:
     network = prepared.network
     facts = prepared.facts(publication.topic)
     owner = temporary_owner(publication.topic, network.servers | {publication.from_node})
@@ -259,7 +265,7 @@ def _context(prepared: EmsPrepared, publication: Publication, failures: Failures
     )
     explanation = Explanation(publication=publication, resolved=resolved)
     search = PathSearch(network, publication.from_node, rules)
-    ladder = Ladder(explanation, failures, EMS)
+    ladder = Ladder(explanation, failures, EMS, detail)
     return _Context(prepared, publication, failures, facts, owner, filters, search, explanation, ladder)
 
 

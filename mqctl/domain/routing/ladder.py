@@ -15,7 +15,8 @@ Every matching subscription is judged in the same frame, MQ or EMS:
    when a durable subscriber is offline.
 
 The sentences of these common steps, and the words for a selector's verdict (also used for EMS route
-selectors), are written here once.
+selectors), are written here once. A ladder without ``detail`` (``routing.explain(..., detail=False)``)
+records the same deliveries and reasons, without the sentences, conflict notes and alternative paths.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 
 from mqctl.domain.explanation import (
     ConflictNote,
@@ -41,9 +43,10 @@ from mqctl.domain.selector import compile_selector
 __all__ = ["Arrival", "Ladder", "Miss", "verdict_words"]
 
 
-@dataclass(frozen=True, slots=True)
-class Arrival:
-    """A copy reaches the subscription's node: how, and where it waits if a hop on the way fails."""
+class Arrival(NamedTuple):
+    """A copy reaches the subscription's node: how, and where it waits if a hop on the way fails.
+
+    (A named tuple: one per subscription reached, so it has to be cheap to make.)"""
 
     path: tuple[str, ...]
     hops: tuple[Hop, ...]
@@ -71,9 +74,13 @@ def verdict_words(verdict: bool | None) -> str:
 class Ladder:
     """Judges subscriptions for one publication and records the answer in ``explanation``."""
 
-    def __init__(self, explanation: Explanation, failures: Failures, dialect: Dialect) -> None:
+    def __init__(
+        self, explanation: Explanation, failures: Failures, dialect: Dialect, detail: bool = True
+    ) -> None:
         self.explanation = explanation
         self.failures = failures
+        self.detail = detail
+        """False: misses without detail sentence and conflict note, deliveries without alternatives."""
         self._node = "queue manager" if dialect is Dialect.MQ else "server"
 
     @property
@@ -101,23 +108,21 @@ class Ladder:
         if isinstance(outcome, Miss):
             self._miss(sub, outcome)
             return None
-        verdict = compile_selector(sub.selector).evaluate(self.message) if sub.selector else True
-        if verdict is not True:
-            self._miss(sub, Miss(Reason.SELECTOR_FALSE, self._selector_detail(sub, verdict)))
-            return None
+        if sub.selector:
+            verdict = compile_selector(sub.selector).evaluate(self.message)
+            if verdict is not True:
+                detail = self._selector_detail(sub, verdict) if self.detail else ""
+                self._miss(sub, Miss(Reason.SELECTOR_FALSE, detail))
+                return None
         stored_at = outcome.stored_at
-        if stored_at is None and (sub.node, sub.name) in self.failures.offline:
+        offline = self.failures.offline
+        if stored_at is None and offline and (sub.node, sub.name) in offline:
             stored_at = sub.node  # a durable subscriber offline: its messages wait at its own node
-        delivery = Delivery(
-            subscription=sub.name,
-            node=sub.node,
-            status=Status.STORED if stored_at is not None else Status.DELIVERED,
-            stored_at=stored_at,
-            path=list(outcome.path),
-            hops=list(outcome.hops),
-            alternatives=[list(a) for a in outcome.alternatives],
-            more_alternatives=outcome.more_alternatives,
-        )
+        status = Status.DELIVERED if stored_at is None else Status.STORED
+        delivery = Delivery(sub.name, sub.node, status, stored_at, list(outcome.path), list(outcome.hops))
+        if self.detail and (outcome.alternatives or outcome.more_alternatives):
+            delivery.alternatives = [list(a) for a in outcome.alternatives]
+            delivery.more_alternatives = outcome.more_alternatives
         self.explanation.deliveries.append(delivery)
         return delivery
 
@@ -147,9 +152,8 @@ class Ladder:
         return None
 
     def _miss(self, sub: Subscription, miss: Miss) -> None:
-        self.explanation.not_delivered.append(
-            NotDelivered(sub.name, sub.node, miss.reason, miss.detail, miss.conflict)
-        )
+        detail, conflict = (miss.detail, miss.conflict) if self.detail else ("", None)
+        self.explanation.not_delivered.append(NotDelivered(sub.name, sub.node, miss.reason, detail, conflict))
 
     def _selector_detail(self, sub: Subscription, verdict: bool | None) -> str:
         return (

@@ -83,14 +83,17 @@ ROUTED_KEPT = 16
 """Answers up to the selectors kept (``MqPrepared.routed``): enough for a topic's keys in many variants."""
 
 
-def explain_mq(prepared: MqPrepared, publication: Publication, failures: Failures) -> Explanation:
+def explain_mq(
+    prepared: MqPrepared, publication: Publication, failures: Failures, detail: bool = True
+) -> Explanation:
     """Explain one MQ publication: deliveries, misses with their reason, and warnings (SEMANTICS §8).
 
     Everything but the selectors of the subscriptions reached depends on the publisher, the topic and
     the failures only: that part is kept with the topic's facts, so publications that differ only in
-    their properties (the Spark job's routing keys of one topic) share it.
+    their properties (the Spark job's routing keys of one topic) share it. Without ``detail``, the
+    work whose results only a reader needs (``routing.explain``) is not done.
     """
-    return prepared.routed(publication, failures).answer(publication, failures)
+    return prepared.routed(publication, failures, detail).answer(publication, failures)
 
 
 @dataclass(slots=True)
@@ -102,6 +105,7 @@ class _Routed:
     outcomes: list[tuple[Subscription, Arrival | Miss]]
     warnings: list[tuple[WarningCode, str]]
     topic_hosts: list[TopicHost]
+    detail: bool
 
     def answer(self, publication: Publication, failures: Failures) -> Explanation:
         """A fresh explanation for ``publication``: only the selector step is run again."""
@@ -112,7 +116,7 @@ class _Routed:
             warnings=[Warning(code, message) for code, message in self.warnings],
             topic_hosts=list(self.topic_hosts),
         )
-        settle = Ladder(explanation, failures, MQ).settle
+        settle = Ladder(explanation, failures, MQ, self.detail).settle
         for sub, outcome in self.outcomes:
             settle(sub, outcome)
         return explanation
@@ -201,12 +205,12 @@ class _Held(NamedTuple):
     cluster: str
 
 
-@dataclass(frozen=True, slots=True)
-class _Grant:
+class _Grant(NamedTuple):
     """Proxies one queue manager sends in one go: the same proxy to each target but the excluded ones.
 
     A DIRECT cluster sends a proxy to every member: the grant holds the (shared) set of members rather
     than one entry per member, and a publication only asks about the few queue managers it reaches.
+    (A named tuple: made once per matching subscription and question in a cluster-only estate.)
     """
 
     held: _Held
@@ -261,6 +265,7 @@ class MqPrepared:
         self._neighbours = {name: tuple(sorted(found)) for name, found in neighbours.items()}
         self._members: dict[str, frozenset[str]] = {}
         self._frozensets: dict[tuple[str, ...], frozenset[str]] = {}
+        self._singletons: dict[str, frozenset[str]] = {}
         ems = {name for name, node in topology.nodes.items() if node.dialect != MQ}  # see is_mq
         subs = sorted(
             (s for s in topology.subscriptions if s.node not in ems), key=attrgetter("node", "name")
@@ -280,7 +285,7 @@ class MqPrepared:
         """Some topic object has WILDCARD(BLOCK)."""
         self._facts: BoundedCache[str, _TopicFacts] = BoundedCache(cache_size)
         self._spread: BoundedCache[tuple[_Source, bool], _Spread] = BoundedCache(cache_size * 64)
-        self._routed: BoundedCache[tuple[str, str, Failures], _Routed] = BoundedCache(
+        self._routed: BoundedCache[tuple[str, str, Failures, bool], _Routed] = BoundedCache(
             min(cache_size, ROUTED_KEPT)
         )
 
@@ -306,6 +311,13 @@ class MqPrepared:
             found = self._frozensets[names] = frozenset(names)
         return found
 
+    def _alone(self, name: str) -> frozenset[str]:
+        """``_frozen((name,))``, asked for by name: one per proxy spread, so without making a tuple."""
+        found = self._singletons.get(name)
+        if found is None:
+            found = self._singletons[name] = self._frozen((name,))
+        return found
+
     def member_set(self, cluster: str) -> frozenset[str]:
         found = self._members.get(cluster)
         if found is None:
@@ -326,15 +338,16 @@ class MqPrepared:
     def facts(self, topic: str) -> _TopicFacts:
         return self._facts.get(topic, lambda: _TopicFacts(self, topic))
 
-    def routed(self, publication: Publication, failures: Failures) -> _Routed:
-        """The answer up to the selectors for this topic, publisher and failures.
+    def routed(self, publication: Publication, failures: Failures, detail: bool) -> _Routed:
+        """The answer up to the selectors for this topic, publisher and failures (with or without
+        ``detail``).
 
         Kept for the last few questions only: publications that differ only in properties come one
         after the other (the Spark job routes its keys sorted by topic, publisher, then properties, in
         every variant), and what a model keeps for long is walked by every full garbage collection.
         """
-        key = (publication.topic, publication.from_node, failures)
-        return self._routed.get(key, lambda: _Engine(self, publication, failures).run())
+        key = (publication.topic, publication.from_node, failures, detail)
+        return self._routed.get(key, lambda: _Engine(self, publication, failures, detail).run())
 
     def spread(self, source: _Source, scopes: bool) -> _Spread:
         """Where one proxy subscription ends up.
@@ -344,17 +357,18 @@ class MqPrepared:
         grant, which the resolution at the origin decides: made at once. Otherwise propagated and kept
         (many topics share the same subscriptions).
         """
-        origin = source.origin
-        if origin not in self._neighbours and not (scopes and source.own_qmgr):
-            point = self.trees.at(origin).point(source.prefix)
-            if scopes and point.subscope == Scope.QMGR:
+        origin, prefix, own_qmgr = source
+        if origin not in self._neighbours and not (scopes and own_qmgr):
+            point = self.trees.at(origin).point(prefix)
+            cluster = point.cluster
+            if not cluster or (scopes and point.subscope == Scope.QMGR):
                 return ()
-            if not point.cluster or not self.index.is_member(origin, point.cluster):
+            members = self.member_set(cluster)
+            if origin not in members:
                 return ()
-            direct = point.clroute == ClRoute.DIRECT
-            targets = self.member_set(point.cluster) if direct else self._frozen(point.hosts)
+            targets = members if point.clroute == ClRoute.DIRECT else self._frozen(point.hosts)
             if not self._neighbours or all(t == origin for t in self.in_hierarchy(targets)):
-                return (_Grant(_Held(origin, False, point.cluster), targets, self._frozen((origin,))),)
+                return (_Grant(_Held(origin, False, cluster), targets, self._alone(origin)),)
         return self._spread.get((source, scopes), lambda: _propagate(self, source, scopes))
 
     def force_sources(self, topic: str) -> list[_Source]:
@@ -393,10 +407,9 @@ class _TopicFacts:
         """
         out: dict[_Source, None] = {}
         for s in self.candidates:
-            if s.key in gone:
+            if gone and s.key in gone:
                 continue
-            own = s.sub.subscope == SubScope.QMGR
-            out[_Source(s.sub.node, s.prefix, own_qmgr=own and scopes)] = None
+            out[_Source(s.sub.node, s.prefix, scopes and s.sub.subscope == SubScope.QMGR)] = None
         return [*out, *self.force]
 
     def holders(self, gone: frozenset[tuple[str, str]], scopes: bool) -> _Holders:
@@ -466,9 +479,10 @@ def _propagate(prepared: MqPrepared, source: _Source, scopes: bool) -> _Spread:
 # --- publication flow (§5) -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _Arrival:
-    """One way the publication reaches ``node``; ``stored_at`` is where it waits if a hop fails."""
+class _Arrival(NamedTuple):
+    """One way the publication reaches ``node``; ``stored_at`` is where it waits if a hop fails.
+
+    (A named tuple: a flow makes one per queue manager it reaches, so it has to be cheap.)"""
 
     node: str
     path: tuple[str, ...]
@@ -606,8 +620,12 @@ def _note(conflict: Conflict) -> ConflictNote:
 class _Engine:
     """One question: the publication, the failures, and the flows computed for them (lazily)."""
 
-    def __init__(self, prepared: MqPrepared, publication: Publication, failures: Failures) -> None:
+    def __init__(
+        self, prepared: MqPrepared, publication: Publication, failures: Failures, detail: bool = True
+    ) -> None:
         self.prepared = prepared
+        self.detail = detail
+        """False: no warnings, topic hosts, alternatives or sentences (``routing.explain``)."""
         self.pub = publication
         self.topic = publication.topic
         self.failures = failures
@@ -621,7 +639,7 @@ class _Engine:
         """Non-durable subscriptions whose subscriber is offline: they no longer exist, nor their proxies."""
         self.explanation = Explanation(publication, self._resolved())
         self.hops_can_fail = bool(failures.down or failures.links_down)
-        self.ladder = Ladder(self.explanation, failures, MQ)
+        self.ladder = Ladder(self.explanation, failures, MQ, detail)
         self._cf_exact: dict[str, _Flow] = {}
         self._choices: dict[str, HostChoice | None] = {}
 
@@ -701,15 +719,21 @@ class _Engine:
     def run(self) -> _Routed:
         reach = self.ladder.reach
         outcomes = [(s.sub, reach(s.sub, lambda s=s: self._reach(s))) for s in self.matching]  # type: ignore[misc]
+        if self.detail:
+            self._for_readers()
+        e = self.explanation
+        warnings = [(w.code, w.message) for w in e.warnings]
+        return _Routed(e.resolved, outcomes, warnings, e.topic_hosts, self.detail)
+
+    def _for_readers(self) -> None:
+        """Topic hosts and warnings (``detail`` only)."""
         if self.failures.node_down(self.pub.from_node):
             self._literal_wildcard()
-        else:
-            choice = self.publisher_choice
-            if choice is not None:
-                self.explanation.topic_hosts = list(choice.hosts)
-            self._warnings()
-        e = self.explanation
-        return _Routed(e.resolved, outcomes, [(w.code, w.message) for w in e.warnings], e.topic_hosts)
+            return
+        choice = self.publisher_choice
+        if choice is not None:
+            self.explanation.topic_hosts = list(choice.hosts)
+        self._warnings()
 
     def _reach(self, s: _Sub) -> Arrival | Miss:
         """MQ's reachability steps of the §9 precedence, in order."""
@@ -727,11 +751,15 @@ class _Engine:
         arrival = self.flow.best(node)
         if arrival is None:
             return self._no_copy(s)
+        if not self.detail:
+            return Arrival(arrival.path, arrival.hops, arrival.stored_at)
         alternatives, more = self._alternatives(node, arrival)
         return Arrival(arrival.path, arrival.hops, arrival.stored_at, alternatives, more)
 
     def _path_miss(self, s: _Sub, reason: Reason, detail: str) -> Miss:
         """A miss of the reachability steps names a conflict in the subscriber's own tree, if any."""
+        if not self.detail:
+            return Miss(reason, "")
         found = self.prepared.trees.at(s.sub.node).conflicts_on(self.topic)
         if not found:
             return Miss(reason, detail)
@@ -774,12 +802,15 @@ class _Engine:
         return None
 
     def _no_copy(self, s: _Sub) -> Miss:
+        """Told apart by the counterfactual flows (needed with or without ``detail``)."""
         node = s.sub.node
         if self.flow_all_scopes.reached(node):
-            return self._path_miss(s, Reason.SCOPE, self._scope_detail(s))
-        if self.flow_with_exact(node).reached(node):
-            return self._path_miss(s, Reason.WILDCARD_ABOVE_CLUSTER, self._above_cluster_detail(s))
-        return self._path_miss(s, Reason.NO_PATH, self._no_path_detail(s))
+            reason, sentence = Reason.SCOPE, self._scope_detail
+        elif self.flow_with_exact(node).reached(node):
+            reason, sentence = Reason.WILDCARD_ABOVE_CLUSTER, self._above_cluster_detail
+        else:
+            reason, sentence = Reason.NO_PATH, self._no_path_detail
+        return self._path_miss(s, reason, sentence(s) if self.detail else "")
 
     def _alternatives(self, node: str, chosen: _Arrival) -> tuple[tuple[tuple[str, ...], ...], int]:
         """Through the other hosts sharing the publications, then other paths that also arrive

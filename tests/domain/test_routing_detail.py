@@ -1,0 +1,112 @@
+"""``explain(..., detail=False)`` (the Spark job's call) answers exactly what ``explain`` answers, less what
+only a reader needs: the full JSON with warnings, topic hosts, alternatives, detail sentences and conflict
+notes blanked is the lean JSON, byte for byte, in MQ and EMS, with and without failures, whatever the
+same model was asked before.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mqctl.domain.explanation import Failures, Publication
+from mqctl.domain.messages import JmsValue
+from mqctl.domain.model import Scope, SubScope, Topology
+from mqctl.domain.routing import RoutingModel, explain
+from tests.domain import ems_builders as ems
+from tests.domain import test_routing_mq as mq_cases
+from tests.domain.test_routing_ems_exact import TOPIC, networks
+from tests.domain.test_routing_model import AMOUNTS, TOPICS, mq_topologies, questions
+
+
+def blanked(full: dict[str, Any]) -> dict[str, Any]:
+    """The full answer with what ``detail=False`` leaves out made empty, as documented."""
+    out = json.loads(json.dumps(full))
+    out["warnings"] = []
+    out["topic_hosts"] = []
+    for d in out["deliveries"]:
+        d["alternatives"] = []
+        d["more_alternatives"] = 0
+    for n in out["not_delivered"]:
+        n["detail"] = ""
+        n["conflict"] = None
+    return out
+
+
+def check(model: RoutingModel | Topology, publication: Publication, failures: Failures) -> dict[str, Any]:
+    """Lean after full and full after lean (a model keeps the last answers), against a fresh topology."""
+    topology = model.topology if isinstance(model, RoutingModel) else model
+    full = explain(model, publication, failures).to_json()
+    lean = explain(model, publication, failures, detail=False).to_json()
+    assert lean == blanked(full)
+    assert json.dumps(explain(model, publication, failures).to_json()) == json.dumps(full)
+    assert json.dumps(full) == json.dumps(explain(topology, publication, failures).to_json())
+    return full
+
+
+def amount(value: int | None) -> dict[str, JmsValue]:
+    return {} if value is None else {"amount": JmsValue("int", value)}
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_lean_mq_answers_are_the_full_ones_blanked(data: st.DataObject) -> None:
+    topology = data.draw(mq_topologies())
+    names = sorted(topology.nodes)
+    subs = [(s.node, s.name) for s in topology.subscriptions]
+    model = RoutingModel(topology, cache_size=data.draw(st.sampled_from([1, 16])))
+    for node, topic, failures in data.draw(st.lists(questions(names, subs), min_size=1, max_size=4)):
+        for value in data.draw(st.lists(st.sampled_from(AMOUNTS), min_size=1, max_size=2)):
+            check(model, Publication(node, topic, amount(value)), failures)
+            check(model, Publication(node, data.draw(st.sampled_from(TOPICS)), amount(value)), Failures())
+
+
+@settings(max_examples=150, deadline=None)
+@given(networks(), st.sampled_from([1, 2, None]))
+def test_lean_ems_answers_are_the_full_ones_blanked(case: tuple[Topology, Failures], p: int | None) -> None:
+    topology, failures = case
+    properties = ems.props(p=p) if p is not None else {}
+    model = RoutingModel(topology)
+    for question in (failures, Failures()):
+        check(model, Publication("S0", TOPIC, properties), question)
+
+
+def test_lean_scenarios_are_the_full_ones_blanked() -> None:
+    """The hand-made MQ scenarios (every reason, warnings, topic hosts, alternatives, conflicts) and
+    the EMS reference shapes."""
+    m = mq_cases
+    more = [
+        (lambda: m.football(m.sub("QM2", "E", "/Sport/Football"), block=True), "QM1", "/Sport/Football"),
+        (lambda: m.football(m.sub("QM2", "E", "/Sport/Football", subscope=SubScope.QMGR)), "QM1", "/Sport/Football"),
+        (lambda: m.overlap(m.sub("QM3", "W", "/Sport/#"), m.sub("QM5", "F5", "/Sport/Football")), "QM1", "/Sport/Football"),
+        (lambda: m.overlap(m.topic("QM1", "SPORT", "/Sport", "CL1"), m.sub("QM3", "W", "/Sport/#")), "QM3", "/Sport/Tennis"),
+        (lambda: m.scoped(m.topic("QM1", "MINE", "/Sport"), m.sub("QM2", "R", "/Sport/x")), "QM1", "/Sport/x"),
+        (lambda: m.scoped(m.topic("QM1", "LOC", "/Sport/x", pubscope=Scope.QMGR), m.sub("QM2", "R", "/Sport/x")), "QM1", "/Sport/x"),
+        (lambda: m.topo(m._qms("QM1", "QM3", "QM4"), m.cluster("CL1", "QM1", "QM3"), m.cluster("CL2", "QM3", "QM4"),
+                        m.topic("QM1", "SPORT1", "/Sport", "CL1"), m.topic("QM4", "SPORT2", "/Sport", "CL2"),
+                        m.sub("QM3", "S3", "/Sport/x")), "QM1", "/Sport/x"),
+    ]  # fmt: skip
+    seen: set[str] = set()
+    for build, node, topic, failures in [*m.SCENARIOS, *((b, n, t, Failures()) for b, n, t in more)]:
+        model = RoutingModel(build())
+        for question in (failures, Failures()):
+            for value in (None, 50):
+                full = check(model, Publication(node, topic, amount(value)), question)
+                seen |= {n["reason"] for n in full["not_delivered"]}
+                seen |= {"warnings"} if full["warnings"] else set()
+                seen |= {"topic_hosts"} if full["topic_hosts"] else set()
+                seen |= {"conflict"} if any(n["conflict"] for n in full["not_delivered"]) else set()
+                seen |= {"alternatives"} if any(d["alternatives"] for d in full["deliveries"]) else set()
+    reasons = {"SCOPE", "WILDCARD_BLOCKED", "WILDCARD_ABOVE_CLUSTER", "NO_PATH", "DOWN"}
+    assert reasons | {"warnings", "topic_hosts", "conflict", "alternatives"} <= seen, seen
+    for topology, asked in (
+        (ems.chain("B"), [("A", "T1", Failures(down=frozenset({"B"}))), ("B", "T1", Failures())]),
+        (ems.regions(ny3=True), [("TK2", "market.fx.eur", Failures()), ("NY3", "market.fx.eur", Failures())]),
+        (ems.orders(), [("ORD", "orders", Failures()), ("USA", "orders.audit", Failures())]),
+    ):  # fmt: skip
+        model = RoutingModel(topology)
+        for node, topic, failures in asked:
+            check(model, Publication(node, topic), failures)
