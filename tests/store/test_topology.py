@@ -40,6 +40,16 @@ def test_load_topology_equals_the_node_states(cli: Cli, store_url: str) -> None:
         whole = load_topology(store.conn)
     node_by_node = _by_node(store_url)
     assert whole.nodes == node_by_node.nodes
-    for attr in ("memberships", "topics", "subscriptions", "namelists", "channels", "routes", "route_selectors"):
+    for attr in (
+        "memberships",
+        "topics",
+        "subscriptions",
+        "namelists",
+        "channels",
+        "routes",
+        "route_selectors",
+    ):
         assert sorted(getattr(whole, attr), key=_key) == sorted(getattr(node_by_node, attr), key=_key), attr
-    assert any(t.properties for t in whole.topics) and whole.route_selectors and whole.channels[0].clwlwght == 7
+    assert (
+        any(t.properties for t in whole.topics) and whole.route_selectors and whole.channels[0].clwlwght == 7
+    )
