@@ -25,6 +25,7 @@ from mqctl.store.session import unit_of_work
 from mqctl.store.topology import load_topology
 from tests.conftest import SHARED, Result, run_cli
 from tests.helpers import dump_store
+from tests.store.same_model import assert_same_model
 from tests.store.test_door_properties import _build, _fresh, ems_commands, mq_commands
 from tests.store.test_one_model import KINDS, ok, refused
 
@@ -99,22 +100,7 @@ def test_read_topology_equals_load_topology(
     whole = _load(store_url)
     read = read_topology(tmp_path / "snap")
     assert any(n.parent for n in read.nodes.values())
-    _assert_same_model(read, whole)
-
-
-def _assert_same_model(read: Any, whole: Any) -> None:
-    assert read.nodes == whole.nodes
-    for attr in (
-        "memberships",
-        "topics",
-        "subscriptions",
-        "namelists",
-        "channels",
-        "routes",
-        "route_selectors",
-    ):
-        key = lambda o: repr(o)  # noqa: E731 - the two lists hold the same objects, maybe in another order
-        assert sorted(getattr(read, attr), key=key) == sorted(getattr(whole, attr), key=key), attr
+    assert_same_model(read, whole)
 
 
 def test_a_packed_model_unpacks_to_the_same_model(cli: Cli, store_url: str) -> None:
@@ -123,7 +109,7 @@ def test_a_packed_model_unpacks_to_the_same_model(cli: Cli, store_url: str) -> N
     whole = _load(store_url)
     packed = pack(whole)
     assert set(packed) == set(TABLES)
-    _assert_same_model(unpack(packed), whole)
+    assert_same_model(unpack(packed), whole)
 
 
 def _displays(cli: Cli) -> dict[str, Any]:
@@ -445,7 +431,7 @@ def test_any_model_survives_a_snapshot(
     ok(run_cli(["import", "snapshot", str(tmp / "snap")], db=second))
     assert _displays(lambda *a: run_cli(list(a), db=second)) == original
     whole = _load(first)
-    _assert_same_model(unpack(pack(whole)), whole)  # as the Spark job ships it to executors
+    assert_same_model(unpack(pack(whole)), whole)  # as the Spark job ships it to executors
 
 
 @pytest.mark.parametrize("file_format", ["parquet", "json"])

@@ -8,6 +8,7 @@ from mqctl.domain.model import Topology
 from mqctl.store.session import unit_of_work
 from mqctl.store.topology import load_topology
 from tests.conftest import SHARED, Result
+from tests.store.same_model import assert_same_model
 
 Cli = Callable[..., Result]
 
@@ -23,10 +24,6 @@ def _by_node(url: str) -> Topology:
     return topology
 
 
-def _key(obj: object) -> tuple[str, ...]:
-    return tuple(str(getattr(obj, a, "")) for a in ("node", "name", "peer", "cluster", "direction", "topic"))
-
-
 def test_load_topology_equals_the_node_states(cli: Cli, store_url: str) -> None:
     for conf in sorted((SHARED / "corpus" / "ems" / "orders-central").glob("*/tibemsd.conf")):
         assert cli("import", "ems", "--tibemsd", str(conf)).exit_code == 0
@@ -39,17 +36,7 @@ def test_load_topology_equals_the_node_states(cli: Cli, store_url: str) -> None:
     with unit_of_work(store_url, write=False) as store:
         whole = load_topology(store.conn)
     node_by_node = _by_node(store_url)
-    assert whole.nodes == node_by_node.nodes
-    for attr in (
-        "memberships",
-        "topics",
-        "subscriptions",
-        "namelists",
-        "channels",
-        "routes",
-        "route_selectors",
-    ):
-        assert sorted(getattr(whole, attr), key=_key) == sorted(getattr(node_by_node, attr), key=_key), attr
+    assert_same_model(whole, node_by_node)
     assert (
         any(t.properties for t in whole.topics) and whole.route_selectors and whole.channels[0].clwlwght == 7
     )
