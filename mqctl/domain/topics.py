@@ -160,7 +160,7 @@ def validate_pattern(pattern: str, dialect: Dialect) -> None:
 def _tokens(pattern: str, dialect: Dialect) -> _Tokens:
     """Parse and validate once; every other operation works on these tokens."""
     _check_not_empty(pattern)
-    if dialect == Dialect.MQ:
+    if dialect == _MQ:
         return tuple(_ONE if lv == _MQ_ONE else _STAR if lv == _MQ_MANY else lv for lv in pattern.split("/"))
     elements = _check_ems_elements(pattern)
     out: list[Token] = []
@@ -187,7 +187,7 @@ def _tokens(pattern: str, dialect: Dialect) -> _Tokens:
 def _wild(pattern: str, dialect: Dialect) -> tuple[str, ...]:
     """The dialect's whole-level wildcards, or () when no such character occurs at all (most patterns:
     then nothing needs splitting)."""
-    wild = (_MQ_ONE, _MQ_MANY) if dialect == Dialect.MQ else (_EMS_ONE, _EMS_MANY)
+    wild = (_MQ_ONE, _MQ_MANY) if dialect == _MQ else (_EMS_ONE, _EMS_MANY)
     return wild if wild[0] in pattern or wild[1] in pattern else ()
 
 
