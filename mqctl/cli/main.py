@@ -109,7 +109,7 @@ def _traceback() -> None:
     """With --debug: the traceback on stderr, passwords in store URLs hidden."""
     import traceback
 
-    from mqctl.store.engine import hide_secrets
+    from mqctl.services.store_access import hide_secrets
 
     sys.stderr.write(hide_secrets("".join(traceback.format_exc())))
 
@@ -131,12 +131,10 @@ def run() -> None:
     except Exception as exc:  # noqa: BLE001 - the last line of defence: no traceback without --debug
         if _debugging():
             _traceback()
-        from sqlalchemy.exc import SQLAlchemyError
+        from mqctl.services.store_access import hide_secrets, store_failure
 
-        from mqctl.store.engine import hide_secrets
-
-        if isinstance(exc, SQLAlchemyError):
-            line = hide_secrets(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+        line = store_failure(exc)
+        if line is not None:
             sys.stderr.write(f"mqctl: store error: {line} (run with --debug for details)\n")
             sys.exit(3)
         sys.stderr.write(
