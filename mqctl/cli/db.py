@@ -29,6 +29,10 @@ def downgrade(
     yes: bool = typer.Option(False, "--yes", help="Confirm a downgrade that deletes your definitions."),
 ) -> None:
     """Downgrade the store; a downgrade to base deletes every definition and needs --yes."""
+    if revision.startswith("--"):  # unknown options are let through for `-1`, not for a misspelt option
+        import click
+
+        raise click.NoSuchOption(revision, ctx=click.get_current_context())
     from mqctl.services.store_access import downgrade as run_downgrade
     from mqctl.services.store_access import redact
 

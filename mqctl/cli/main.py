@@ -61,7 +61,9 @@ app = typer.Typer(
     help="Model, validate and explain IBM MQ and TIBCO EMS publish/subscribe topologies.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
+    # MQSC habits: option names, command names and enumeration values in any case (`--CLUSTER`,
+    # `-o JSON`); click applies the context's normaliser to both sides and every subcommand inherits it
+    context_settings={"help_option_names": ["-h", "--help"], "token_normalize_func": str.lower},
 )
 
 
@@ -114,7 +116,18 @@ def run() -> None:
 
     try:
         with command_process():  # the garbage collector's one control point for a command
-            app(prog_name="mqctl")
+            # not standalone: click's usage errors come here, to be one line instead of Typer's panel
+            code = app(prog_name="mqctl", standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError:
+        sys.exit(2)  # the help was shown (`mqctl`, `mqctl define`)
+    except click.ClickException as exc:
+        from mqctl.cli.usage import usage_line
+
+        sys.stderr.write(f"mqctl: error: {usage_line(exc)}\n")
+        sys.exit(2 if isinstance(exc, click.UsageError) else exc.exit_code)
+    except click.Abort:
+        sys.stderr.write("mqctl: interrupted\n")
+        sys.exit(130)
     except MqctlError as exc:
         if _debugging():
             _traceback()
@@ -138,6 +151,9 @@ def run() -> None:
             "(run with --debug for the traceback)\n"
         )
         sys.exit(INTERNAL)
+    if code == 130:  # click turns an interrupt into this exit code
+        sys.stderr.write("mqctl: interrupted\n")
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":
