@@ -6,6 +6,10 @@ function (the CLI imports lazily) or under ``TYPE_CHECKING``, read from the sour
   control belongs to the process's entry point);
 - ``mqctl.cli`` parses, calls a service and renders: nothing of ``mqctl.store``;
 - ``mqctl.spark.submit`` (the driver side the CLI calls) imports nothing of ``mqctl.cli``.
+
+Ruff says the same at lint time (``ruff.toml`` in mqctl/domain, mqctl/cli and mqctl/spark: the
+flake8-tidy-imports banned-api rule); this test also reads relative imports, and is the one a reviewer
+runs.
 """
 
 from __future__ import annotations
