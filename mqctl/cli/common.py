@@ -1,4 +1,5 @@
-"""What every command shares: the store URL, output format, printing of tables and JSON."""
+"""What every command shares: the store URL and its units of work, the output option, and the renderers
+(``mqctl.render.console``) under the names the commands use."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-if TYPE_CHECKING:
-    from rich.console import Console
+from mqctl.render.console import console, emit_json, err_console  # noqa: F401 - the commands' renderers
 
+if TYPE_CHECKING:
     from mqctl.services.store_access import Store
 
 
@@ -55,24 +56,6 @@ def reading() -> Iterator[Store]:
 
     with store_access.reading(store_url()) as store:
         yield store
-
-
-def console() -> Console:
-    from mqctl.render.console import console as make
-
-    return make()
-
-
-def err_console() -> Console:
-    from mqctl.render.console import err_console as make
-
-    return make()
-
-
-def emit_json(data: Any) -> None:
-    from mqctl.render.console import emit_json as emit
-
-    emit(data)
 
 
 def hint(message: str) -> None:
