@@ -49,6 +49,11 @@ bench: $(STAMP)
 completions: $(STAMP)
 	$(BIN)/python -m mqctl.cli.completions completions
 
+# docs/cli.md's option lists, generated from the commands (tests/cli/test_docgen.py checks them)
+.PHONY: docs
+docs: $(STAMP)
+	$(BIN)/python -m mqctl.cli.docgen --write
+
 clean:
 	rm -rf $(VENV) demo-store .pytest_cache .mypy_cache .ruff_cache dist build
 

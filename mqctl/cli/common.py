@@ -1,8 +1,8 @@
-"""What every command shares: the store URL, output format, printing of tables and JSON."""
+"""What every command shares: the store URL and its units of work, the output option, and the renderers
+(``mqctl.render.console``) under the names the commands use."""
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-if TYPE_CHECKING:
-    from rich.console import Console
+from mqctl.render.console import console, emit_json, err_console  # noqa: F401 - the commands' renderers
 
-    from mqctl.store.repository import Store
+if TYPE_CHECKING:
+    from mqctl.services.store_access import Store
 
 
 class Output(StrEnum):
@@ -35,7 +35,7 @@ OUTPUT_OPTION = typer.Option(
 
 
 def store_url() -> str:
-    from mqctl.store.engine import resolve_url
+    from mqctl.services.store_access import resolve_url
 
     return resolve_url(Settings.db)
 
@@ -43,38 +43,19 @@ def store_url() -> str:
 @contextmanager
 def transaction() -> Iterator[Store]:
     """One write transaction per command (writers run one after another)."""
-    from mqctl.store.session import unit_of_work
+    from mqctl.services import store_access
 
-    with unit_of_work(store_url()) as store:
+    with store_access.transaction(store_url()) as store:
         yield store
 
 
 @contextmanager
 def reading() -> Iterator[Store]:
     """One read-only transaction: a consistent view of the store, taking no write lock."""
-    from mqctl.store.session import unit_of_work
+    from mqctl.services import store_access
 
-    with unit_of_work(store_url(), write=False) as store:
+    with store_access.reading(store_url()) as store:
         yield store
-
-
-def console() -> Console:
-    """Rich output; when stdout is not a terminal (a pipe, a file) tables are never cut to a width."""
-    from rich.console import Console
-
-    if sys.stdout.isatty():
-        return Console(highlight=False)
-    return Console(highlight=False, width=1_000_000)
-
-
-def err_console() -> Console:
-    from rich.console import Console
-
-    return Console(stderr=True, highlight=False)
-
-
-def emit_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
 def hint(message: str) -> None:
@@ -88,36 +69,10 @@ def done(message: str) -> None:
 
 
 def show_table(title: str, columns: Sequence[str], rows: Sequence[dict[str, Any]], output: Output) -> None:
-    """Rows as JSON, or as a table of ``columns``; a column that no row has (an MQ attribute when only EMS
-    rows are shown, an EMS one when only MQ rows are) is left out. A row without a column's key shows a
-    blank cell there."""
-    if output is Output.json:
-        emit_json(list(rows))
-        return
-    from rich.table import Table
+    """Rows as a table of ``columns`` (``render.console.show_table``), or as JSON with ``-o json``."""
+    from mqctl.render.console import show_table as show
 
-    if rows:
-        columns = [col for col in columns if any(col in row for row in rows)]
-    table = Table(title=title, title_justify="left")
-    for col in columns:
-        table.add_column(col.upper())
-    for row in rows:
-        table.add_row(*[_cell(row.get(col)) for col in columns])
-    console().print(table)
-    if not rows:
-        sys.stderr.write(f"no {title.lower()} match\n")
-
-
-def _cell(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "YES" if value else "NO"
-    if isinstance(value, list):
-        return ", ".join(str(v) for v in value)
-    if isinstance(value, dict):
-        return ", ".join(k if v is None else f"{k}={v}" for k, v in value.items())
-    return str(value)
+    show(title, columns, rows, as_json=output is Output.json)
 
 
 def no_match_exit(rows: Sequence[Any]) -> None:

@@ -15,15 +15,11 @@ def upgrade(
     revision: str = typer.Argument("head", metavar="[REVISION]", help="Target revision (default: head)."),
 ) -> None:
     """Upgrade the store to the newest (or the given) revision (all or nothing)."""
-    from mqctl.store.engine import make_engine, redact
-    from mqctl.store.migrate import upgrade as run_upgrade
+    from mqctl.services.store_access import redact
+    from mqctl.services.store_access import upgrade as run_upgrade
 
     url = store_url()
-    engine = make_engine(url)
-    try:
-        run_upgrade(engine, revision)
-    finally:
-        engine.dispose()
+    run_upgrade(url, revision)
     done(f"store {redact(url)} upgraded to {revision}.")
 
 
@@ -33,37 +29,33 @@ def downgrade(
     yes: bool = typer.Option(False, "--yes", help="Confirm a downgrade that deletes your definitions."),
 ) -> None:
     """Downgrade the store; a downgrade to base deletes every definition and needs --yes."""
-    from mqctl.store.engine import make_engine, redact
-    from mqctl.store.migrate import downgrade as run_downgrade
+    if revision.startswith("--"):  # unknown options are let through for `-1`, not for a misspelt option
+        import click
+
+        raise click.NoSuchOption(revision, ctx=click.get_current_context())
+    from mqctl.services.store_access import downgrade as run_downgrade
+    from mqctl.services.store_access import redact
 
     url = store_url()
-    engine = make_engine(url)
-    try:
-        run_downgrade(engine, revision, confirmed=yes)
-    finally:
-        engine.dispose()
+    run_downgrade(url, revision, confirmed=yes)
     done(f"store {redact(url)} downgraded to {revision}.")
 
 
 @db_app.command("current")
 def current(output: Output = OUTPUT_OPTION) -> None:
     """Show the store's revision and whether it is the one this mqctl needs."""
-    from mqctl.store.engine import current_revision, make_engine, redact
-    from mqctl.store.revision import HEAD
+    from mqctl.services.store_access import redact
+    from mqctl.services.store_access import revision as store_revision
 
     url = store_url()
-    engine = make_engine(url)
-    try:
-        revision = current_revision(engine)
-    finally:
-        engine.dispose()
-    data = {"url": redact(url), "revision": revision, "head": HEAD, "up_to_date": revision == HEAD}
+    revision, head = store_revision(url)
+    data = {"url": redact(url), "revision": revision, "head": head, "up_to_date": revision == head}
     if output is Output.json:
         emit_json(data)
     else:
-        state = "up to date" if revision == HEAD else "run `mqctl db upgrade`"
-        done(f"{data['url']}: revision {revision or '(empty)'} (head {HEAD}): {state}")
-    if revision != HEAD:
+        state = "up to date" if revision == head else "run `mqctl db upgrade`"
+        done(f"{data['url']}: revision {revision or '(empty)'} (head {head}): {state}")
+    if revision != head:
         raise typer.Exit(1)
 
 
@@ -71,6 +63,6 @@ def current(output: Output = OUTPUT_OPTION) -> None:
 def history(output: Output = OUTPUT_OPTION) -> None:
     """List the migrations, newest first."""
     from mqctl.cli.common import show_table
-    from mqctl.store.migrate import history as revisions
+    from mqctl.services.store_access import history as revisions
 
     show_table("Revisions", ["revision", "down_revision", "head", "message"], revisions(), output)

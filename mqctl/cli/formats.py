@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from mqctl.services.formats import Exported, FileResult
-    from mqctl.store.repository import Store
+    from mqctl.services.store_access import Store
 
 import_app = sub_app(help="Import MQSC scripts and dumps, or EMS configuration files.", no_args_is_help=True)
 export_app = sub_app(help="Export the model as MQSC or EMS configuration files.", no_args_is_help=True)

@@ -8,8 +8,6 @@ the modules, so `mqctl explain` builds and imports explain alone and its start-u
 
 from __future__ import annotations
 
-import atexit
-import gc
 import importlib
 import os
 import sys
@@ -63,7 +61,9 @@ app = typer.Typer(
     help="Model, validate and explain IBM MQ and TIBCO EMS publish/subscribe topologies.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
+    # MQSC habits: option names, command names and enumeration values in any case (`--CLUSTER`,
+    # `-o JSON`); click applies the context's normaliser to both sides and every subcommand inherits it
+    context_settings={"help_option_names": ["-h", "--help"], "token_normalize_func": str.lower},
 )
 
 
@@ -92,11 +92,6 @@ def main(
     Settings.debug = debug
 
 
-# The interpreter's last garbage collection walks every object still alive at exit: after a large
-# import that took ~0.4 s of a 5 s command for nothing. Freezing them first makes it skip them; the
-# process ends right after, so nothing is kept longer than it would be.
-atexit.register(gc.freeze)
-
 INTERNAL = 4
 """Exit code of a bug in mqctl (docs/cli.md)."""
 
@@ -109,7 +104,7 @@ def _traceback() -> None:
     """With --debug: the traceback on stderr, passwords in store URLs hidden."""
     import traceback
 
-    from mqctl.store.engine import hide_secrets
+    from mqctl.services.store_access import hide_secrets
 
     sys.stderr.write(hide_secrets("".join(traceback.format_exc())))
 
@@ -117,9 +112,22 @@ def _traceback() -> None:
 def run() -> None:
     """Console script: every failure is one line on stderr and an exit code (0-4, see docs/cli.md)."""
     from mqctl.domain.errors import MqctlError
+    from mqctl.memory import command_process
 
     try:
-        app(prog_name="mqctl")
+        with command_process():  # the garbage collector's one control point for a command
+            # not standalone: click's usage errors come here, to be one line instead of Typer's panel
+            code = app(prog_name="mqctl", standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError:
+        sys.exit(2)  # the help was shown (`mqctl`, `mqctl define`)
+    except click.ClickException as exc:
+        from mqctl.cli.usage import usage_line
+
+        sys.stderr.write(f"mqctl: error: {usage_line(exc)}\n")
+        sys.exit(2 if isinstance(exc, click.UsageError) else exc.exit_code)
+    except click.Abort:
+        sys.stderr.write("mqctl: interrupted\n")
+        sys.exit(130)
     except MqctlError as exc:
         if _debugging():
             _traceback()
@@ -131,12 +139,10 @@ def run() -> None:
     except Exception as exc:  # noqa: BLE001 - the last line of defence: no traceback without --debug
         if _debugging():
             _traceback()
-        from sqlalchemy.exc import SQLAlchemyError
+        from mqctl.services.store_access import hide_secrets, store_failure
 
-        from mqctl.store.engine import hide_secrets
-
-        if isinstance(exc, SQLAlchemyError):
-            line = hide_secrets(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+        line = store_failure(exc)
+        if line is not None:
             sys.stderr.write(f"mqctl: store error: {line} (run with --debug for details)\n")
             sys.exit(3)
         sys.stderr.write(
@@ -145,6 +151,9 @@ def run() -> None:
             "(run with --debug for the traceback)\n"
         )
         sys.exit(INTERNAL)
+    if code == 130:  # click turns an interrupt into this exit code
+        sys.stderr.write("mqctl: interrupted\n")
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":

@@ -65,7 +65,7 @@ def display_namelist(
     output: Output = OUTPUT_OPTION,
 ) -> None:
     """Display namelists."""
-    from mqctl.store.read_models import display_namelists
+    from mqctl.services.views import display_namelists
 
     with reading() as store:
         rows = display_namelists(store, name, exact, qmgr)
@@ -150,7 +150,7 @@ def display_channel(
     output: Output = OUTPUT_OPTION,
 ) -> None:
     """Display cluster channels."""
-    from mqctl.store.read_models import display_channels
+    from mqctl.services.views import display_channels
 
     with reading() as store:
         rows = display_channels(store, name, exact, qmgr)

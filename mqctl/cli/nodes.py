@@ -104,7 +104,7 @@ def display_qmgr(
     output: Output = OUTPUT_OPTION,
 ) -> None:
     """Display queue managers and EMS servers."""
-    from mqctl.store.read_models import display_nodes
+    from mqctl.services.views import display_nodes
 
     with reading() as store:
         rows = display_nodes(store, name, exact)
@@ -163,7 +163,7 @@ def display_cluster_cmd(
     output: Output = OUTPUT_OPTION,
 ) -> None:
     """Display clusters with their members and full repositories."""
-    from mqctl.store.read_models import display_clusters
+    from mqctl.services.views import display_clusters
 
     with reading() as store:
         rows = display_clusters(store, name, exact)
@@ -226,7 +226,7 @@ def display_membership_cmd(
     output: Output = OUTPUT_OPTION,
 ) -> None:
     """Display cluster memberships."""
-    from mqctl.store.read_models import display_memberships
+    from mqctl.services.views import display_memberships
 
     with reading() as store:
         rows = display_memberships(store, qmgr, cluster)

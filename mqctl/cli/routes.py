@@ -115,7 +115,7 @@ def display_route(
     output: Output = OUTPUT_OPTION,
 ) -> None:
     """Display EMS routes with their selectors."""
-    from mqctl.store.read_models import display_routes
+    from mqctl.services.views import display_routes
 
     with reading() as store:
         rows = display_routes(store, peer, exact, qmgr)
@@ -180,7 +180,7 @@ def display_route_selector(
     output: Output = OUTPUT_OPTION,
 ) -> None:
     """Display route selectors."""
-    from mqctl.store.read_models import display_route_selectors
+    from mqctl.services.views import display_route_selectors
 
     with reading() as store:
         rows = display_route_selectors(store, qmgr, route)

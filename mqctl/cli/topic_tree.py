@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import typer
 
 from mqctl.cli.apps import display_app
-from mqctl.cli.common import OUTPUT_OPTION, Output, console, emit_json, reading
-
-if TYPE_CHECKING:
-    from mqctl.domain.tree_view import TreeNode, TreeView
+from mqctl.cli.common import OUTPUT_OPTION, Output, emit_json, reading
 
 
 @display_app.command("tree")
@@ -23,83 +18,13 @@ def display_tree(
 ) -> None:
     """Show a queue manager's topic tree: its objects, the clustered objects it sees, which win, and its
     subscriptions, with the attributes MQ uses at each point."""
-    from mqctl.domain.tree_view import tree_view
-    from mqctl.store.topology import load_topology
+    from mqctl.services.views import tree_view
 
     with reading() as store:
-        topology = load_topology(store.conn)
-    view = tree_view(topology, qmgr, topic)
+        view = tree_view(store, qmgr, topic)
     if output is Output.json:
         emit_json(view.to_json())
     else:
-        _render(view)
+        from mqctl.render.topic_tree import render_tree
 
-
-def _render(view: TreeView) -> None:
-    from rich.markup import escape
-    from rich.tree import Tree
-
-    clusters = ", ".join(view.clusters) or "none"
-    title = f"Topic tree of [bold]{escape(view.qmgr)}[/bold] (clusters: {escape(clusters)})"
-    if view.topic is not None:
-        title += f", branch '{escape(view.topic)}'"
-    top = Tree(title)
-    branches: dict[str, Tree] = {}
-    for node in view.nodes:
-        parent = top if node.parent is None else branches[node.parent]
-        here = branches[node.topicstr] = parent.add(_label(view, node))
-        for aside in node.set_aside:
-            o = aside.object
-            here.add(
-                f"[red]set aside[/red] {escape(o.name)} (cluster {escape(o.cluster)}, on {escape(o.node)}): "
-                f"{escape(aside.detail)}"
-            )
-        for conflict in node.conflicts:
-            here.add(f"[yellow]{conflict.kind}[/yellow] {escape(conflict.describe())}")
-        for at in node.subscriptions:
-            s = at.subscription
-            line = f"sub [bold]{escape(s.name)}[/bold] '{escape(s.topicstr)}'"
-            line += " durable" if s.durable else " non-durable"
-            if s.selector:
-                line += f", selector {escape(s.selector)}"
-            if str(s.subscope) == "QMGR":
-                line += ", SUBSCOPE(QMGR)"
-            if str(s.wschema) == "CHAR":
-                line += ", WSCHEMA(CHAR)"
-            if at.note:
-                line += f"\n[yellow]{escape(at.note)}[/yellow]"
-            here.add(line)
-    console().print(top)
-
-
-def _label(view: TreeView, node: TreeNode) -> str:
-    from rich.markup import escape
-
-    from mqctl.domain.resolution import ROOT_NAME
-
-    res = node.resolution
-    obj = node.object
-    head = f"[bold]{ROOT_NAME}[/bold] (root)" if node.is_root else f"[bold]'{escape(node.topicstr)}'[/bold]"
-    if obj is not None:
-        if obj.node == view.qmgr:
-            where = "local" if not obj.cluster else f"local, clustered in {escape(obj.cluster)}"
-        else:
-            where = f"clustered in {escape(obj.cluster)}, defined on {escape(', '.join(node.defined_on))}"
-        head += f"  {escape(obj.name)} ({where})"
-    elif not node.is_root:
-        head += f"  [dim]no object: resolves to {escape(res.object_name)}[/dim]"
-    facts = []
-    if res.cluster:
-        point = res.cluster_point.name if res.cluster_point is not None else ""
-        hosts = f", hosts {', '.join(res.hosts)}" if res.hosts else ""
-        facts.append(f"cluster {res.cluster} CLROUTE({res.clroute}) from {point}{hosts}")
-    else:
-        facts.append("not clustered")
-    facts += [f"PUBSCOPE({res.pubscope})", f"SUBSCOPE({res.subscope})", f"WILDCARD({res.wildcard})"]
-    facts.append(f"PROXYSUB({res.proxysub})")
-    facts += [
-        f"{name}(DISABLED)"
-        for name, value in (("PUB", res.pub), ("SUB", res.sub))
-        if str(value) == "DISABLED"
-    ]
-    return f"{head}\n[dim]{escape(' · '.join(facts))}[/dim]"
+        render_tree(view)

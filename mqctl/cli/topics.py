@@ -176,7 +176,7 @@ def display_topic(
     output: Output = OUTPUT_OPTION,
 ) -> None:
     """Display topic objects."""
-    from mqctl.services.display import display_topics
+    from mqctl.services.views import display_topics
 
     with reading() as store:
         rows = display_topics(store, name, exact, qmgr)
@@ -284,7 +284,7 @@ def display_sub(
     output: Output = OUTPUT_OPTION,
 ) -> None:
     """Display subscriptions."""
-    from mqctl.store.read_models import display_subscriptions
+    from mqctl.services.views import display_subscriptions
 
     with reading() as store:
         rows = display_subscriptions(store, name, exact, qmgr)

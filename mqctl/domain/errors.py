@@ -12,12 +12,22 @@ def clip(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+LINE_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+"""What ``str.splitlines`` (and a terminal, an editor, a log reader) take as the end of a line, but
+``\\n`` (a message's own line breaks are joined by spaces where it is made one line)."""
+
+_BREAK_ESCAPES = str.maketrans(
+    {c: f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}" for c in LINE_BREAKS}
+)
+
+
 def escaped(text: str) -> str:
     """TEXT with each lone surrogate (a command-line byte that is not UTF-8, see ``valid_text``) written
-    as its escape, ``\\udcff``: safe to print, store or write to a file."""
+    as its escape, ``\\udcff``, and each line separator but ``\\n`` (U+2028, ``\\r``, ...) as its
+    escape too: safe to print on one line, store or write to a file."""
     if text.isascii():
-        return text
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+        return text if text.isprintable() else text.translate(_BREAK_ESCAPES)
+    return text.encode("utf-8", "backslashreplace").decode("utf-8").translate(_BREAK_ESCAPES)
 
 
 class MqctlError(Exception):

@@ -19,7 +19,6 @@ from mqctl.domain.names import check_mq_name, check_node_name, node_label
 from mqctl.domain.rules import nodes
 from mqctl.formats.script_run import ScriptRun
 from mqctl.formats.text_io import read_text_file
-from mqctl.memory import gc_paused
 from mqctl.services.objects import ensure_ems_peers
 from mqctl.store.repository import NodeRef, Store
 from mqctl.store.topology import load_cluster_view
@@ -65,12 +64,11 @@ def _ensure_parent(store: Store, node: Node) -> None:
 def _edit(store: Store, ref: NodeRef, change: Callable[[NodeState], NodeState | None]) -> None:
     """Load the node, let ``change`` edit a shallow copy (the format keeps the one deep copy it works on
     and puts its collections there on success), write the difference back."""
-    with gc_paused():
-        before = store.load_node_state(ref)
-        after = change(copy.copy(before))
-        if after is not None:
-            _ensure_parent(store, after.node)
-            store.save_node_state(ref, before, after)
+    before = store.load_node_state(ref)
+    after = change(copy.copy(before))
+    if after is not None:
+        _ensure_parent(store, after.node)
+        store.save_node_state(ref, before, after)
 
 
 def runmqsc(

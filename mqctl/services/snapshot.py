@@ -269,18 +269,15 @@ class _Checker:
 
 def read_snapshot(path: Path) -> Snapshot:
     """The snapshot in ``path``, checked: manifest, checksums, schema, then every row by the rules."""
-    from mqctl.memory import gc_paused
-
-    with gc_paused():
-        content = snapshot_format.read(path)
-        _Checker(content).run()
-        counts = {table: len(rows) for table, rows in content.rows.items()}
-        return Snapshot(
-            content.manifest,
-            snapshot_format.topology_of(content.rows),
-            list(content.rows["clusters"]),
-            counts,
-        )
+    content = snapshot_format.read(path)
+    _Checker(content).run()
+    counts = {table: len(rows) for table, rows in content.rows.items()}
+    return Snapshot(
+        content.manifest,
+        snapshot_format.topology_of(content.rows),
+        list(content.rows["clusters"]),
+        counts,
+    )
 
 
 def read_topology(path: Path) -> Topology:
@@ -331,34 +328,31 @@ def import_snapshot(store: Any, path: Path) -> Snapshot:
     """Load a snapshot into an empty store (the caller's one transaction): every row checked first, then
     written through the Store with the snapshot's definition sequences; the store's counter continues
     after the highest of them."""
-    from mqctl.memory import gc_paused
-
     if not store.is_empty():
         raise InputError(
             "the store is not empty: a snapshot loads into an empty store only (name one with --db)"
         )
     snap = read_snapshot(path)
     topology = snap.topology
-    with gc_paused():
-        for cluster in snap.clusters:
-            store.put_cluster(cluster.name, cluster.descr, cluster.seq)
-        states = {name: NodeState(node=node) for name, node in topology.nodes.items()}
-        for m in topology.memberships:
-            states[m.node].memberships[m.cluster] = m
-        for nl in topology.namelists:
-            states[nl.node].namelists[nl.name] = nl
-        for ch in topology.channels:
-            states[ch.node].channels[ch.name] = ch
-        for t in topology.topics:
-            states[t.node].topics[t.name] = t
-        for s in topology.subscriptions:
-            states[s.node].subscriptions[s.name] = s
-        for r in topology.routes:
-            states[r.node].routes[r.peer] = r
-        for rs in topology.route_selectors:
-            states[rs.node].route_selectors.append(rs)
-        store.add_nodes(list(states.values()))
-        store.continue_after(_max_seq(snap))
+    for cluster in snap.clusters:
+        store.put_cluster(cluster.name, cluster.descr, cluster.seq)
+    states = {name: NodeState(node=node) for name, node in topology.nodes.items()}
+    for m in topology.memberships:
+        states[m.node].memberships[m.cluster] = m
+    for nl in topology.namelists:
+        states[nl.node].namelists[nl.name] = nl
+    for ch in topology.channels:
+        states[ch.node].channels[ch.name] = ch
+    for t in topology.topics:
+        states[t.node].topics[t.name] = t
+    for s in topology.subscriptions:
+        states[s.node].subscriptions[s.name] = s
+    for r in topology.routes:
+        states[r.node].routes[r.peer] = r
+    for rs in topology.route_selectors:
+        states[rs.node].route_selectors.append(rs)
+    store.add_nodes(list(states.values()))
+    store.continue_after(_max_seq(snap))
     return snap
 
 

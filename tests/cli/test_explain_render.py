@@ -1,12 +1,12 @@
-"""The human view of explain (``mqctl.cli.explain.render``): topic hosts and counted alternatives."""
+"""The human view of explain (``mqctl.render.explain_tree.render``): topic hosts and counted alternatives."""
 
 from __future__ import annotations
 
 import pytest
 
-from mqctl.cli.explain import render
 from mqctl.domain.explanation import Publication
 from mqctl.domain.routing import explain
+from mqctl.render.explain_tree import render
 from tests.domain import ems_builders as ems
 from tests.domain import mq_builders as mq
 from tests.domain.test_routing_mq import host_cluster, receiver

@@ -34,10 +34,12 @@ Interface (for the CLI, ``validate`` and the Spark job)::
   is in use; the model is not thread-safe; pickling it carries the topology only and the indexes are
   rebuilt on first use (see docs/benchmarks.md for the times on a 500,000-subscription estate).
 - ``model.prepare()`` builds at once what ``explain`` would build on first use (the MQ and EMS halves
-  the estate's nodes need). The build runs with the garbage collector paused (``mqctl.memory``).
-- A long-running caller over a big model should call ``gc.freeze()`` once the model is built (and now
-  and then as topic trees are built): every full collection of the garbage collector otherwise walks the
-  millions of objects of the topology and the model, which doubles the cost of a publication.
+  the estate's nodes need).
+- The domain never touches the garbage collector: the process does (``mqctl.memory``). A build is a
+  million small objects that outlive it, so the caller builds with the collector paused (the CLI pauses
+  it for the whole command), and a long-running caller over a big model should call ``gc.freeze()`` once
+  the model is built (and now and then as topic trees are built): every full collection otherwise walks
+  the millions of objects of the topology and the model, which doubles the cost of a publication.
 """
 
 from __future__ import annotations

@@ -10,7 +10,6 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from mqctl.domain.model import Dialect, Topology
-from mqctl.memory import gc_paused
 
 if TYPE_CHECKING:
     from mqctl.domain.routing.ems import EmsPrepared
@@ -38,15 +37,13 @@ class RoutingModel:
     def mq(self) -> MqPrepared:
         from mqctl.domain.routing.mq import MqPrepared  # imported on use: a one-dialect question loads one
 
-        with gc_paused():  # a million small objects that outlive the build: no collection over them now
-            return MqPrepared(self.topology, self.cache_size)
+        return MqPrepared(self.topology, self.cache_size)
 
     @cached_property
     def ems(self) -> EmsPrepared:
         from mqctl.domain.routing.ems import EmsPrepared
 
-        with gc_paused():
-            return EmsPrepared(self.topology, self.cache_size)
+        return EmsPrepared(self.topology, self.cache_size)
 
     def prepare(self) -> RoutingModel:
         """Build now the halves the estate's nodes need (both are otherwise built on first use): a

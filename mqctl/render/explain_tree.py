@@ -1,0 +1,81 @@
+"""The explain tree for people: the journey hop by hop, the misses with their reasons, the warnings."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mqctl.domain.explanation import Explanation
+    from mqctl.domain.model import Topology
+
+
+def render(result: Explanation, topology: Topology | None = None) -> None:
+    """A Rich tree of the journey, then the misses with their reasons, then the warnings.
+
+    ``topology``, the model explained, lets a route hop say who defines the route."""
+    from rich.tree import Tree
+
+    from mqctl.render.console import console as make_console
+    from mqctl.render.wording import delivery_status, hop_links, hop_phrase
+
+    links = hop_links(result, topology.routes) if topology is not None else None
+
+    pub = result.publication
+    props = ", ".join(f"{k}={getattr(v, 'value', v)!r}" for k, v in sorted(pub.properties.items()))
+    res = result.resolved
+    where = (
+        f"resolves to {res.object} ({res.topicstr})"
+        if res.object
+        else "resolves to the root (no topic object)"
+    )
+    if res.cluster:
+        where += f", cluster {res.cluster}, CLROUTE {res.clroute}"
+    tree = Tree(
+        f"[bold]{pub.topic}[/bold] published on [bold]{pub.from_node}[/bold]"
+        + (f" ({props})" if props else "")
+    )
+    origin = tree.add(f"{pub.from_node} {where}")
+    branches: dict[tuple[str, ...], Tree] = {(pub.from_node,): origin}
+    for d in result.deliveries:
+        node_key: tuple[str, ...] = (pub.from_node,)
+        parent = origin
+        for hop in d.hops:
+            node_key = (*node_key, hop.to_node)
+            if node_key not in branches:
+                label = f"-> {hop.to_node}  [dim]via {hop_phrase(hop, links)}[/dim]"
+                if hop.selector:
+                    label += f"  [dim]route selector: {hop.selector}[/dim]"
+                branches[node_key] = parent.add(label)
+            parent = branches[node_key]
+        leaf = parent.add(
+            f"[green]delivered[/green] to sub [bold]{d.subscription}[/bold] on {d.node}"
+            if d.status == "delivered"
+            else f"[yellow]{delivery_status(d)}[/yellow]"
+        )
+        for alt in d.alternatives:
+            leaf.add(f"[dim]alternative path: {' -> '.join(alt)}[/dim]")
+        if d.more_alternatives:
+            leaf.add(f"[dim]... and {d.more_alternatives} more alternative paths[/dim]")
+    console = make_console()
+    console.print(tree)
+    if not result.deliveries:
+        console.print("No subscription receives this publication.")
+    if result.topic_hosts:
+        console.print(
+            f"\n[bold]Topic hosts[/bold] {pub.from_node} chooses among (rank, then availability, priority, weight)"
+        )
+        for h in result.topic_hosts:
+            state = "available" if h.available else "[red]not available[/red]"
+            chosen = ", [green]the path's host[/green]" if h.chosen else ""
+            console.print(
+                f"  {h.node}: rank {h.rank}, priority {h.priority}, weight {h.weight}, {state}, "
+                f"share {h.share:.0%}{chosen}"
+            )
+    if result.not_delivered:
+        console.print("\n[bold]Not delivered[/bold]")
+        for n in result.not_delivered:
+            console.print(f"  {n.subscription} on {n.node}: [red]{n.reason}[/red] - {n.detail}")
+    if result.warnings:
+        console.print("\n[bold]Warnings[/bold]")
+        for w in result.warnings:
+            console.print(f"  [yellow]{w.code}[/yellow] - {w.message}")

@@ -1,0 +1,58 @@
+"""The explain job: load the slice of the topology one publication needs, check the failures named
+against it, run the routing engine. A dry run over the model: nothing is written.
+
+The path is kept lean (Core queries for the slice, no ORM, no Alembic): ``explain`` is the command
+people run in a loop.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mqctl.domain.explanation import Explanation, Failures, Publication
+    from mqctl.domain.model import Topology
+    from mqctl.store.repository import Store
+
+
+@dataclass(frozen=True, slots=True)
+class Explained:
+    """The answer, the slice it was computed on (renderers name who defines a route), and hints: where
+    the user is likely wrong though the question is valid."""
+
+    result: Explanation
+    topology: Topology
+    hints: list[str] = field(default_factory=list)
+
+
+def explain_publication(url: str, publication: Publication, failures: Failures) -> Explained:
+    """Where ``publication`` goes under ``failures``, read in one read-only transaction of the store."""
+    from mqctl.domain.links import check_links_down
+    from mqctl.domain.model import Dialect
+    from mqctl.domain.routing import explain
+    from mqctl.services.store_access import reading
+    from mqctl.store.slice import load_slice
+
+    hints: list[str] = []
+    with reading(url) as store:
+        topology = load_slice(store.conn, publication.from_node, publication.topic, failures)
+        check_links_down(topology, failures.links_down)
+        if topology.nodes[publication.from_node].dialect is Dialect.MQ:
+            hints += _leading_slash(store, publication.from_node, publication.topic)
+    return Explained(explain(topology, publication, failures), topology, hints)
+
+
+def _leading_slash(store: Store, qmgr: str, topic: str) -> list[str]:
+    from mqctl.domain.topics import misses_leading_slash
+
+    if topic.startswith("/"):
+        return []  # the usual case answers without a query
+    from mqctl.store.read_models import topic_string_starts
+
+    if not misses_leading_slash(topic, topic_string_starts(store, qmgr)):
+        return []
+    return [
+        f"every topic string in {qmgr}'s topic tree and subscriptions starts with '/', and {topic!r} "
+        f"does not ('/USA' and 'USA' differ): did you mean '/{topic}'?"
+    ]

@@ -1,0 +1,86 @@
+"""The display commands' reads: the store's read models, after checking that a node the user named as a
+filter exists (``display topic '*' --qmgr NOSUCH`` is a usage error, exit 2, not "no topics match").
+
+Each function takes the command's read-only unit of work and returns rows (dicts with the keys
+docs/cli.md documents for ``-o json``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from mqctl.domain.errors import InputError
+from mqctl.store import read_models
+
+if TYPE_CHECKING:
+    from mqctl.domain.model import Topology
+    from mqctl.domain.tree_view import TreeView
+    from mqctl.store.repository import Store
+
+QMGR = "queue manager"
+SERVER = "EMS server"
+
+
+def require_node(store: Store, node: str | None, what: str = QMGR, option: str = "--qmgr") -> None:
+    """A node named as a filter must exist: "no such queue manager NOSUCH", exit 2 (as explain does)."""
+    if node is not None and store.node(node) is None:
+        raise InputError(f"no such {what} {node}", attribute=option)
+
+
+def display_nodes(store: Store, pattern: str, exact: bool) -> list[dict[str, Any]]:
+    return read_models.display_nodes(store, pattern, exact)
+
+
+def display_clusters(store: Store, pattern: str, exact: bool) -> list[dict[str, Any]]:
+    return read_models.display_clusters(store, pattern, exact)
+
+
+def display_memberships(store: Store, node: str | None, cluster: str | None) -> list[dict[str, Any]]:
+    require_node(store, node)
+    return read_models.display_memberships(store, node, cluster)
+
+
+def display_topics(store: Store, pattern: str, exact: bool, node: str | None) -> list[dict[str, Any]]:
+    from mqctl.services.display import display_topics as topics
+
+    require_node(store, node)
+    return topics(store, pattern, exact, node)
+
+
+def display_subscriptions(store: Store, pattern: str, exact: bool, node: str | None) -> list[dict[str, Any]]:
+    require_node(store, node)
+    return read_models.display_subscriptions(store, pattern, exact, node)
+
+
+def display_namelists(store: Store, pattern: str, exact: bool, node: str | None) -> list[dict[str, Any]]:
+    require_node(store, node)
+    return read_models.display_namelists(store, pattern, exact, node)
+
+
+def display_channels(store: Store, pattern: str, exact: bool, node: str | None) -> list[dict[str, Any]]:
+    require_node(store, node)
+    return read_models.display_channels(store, pattern, exact, node)
+
+
+def display_routes(store: Store, pattern: str, exact: bool, node: str | None) -> list[dict[str, Any]]:
+    require_node(store, node, SERVER, "--server")
+    return read_models.display_routes(store, pattern, exact, node)
+
+
+def display_route_selectors(store: Store, node: str | None, route: str | None) -> list[dict[str, Any]]:
+    require_node(store, node, SERVER, "--server")
+    return read_models.display_route_selectors(store, node, route)
+
+
+def topology(store: Store) -> Topology:
+    """The whole model as the domain sees it (``graph``, ``display tree``)."""
+    from mqctl.store.topology import load_topology
+
+    return load_topology(store.conn)
+
+
+def tree_view(store: Store, qmgr: str, topic: str | None) -> TreeView:
+    """A queue manager's topic tree, as ``display tree`` shows it."""
+    from mqctl.domain.tree_view import tree_view as view
+
+    return view(topology(store), qmgr, topic)  # the domain names an unknown queue manager

@@ -1,0 +1,137 @@
+"""The layers hold (docs: ARCHITECTURE, issue 21): every ``import`` of every module, at the top, inside a
+function (the CLI imports lazily) or under ``TYPE_CHECKING``, read from the source's syntax tree.
+
+- ``mqctl.domain`` is pure: no SQLAlchemy, Typer, Click, Rich or PySpark, and nothing of the layers
+  above it (store, services, formats, render, cli, spark) nor of ``mqctl.memory`` (garbage-collector
+  control belongs to the process's entry point);
+- ``mqctl.cli`` parses, calls a service and renders: nothing of ``mqctl.store``;
+- ``mqctl.spark.submit`` (the driver side the CLI calls) imports nothing of ``mqctl.cli``.
+
+Ruff says the same at lint time (``ruff.toml`` in mqctl/domain, mqctl/cli and mqctl/spark: the
+flake8-tidy-imports banned-api rule); this test also reads relative imports, and is the one a reviewer
+runs.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "mqctl"
+
+RULES: list[tuple[str, tuple[str, ...]]] = [
+    (
+        "mqctl.domain",
+        (
+            "sqlalchemy",
+            "typer",
+            "click",
+            "rich",
+            "pyspark",
+            "mqctl.store",
+            "mqctl.services",
+            "mqctl.formats",
+            "mqctl.render",
+            "mqctl.cli",
+            "mqctl.spark",
+            "mqctl.memory",
+        ),
+    ),
+    ("mqctl.cli", ("mqctl.store",)),
+    ("mqctl.spark.submit", ("mqctl.cli",)),
+]
+"""(modules under this name, the imports they must not make)."""
+
+KNOWN_EXCEPTIONS: dict[str, set[str]] = {
+    # `validate` reads the store itself until the `diff` branch moves it into a service
+    "mqctl.cli.validate": {"mqctl.store"},
+    # `spark submit` runs the CLI's entry point until the `spark` branch gives it its own
+    "mqctl.spark.submit": {"mqctl.cli"},
+}
+"""module -> banned layers it still imports, until the branch that owns it lands (remove them then)."""
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imports_of(path: Path) -> set[str]:
+    module = _module_name(path)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    return imports_in(path.read_text(encoding="utf-8"), package)
+
+
+def imports_in(source: str, package: str) -> set[str]:
+    """Every module ``source`` imports (``from a import b`` counts as ``a`` and ``a.b``), relative imports
+    resolved against ``package``, the package of the module."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base_parts = package.split(".")
+                base_parts = base_parts[: len(base_parts) - (node.level - 1)]
+                base = ".".join(base_parts + ([node.module] if node.module else []))
+            else:
+                base = node.module or ""
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    return found
+
+
+def _within(name: str, prefix: str) -> bool:
+    return name == prefix or name.startswith(prefix + ".")
+
+
+def violations() -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = _module_name(path)
+        for layer, banned in RULES:
+            if not _within(module, layer):
+                continue
+            names = imports_of(path)
+            bad = {prefix for prefix in banned if any(_within(name, prefix) for name in names)}
+            if bad:
+                out.setdefault(module, set()).update(bad)
+    return out
+
+
+def test_the_layers_hold() -> None:
+    found = violations()
+    unexpected = {
+        module: sorted(names - KNOWN_EXCEPTIONS.get(module, set()))
+        for module, names in found.items()
+        if names - KNOWN_EXCEPTIONS.get(module, set())
+    }
+    assert unexpected == {}, "imports that cross the layers (see tests/test_layers.py): " + repr(unexpected)
+
+
+def test_known_exceptions_are_still_needed() -> None:
+    """An exception that the code no longer needs is removed, so the rule is whole again."""
+    found = violations()
+    stale = {module: names - found.get(module, set()) for module, names in KNOWN_EXCEPTIONS.items()}
+    assert {m: n for m, n in stale.items() if n} == {}
+
+
+@pytest.mark.parametrize(
+    ("source", "banned"),
+    [
+        ("import sqlalchemy.orm\n", "sqlalchemy.orm"),
+        ("def f():\n    from rich.tree import Tree\n", "rich.tree"),
+        (
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from mqctl.store import x\n",
+            "mqctl.store",
+        ),
+        ("from ...store.engine import make_engine\n", "mqctl.store.engine"),
+    ],
+)
+def test_the_check_sees_every_kind_of_import(source: str, banned: str) -> None:
+    """Module-level, lazy, TYPE_CHECKING-only and relative imports are all read."""
+    assert banned in imports_in(source, "mqctl.domain.routing")
