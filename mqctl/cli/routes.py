@@ -35,14 +35,14 @@ TOPIC_OPT = typer.Option(
 
 def _zone_type(value: str, peer: str) -> Any:
     from mqctl.domain.model import ZoneType
-    from mqctl.domain.rules.text import parse_enum
+    from mqctl.domain.objects.text import parse_enum
 
     return parse_enum(ZoneType, value, f"route {peer}", "zone_type")
 
 
 def _direction(value: str, route: str) -> Any:
     from mqctl.domain.model import Direction
-    from mqctl.domain.rules.text import parse_enum
+    from mqctl.domain.objects.text import parse_enum
 
     return parse_enum(Direction, value, f"route {route}", "direction")
 
@@ -127,13 +127,12 @@ def display_route(
 def delete_route(
     peer: str = typer.Argument(..., metavar="PEER"),
     qmgr: str = SERVER_OPT,
-    cascade: bool = typer.Option(False, "--cascade", help="Also delete its route selectors."),
 ) -> None:
-    """Delete an EMS route (--cascade also deletes its selectors)."""
+    """Delete an EMS route and its selectors (they are properties of the route, as in EMS)."""
     from mqctl.services.objects import delete_route as delete
 
     with transaction() as store:
-        delete(store, qmgr, peer, cascade=cascade)
+        delete(store, qmgr, peer)
     done(f"route {peer} deleted from {qmgr}.")
 
 

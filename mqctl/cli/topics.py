@@ -11,6 +11,7 @@ from mqctl.cli.common import (
     OUTPUT_OPTION,
     Output,
     done,
+    hint,
     no_match_exit,
     parse_props,
     reading,
@@ -41,7 +42,7 @@ PROP_HELP = "EMS property: global, maxbytes=1GB, ... (repeatable)."
 def _typed(name: str, values: dict[str, str | None], enums: dict[str, str], what: str) -> dict[str, Any]:
     """Option values -> typed attribute changes (case-insensitive enums, MQSC names in errors)."""
     from mqctl.domain import model
-    from mqctl.domain.rules.text import parse_enum
+    from mqctl.domain.objects.text import parse_enum
 
     changes: dict[str, Any] = {}
     for key, value in values.items():
@@ -107,7 +108,9 @@ def define_topic(
     with transaction() as store:
         if topicstr is None and store.require_node(qmgr).dialect.value == "ems":
             obj.topicstr = name
-        define(store, obj, replace=replace)
+        notes = define(store, obj, replace=replace)
+    for note in notes:
+        hint(note)
     done(f"topic {name} defined on {qmgr}.")
 
 
@@ -133,7 +136,7 @@ def alter_topic(
     ),
 ) -> None:
     """Alter a topic object; only the given attributes change (TOPICSTR cannot change, as in MQ)."""
-    from mqctl.domain.rules.topic_objects import check_alterable
+    from mqctl.domain.objects.topic_objects import check_alterable
     from mqctl.services.objects import alter_topic as alter
     from mqctl.services.objects import topic_properties
 
@@ -162,7 +165,9 @@ def alter_topic(
             for key in remove_prop:
                 props.pop(key, None)
             changes["properties"] = props
-        alter(store, qmgr, name, changes)
+        notes = alter(store, qmgr, name, changes)
+    for note in notes:
+        hint(note)
     done(f"topic {name} altered on {qmgr}.")
 
 
@@ -190,13 +195,12 @@ def display_topic(
 def delete_topic(
     name: str = typer.Argument(..., metavar="NAME"),
     qmgr: str = NODE_OPT,
-    cascade: bool = typer.Option(False, "--cascade", help="Also delete subscriptions naming it (TOPICOBJ)."),
 ) -> None:
-    """Delete a topic object."""
+    """Delete a topic object; subscriptions naming it (TOPICOBJ) keep their topic string, as in MQ."""
     from mqctl.services.objects import delete_topic as delete
 
     with transaction() as store:
-        delete(store, qmgr, name, cascade=cascade)
+        delete(store, qmgr, name)
     done(f"topic {name} deleted from {qmgr}.")
 
 
@@ -210,7 +214,10 @@ def define_sub(
     ),
     qmgr: str = NODE_OPT,
     topicstr: str = typer.Option(
-        ..., "--topicstr", metavar="PATTERN", help="Topic pattern (MQ '#','+'; EMS '*','>')."
+        "",
+        "--topicstr",
+        metavar="PATTERN",
+        help="Topic pattern (MQ '#','+'; EMS '*','>'); with --topicobj, the part after the object's.",
     ),
     selector: str | None = typer.Option(None, "--selector", metavar="SELECTOR", help="JMS message selector."),
     durable: bool | None = typer.Option(
@@ -261,7 +268,7 @@ def alter_sub(
 ) -> None:
     """Alter a subscription; only the given attributes change (TOPICSTR, SELECTOR, SUBSCOPE and WSCHEMA
     cannot change, as in MQ: delete the subscription and define it again)."""
-    from mqctl.domain.rules.subscriptions import check_alterable
+    from mqctl.domain.objects.subscriptions import check_alterable
     from mqctl.services.objects import alter_sub as alter
 
     fixed = {"topicstr": topicstr, "selector": selector, "subscope": subscope, "wschema": wschema}
