@@ -39,7 +39,9 @@ def new_cluster_notes(named: Iterable[str], known: Iterable[str]) -> list[str]:
     notes = []
     for name in sorted({n for n in named if n} - set(have)):
         near = difflib.get_close_matches(name, have, n=3, cutoff=0.6)
-        hint = f"; did you mean {' or '.join(near)}?" if near else ""
+        hint = (
+            f"; did you mean {', '.join(near[:-1]) + ' or ' if near[1:] else ''}{near[-1]}?" if near else ""
+        )
         notes.append(f"cluster {name} is new{hint}")
     return notes
 

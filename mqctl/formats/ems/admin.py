@@ -269,7 +269,13 @@ class _Interpreter:
             for prop in props:
                 if prop.key in ("incoming_topic", "outgoing_topic"):
                     key = (peer, prop.key.removesuffix("_topic"), prop.value or "")
-                    gone += [key] if key in mine else []
+                    if key not in mine:
+                        raise self.fail(
+                            f"property {prop.key}={prop.value} is not set on route '{peer}'",
+                            line,
+                            prop.column,
+                        )
+                    gone.append(key)
                 elif prop.key in route.properties:
                     del route.properties[prop.key]
                 else:
