@@ -1,11 +1,16 @@
-"""What MQ or EMS itself refuses, one module per object kind; every door (object commands, MQSC, EMS
-files, tibemsadmin, snapshots) calls these and only adds a file position.
+"""Each object kind, once for every door: what MQ or EMS accepts, and what a change does.
 
-Each module offers ``check(obj)`` — the definition on its own, as DEFINE would judge it — and, where the
-product refuses some changes, ``check_change(old, new)`` for ALTER. Rules that need a fact from the rest
-of the model (is the TOPICSTR used by another object? is the parent an EMS server?) take that fact as an
-argument: each door finds it its own way (an indexed query, the script's working state) and the rule,
-with its message, stays here. ``check_definition`` dispatches on the object's type.
+One module per kind (``nodes``, ``clusters`` with memberships, ``namelists``, ``channels``,
+``topic_objects`` for MQ, ``ems_definitions`` for EMS topic definitions, ``subscriptions``, ``routes``,
+``route_selectors``). Each offers ``check(obj)`` — the definition on its own, as DEFINE would judge it —
+``check_change(old, new)`` where the product refuses some changes, and ``define`` (with REPLACE),
+``alter`` and ``delete`` over a node's in-memory ``NodeState``. What happens to the dependents of a
+deleted object is written down in its module, following the vendor (SEMANTICS §9). Facts from outside
+the node (the dialect of a PARENT or a route peer, the other object holding a TOPICSTR) are arguments:
+each door finds them its own way (an indexed query, the script's working state). The doors — the shell
+(``services.objects``), runmqsc and ``import mqsc`` (``formats.mqsc``), tibemsadmin and the EMS readers
+(``formats.ems``) — add only positions and the product's reply text; ``edit`` holds what they share.
+``check_definition`` dispatches ``check`` on the object's type (snapshots, what-if variants).
 """
 
 from __future__ import annotations
