@@ -25,33 +25,24 @@ NODE_OPT = typer.Option(
 NODE_FILTER = typer.Option(
     None, "--qmgr", "-m", "--server", metavar="NODE", help="Only objects on this queue manager or server."
 )
-TOPIC_ENUMS = {
-    "clroute": "ClRoute",
-    "wildcard": "Wildcard",
-    "pubscope": "Scope",
-    "subscope": "Scope",
-    "proxysub": "ProxySub",
-    "pub": "Enablement",
-    "sub": "Enablement",
-}
 SCOPES = "ALL|QMGR|ASPARENT"
 ENABLEMENT = "ENABLED|DISABLED|ASPARENT"
 PROP_HELP = "EMS property: global, maxbytes=1GB, ... (repeatable)."
 
 
-def _typed(name: str, values: dict[str, str | None], enums: dict[str, str], what: str) -> dict[str, Any]:
-    """Option values -> typed attribute changes (case-insensitive enums, MQSC names in errors)."""
-    from mqctl.domain import model
+def _typed(name: str, values: dict[str, str | None], kind: str, what: str) -> dict[str, Any]:
+    """Option values -> typed attribute changes: the enumerations of ``kind``'s attribute table
+    (``domain.objects.attributes``), case-insensitive, with MQSC names in errors."""
+    from mqctl.domain.objects import attributes
     from mqctl.domain.objects.text import parse_enum
 
+    enums = attributes.enums(getattr(attributes, kind))
     changes: dict[str, Any] = {}
     for key, value in values.items():
         if value is None:
             continue
-        if key in enums:
-            changes[key] = parse_enum(getattr(model, enums[key]), value, f"{what} {name}", key.upper())
-        else:
-            changes[key] = value
+        enum = enums.get(key)
+        changes[key] = value if enum is None else parse_enum(enum, value, f"{what} {name}", key.upper())
     return changes
 
 
@@ -93,7 +84,7 @@ def define_topic(
             "pub": pub,
             "sub": sub,
         },
-        TOPIC_ENUMS,
+        "TOPIC",
         "topic",
     )
     obj = TopicObject(
@@ -155,7 +146,7 @@ def alter_topic(
             "sub": sub,
             "descr": descr,
         },
-        TOPIC_ENUMS,
+        "TOPIC",
         "topic",
     )
     with transaction() as store:
@@ -204,9 +195,6 @@ def delete_topic(
     done(f"topic {name} deleted from {qmgr}.")
 
 
-SUB_ENUMS = {"subscope": "SubScope", "wschema": "WSchema"}
-
-
 @define_app.command("sub")
 def define_sub(
     name: str = typer.Argument(
@@ -236,7 +224,7 @@ def define_sub(
     from mqctl.domain.model import Dialect, Subscription
     from mqctl.services.objects import define_sub as define
 
-    attrs = _typed(name, {"subscope": subscope, "wschema": wschema}, SUB_ENUMS, "sub")
+    attrs = _typed(name, {"subscope": subscope, "wschema": wschema}, "SUB", "sub")
     with transaction() as store:
         dialect = store.require_node(qmgr).dialect
         sub = Subscription(

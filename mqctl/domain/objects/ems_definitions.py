@@ -13,15 +13,11 @@ from typing import Any
 
 from mqctl.domain.errors import InputError
 from mqctl.domain.model import (
-    ClRoute,
     Dialect,
-    Enablement,
     NodeState,
-    ProxySub,
-    Scope,
     TopicObject,
-    Wildcard,
 )
+from mqctl.domain.objects import attributes
 from mqctl.domain.objects.edit import changed, refuse_existing, require
 from mqctl.domain.objects.text import TOPICSTR_MAX, check_ems_token, check_ems_value, check_length
 from mqctl.domain.topics import validate_pattern
@@ -30,15 +26,8 @@ from mqctl.domain.valid_text import check_definition_text
 _SIZE = re.compile(r"\d+\s*(?:[KMG]B?)?", re.IGNORECASE)
 LIMIT_PROPERTIES = ("maxbytes", "maxmsgs")
 """Storage limits: a number with an optional K/M/G (bytes) suffix, as the EMS examples write them."""
-MQ_DEFAULTS = (
-    ("clroute", ClRoute.DIRECT),
-    ("wildcard", Wildcard.PASSTHRU),
-    ("pubscope", Scope.ASPARENT),
-    ("subscope", Scope.ASPARENT),
-    ("proxysub", ProxySub.FIRSTUSE),
-    ("pub", Enablement.ASPARENT),
-    ("sub", Enablement.ASPARENT),
-)
+MQ_DEFAULTS = tuple((a.field, a.default) for a in attributes.TOPIC if a.enum is not None)
+"""The MQ topic attributes an EMS definition leaves at their defaults (the attribute table's enums)."""
 
 
 def label(topic: TopicObject) -> str:

@@ -14,19 +14,14 @@ from typing import Any, TypeVar
 
 from mqctl.domain.errors import InputError
 from mqctl.domain.model import (
-    ClRoute,
     Dialect,
-    Enablement,
-    ProxySub,
-    Scope,
     SubScope,
     Subscription,
     TopicObject,
-    Wildcard,
     WSchema,
 )
 from mqctl.domain.names import check_subscription_name
-from mqctl.domain.objects import subscriptions, topic_objects
+from mqctl.domain.objects import attributes, subscriptions, topic_objects
 from mqctl.domain.objects.edit import AlreadyDefined, NotDefined, changes_between
 from mqctl.formats._checks import check_selector_at, check_topic
 from mqctl.formats._located import locate
@@ -35,6 +30,8 @@ from mqctl.formats.mqsc.values import Context
 from mqctl.formats.mqsc.vocabulary import COMMON, SUB_IGNORED, SUB_MODELLED, TOPIC_IGNORED, TOPIC_MODELLED
 
 TOPIC_KEYWORDS = TOPIC_MODELLED | TOPIC_IGNORED | COMMON
+TOPIC_ATTRIBUTES = tuple(a for a in attributes.TOPIC if a.field != "topicstr")
+"""Read the same way from their text; TOPICSTR is read first, each mistake placed in the string."""
 SUB_KEYWORDS = SUB_MODELLED | SUB_IGNORED | COMMON
 T = TypeVar("T")
 
@@ -150,24 +147,18 @@ def _topic_attributes(ctx: Context, cmd: Command, topic: TopicObject) -> TopicOb
         value = ctx.one(p["TOPICSTR"])
         check_topic(value.text, Dialect.MQ, value.at, file=ctx.file, pattern=False)
         topic.topicstr = value.text
-    if "CLUSTER" in p:
-        topic.cluster = ctx.cluster(p["CLUSTER"])
-    if "CLROUTE" in p:
-        topic.clroute = ctx.enum(p["CLROUTE"], ClRoute)
-    if "WILDCARD" in p:
-        topic.wildcard = ctx.enum(p["WILDCARD"], Wildcard)
-    if "PUBSCOPE" in p:
-        topic.pubscope = ctx.enum(p["PUBSCOPE"], Scope)
-    if "SUBSCOPE" in p:
-        topic.subscope = ctx.enum(p["SUBSCOPE"], Scope)
-    if "PROXYSUB" in p:
-        topic.proxysub = ctx.enum(p["PROXYSUB"], ProxySub)
-    if "PUB" in p:
-        topic.pub = ctx.enum(p["PUB"], Enablement)
-    if "SUB" in p:
-        topic.sub = ctx.enum(p["SUB"], Enablement)
-    if "DESCR" in p:
-        topic.descr = ctx.text(p["DESCR"])
+    for attr in TOPIC_ATTRIBUTES:  # the attribute table: CLUSTER, the enumerations, DESCR
+        if attr.keyword in p:
+            param = p[attr.keyword]
+            enum = attr.enum
+            read: object
+            if attr.field == "cluster":
+                read = ctx.cluster(param)
+            elif enum is not None:
+                read = ctx.enum(param, enum)
+            else:
+                read = ctx.text(param)
+            setattr(topic, attr.field, read)
     if "TYPE" in p:
         ctx.choice(p["TYPE"], ("LOCAL",))
     return topic
