@@ -87,7 +87,6 @@ def alter_route(
 ) -> None:
     """Alter an EMS route (its zone is fixed when it is created, as in EMS)."""
     from mqctl.services.objects import alter_route as alter
-    from mqctl.services.objects import route_properties
 
     changes: dict[str, Any] = {}
     if url is not None:
@@ -96,14 +95,9 @@ def alter_route(
         changes["zone_name"] = zone_name
     if zone_type is not None:
         changes["zone_type"] = _zone_type(zone_type, peer)
+    props = _route_props(prop, peer)
     with transaction() as store:
-        if prop or remove_prop:
-            props = route_properties(store, qmgr, peer)
-            props.update(_route_props(prop, peer))
-            for key in remove_prop:
-                props.pop(key, None)
-            changes["properties"] = props
-        alter(store, qmgr, peer, changes)
+        alter(store, qmgr, peer, changes, set_props=props, remove_props=remove_prop)
     done(f"route {peer} altered on {qmgr}.")
 
 

@@ -97,8 +97,6 @@ def define_topic(
         **attrs,
     )
     with transaction() as store:
-        if topicstr is None and store.require_node(qmgr).dialect.value == "ems":
-            obj.topicstr = name
         notes = define(store, obj, replace=replace)
     for note in notes:
         hint(note)
@@ -129,7 +127,6 @@ def alter_topic(
     """Alter a topic object; only the given attributes change (TOPICSTR cannot change, as in MQ)."""
     from mqctl.domain.objects.topic_objects import check_alterable
     from mqctl.services.objects import alter_topic as alter
-    from mqctl.services.objects import topic_properties
 
     if topicstr is not None:
         check_alterable(name, ["TOPICSTR"])
@@ -149,14 +146,9 @@ def alter_topic(
         "TOPIC",
         "topic",
     )
+    props = parse_props(prop, f"topic {name}")
     with transaction() as store:
-        if prop or remove_prop:
-            props = topic_properties(store, qmgr, name)
-            props.update(parse_props(prop, f"topic {name}"))
-            for key in remove_prop:
-                props.pop(key, None)
-            changes["properties"] = props
-        notes = alter(store, qmgr, name, changes)
+        notes = alter(store, qmgr, name, changes, set_props=props, remove_props=remove_prop)
     for note in notes:
         hint(note)
     done(f"topic {name} altered on {qmgr}.")
@@ -221,24 +213,23 @@ def define_sub(
     replace: bool = typer.Option(False, "--replace", help="Redefine if it exists (MQSC REPLACE)."),
 ) -> None:
     """Define a subscription."""
-    from mqctl.domain.model import Dialect, Subscription
+    from mqctl.domain.model import Subscription
     from mqctl.services.objects import define_sub as define
 
     attrs = _typed(name, {"subscope": subscope, "wschema": wschema}, "SUB", "sub")
+    sub = Subscription(
+        node=qmgr,
+        name=name,
+        topicstr=topicstr,
+        selector=selector or None,
+        durable=bool(durable),
+        dest=dest,
+        destqmgr=destqmgr,
+        topicobj=topicobj,
+        **attrs,
+    )
     with transaction() as store:
-        dialect = store.require_node(qmgr).dialect
-        sub = Subscription(
-            node=qmgr,
-            name=name,
-            topicstr=topicstr,
-            selector=selector or None,
-            durable=(dialect is Dialect.MQ) if durable is None else durable,
-            dest=dest,
-            destqmgr=destqmgr,
-            topicobj=topicobj,
-            **attrs,
-        )
-        define(store, sub, replace=replace)
+        define(store, sub, replace=replace, dialect_durable=durable is None)
     done(f"sub {name} defined on {qmgr}.")
 
 

@@ -247,9 +247,12 @@ def delete_membership(store: Store, node: str, cluster: str) -> None:
 
 # -- topic objects and EMS topic definitions --------------------------------------------------------
 def define_topic(store: Store, topic: TopicObject, *, replace: bool) -> list[str]:
+    """An EMS definition is named by its pattern: without a TOPICSTR, the name is the pattern."""
     ref = store.require_node(topic.node)
     seq = store.next_seq()
     if ref.dialect is Dialect.EMS:
+        if not topic.topicstr:
+            topic = dataclasses.replace(topic, topicstr=topic.name)
         _edit(
             store,
             ref,
@@ -268,12 +271,32 @@ def define_topic(store: Store, topic: TopicObject, *, replace: bool) -> list[str
     return notes
 
 
-def alter_topic(store: Store, node: str, name: str, changes: Mapping[str, Any]) -> list[str]:
+def alter_topic(
+    store: Store,
+    node: str,
+    name: str,
+    changes: Mapping[str, Any],
+    *,
+    set_props: Mapping[str, str | None] | None = None,
+    remove_props: Iterable[str] = (),
+) -> list[str]:
+    """``set_props``/``remove_props``: EMS properties to add or set, and to remove, on the stored ones."""
     ref = store.require_node(node)
     seq = store.next_seq()
     kind = ems_definitions if ref.dialect is Dialect.EMS else topic_objects
     notes = _cluster_notes(store, [changes.get("cluster") or ""])
-    _edit(store, ref, lambda s: kind.alter(s, name, changes, seq=seq), {"topics": [name]})
+    gone = list(remove_props)
+
+    def change(state: NodeState) -> None:
+        all_changes = dict(changes)
+        if (set_props or gone) and name in state.topics:
+            props = dict(state.topics[name].properties) | dict(set_props or {})
+            for key in gone:
+                props.pop(key, None)
+            all_changes["properties"] = props
+        kind.alter(state, name, all_changes, seq=seq)
+
+    _edit(store, ref, change, {"topics": [name]})
     return notes
 
 
@@ -294,9 +317,14 @@ def delete_topic(store: Store, node: str, name: str) -> None:
 
 
 # -- subscriptions ----------------------------------------------------------------------------------
-def define_sub(store: Store, sub: Subscription, *, replace: bool) -> None:
-    """DEFINE SUB; with TOPICOBJ, the object's TOPICSTR prefixes the given one (MQ's rule)."""
+def define_sub(store: Store, sub: Subscription, *, replace: bool, dialect_durable: bool = False) -> None:
+    """DEFINE SUB; with TOPICOBJ, the object's TOPICSTR prefixes the given one (MQ's rule).
+
+    ``dialect_durable``: durable or not as the node's dialect has it by default (durable on MQ, a
+    non-durable JMS subscriber on EMS, SEMANTICS §9) instead of ``sub.durable``."""
     ref = store.require_node(sub.node)
+    if dialect_durable:
+        sub = dataclasses.replace(sub, durable=ref.dialect is Dialect.MQ)
     seq = store.next_seq()
     keys = {"subscriptions": [sub.name], "topics": [sub.topicobj] if sub.topicobj else []}
     _edit(store, ref, lambda s: subscriptions.define(s, sub, replace=replace, seq=seq), keys)
@@ -409,10 +437,30 @@ def define_route(store: Store, route: Route, *, replace: bool) -> None:
     _edit(store, ref, change, {"routes": [route.peer]})
 
 
-def alter_route(store: Store, node: str, peer: str, changes: Mapping[str, Any]) -> None:
+def alter_route(
+    store: Store,
+    node: str,
+    peer: str,
+    changes: Mapping[str, Any],
+    *,
+    set_props: Mapping[str, str] | None = None,
+    remove_props: Iterable[str] = (),
+) -> None:
+    """``set_props``/``remove_props``: free route properties to add or set, and to remove."""
     ref = _ems_node(store, node)
     seq = store.next_seq()
-    _edit(store, ref, lambda s: routes.alter(s, peer, changes, seq=seq), {"routes": [peer]})
+    gone = list(remove_props)
+
+    def change(state: NodeState) -> None:
+        all_changes = dict(changes)
+        if (set_props or gone) and peer in state.routes:
+            props = dict(state.routes[peer].properties) | dict(set_props or {})
+            for key in gone:
+                props.pop(key, None)
+            all_changes["properties"] = props
+        routes.alter(state, peer, all_changes, seq=seq)
+
+    _edit(store, ref, change, {"routes": [peer]})
 
 
 def route_properties(store: Store, node: str, peer: str) -> dict[str, str]:
