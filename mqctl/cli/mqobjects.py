@@ -7,7 +7,16 @@ from typing import Any
 import typer
 
 from mqctl.cli.apps import alter_app, define_app, delete_app, display_app
-from mqctl.cli.common import OUTPUT_OPTION, Output, done, no_match_exit, reading, show_table, transaction
+from mqctl.cli.common import (
+    OUTPUT_OPTION,
+    Output,
+    done,
+    hint,
+    no_match_exit,
+    reading,
+    show_table,
+    transaction,
+)
 
 QMGR_OPT = typer.Option(..., "--qmgr", "-m", metavar="QMGR", help="The queue manager.")
 QMGR_FILTER = typer.Option(None, "--qmgr", "-m", metavar="QMGR", help="Only objects on this queue manager.")
@@ -77,13 +86,14 @@ def display_namelist(
 def delete_namelist(
     name: str = typer.Argument(..., metavar="NAME"),
     qmgr: str = QMGR_OPT,
-    cascade: bool = typer.Option(False, "--cascade", help="Also delete the channels naming it (CLUSNL)."),
 ) -> None:
-    """Delete a namelist."""
+    """Delete a namelist; channels naming it (CLUSNL) stay, as in MQ, and give no membership."""
     from mqctl.services.objects import delete_namelist as delete
 
     with transaction() as store:
-        delete(store, qmgr, name, cascade=cascade)
+        notes = delete(store, qmgr, name)
+    for note in notes:
+        hint(note)
     done(f"namelist {name} deleted from {qmgr}.")
 
 
@@ -103,13 +113,15 @@ def define_channel(
 ) -> None:
     """Define a cluster channel; a CLUSRCVR makes its queue manager a member of its cluster(s)."""
     from mqctl.domain.model import Channel, ChannelType
-    from mqctl.domain.rules.text import parse_enum
+    from mqctl.domain.objects.text import parse_enum
     from mqctl.services.objects import define_channel as define
 
     kind = parse_enum(ChannelType, chltype, f"channel {name}", "CHLTYPE")
     channel = Channel(qmgr, name, kind, cluster, clusnl, conname, descr, clwlrank, clwlprty, clwlwght)
     with transaction() as store:
-        define(store, channel, replace=replace)
+        notes = define(store, channel, replace=replace)
+    for note in notes:
+        hint(note)
     done(f"channel {name} defined on {qmgr}.")
 
 
@@ -138,7 +150,9 @@ def alter_channel(
         "clwlwght": clwlwght,
     }
     with transaction() as store:
-        alter(store, qmgr, name, {k: v for k, v in given.items() if v is not None})
+        notes = alter(store, qmgr, name, {k: v for k, v in given.items() if v is not None})
+    for note in notes:
+        hint(note)
     done(f"channel {name} altered on {qmgr}.")
 
 

@@ -7,7 +7,16 @@ from typing import Any
 import typer
 
 from mqctl.cli.apps import alter_app, define_app, delete_app, display_app
-from mqctl.cli.common import OUTPUT_OPTION, Output, done, no_match_exit, reading, show_table, transaction
+from mqctl.cli.common import (
+    OUTPUT_OPTION,
+    Output,
+    done,
+    hint,
+    no_match_exit,
+    reading,
+    show_table,
+    transaction,
+)
 from mqctl.domain.model import Dialect
 
 QMGR_OPT = typer.Option(..., "--qmgr", "-m", metavar="QMGR", help="The queue manager.")
@@ -61,7 +70,11 @@ def define_qmgr(
 
     node = Node(name, dialect, psmode.upper(), psclus.upper(), descr, parent or None)
     with transaction() as store:
-        define_node(store, node, clusters_=cluster, full_repositories=full_repository, replace=replace)
+        notes = define_node(
+            store, node, clusters_=cluster, full_repositories=full_repository, replace=replace
+        )
+    for note in notes:
+        hint(note)
     done(f"{node_label(dialect)} {name} defined.")
 
 
@@ -86,7 +99,7 @@ def alter_qmgr(
     from mqctl.services.objects import alter_node
 
     with transaction() as store:
-        alter_node(
+        notes = alter_node(
             store,
             name,
             _node_changes(psmode, psclus, descr, parent),
@@ -94,6 +107,8 @@ def alter_qmgr(
             remove_clusters=remove_cluster,
             full_repositories=full_repository,
         )
+    for note in notes:
+        hint(note)
     done(f"{name} altered.")
 
 
@@ -199,7 +214,9 @@ def define_membership_cmd(
     from mqctl.services.objects import define_membership
 
     with transaction() as store:
-        define_membership(store, qmgr, cluster, full_repository, replace=replace)
+        notes = define_membership(store, qmgr, cluster, full_repository, replace=replace)
+    for note in notes:
+        hint(note)
     done(f"{qmgr} is a member of {cluster}.")
 
 

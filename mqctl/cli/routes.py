@@ -35,14 +35,14 @@ TOPIC_OPT = typer.Option(
 
 def _zone_type(value: str, peer: str) -> Any:
     from mqctl.domain.model import ZoneType
-    from mqctl.domain.rules.text import parse_enum
+    from mqctl.domain.objects.text import parse_enum
 
     return parse_enum(ZoneType, value, f"route {peer}", "zone_type")
 
 
 def _direction(value: str, route: str) -> Any:
     from mqctl.domain.model import Direction
-    from mqctl.domain.rules.text import parse_enum
+    from mqctl.domain.objects.text import parse_enum
 
     return parse_enum(Direction, value, f"route {route}", "direction")
 
@@ -87,7 +87,6 @@ def alter_route(
 ) -> None:
     """Alter an EMS route (its zone is fixed when it is created, as in EMS)."""
     from mqctl.services.objects import alter_route as alter
-    from mqctl.services.objects import route_properties
 
     changes: dict[str, Any] = {}
     if url is not None:
@@ -96,14 +95,9 @@ def alter_route(
         changes["zone_name"] = zone_name
     if zone_type is not None:
         changes["zone_type"] = _zone_type(zone_type, peer)
+    props = _route_props(prop, peer)
     with transaction() as store:
-        if prop or remove_prop:
-            props = route_properties(store, qmgr, peer)
-            props.update(_route_props(prop, peer))
-            for key in remove_prop:
-                props.pop(key, None)
-            changes["properties"] = props
-        alter(store, qmgr, peer, changes)
+        alter(store, qmgr, peer, changes, set_props=props, remove_props=remove_prop)
     done(f"route {peer} altered on {qmgr}.")
 
 
@@ -127,13 +121,12 @@ def display_route(
 def delete_route(
     peer: str = typer.Argument(..., metavar="PEER"),
     qmgr: str = SERVER_OPT,
-    cascade: bool = typer.Option(False, "--cascade", help="Also delete its route selectors."),
 ) -> None:
-    """Delete an EMS route (--cascade also deletes its selectors)."""
+    """Delete an EMS route and its selectors (they are properties of the route, as in EMS)."""
     from mqctl.services.objects import delete_route as delete
 
     with transaction() as store:
-        delete(store, qmgr, peer, cascade=cascade)
+        delete(store, qmgr, peer)
     done(f"route {peer} deleted from {qmgr}.")
 
 

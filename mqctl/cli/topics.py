@@ -11,6 +11,7 @@ from mqctl.cli.common import (
     OUTPUT_OPTION,
     Output,
     done,
+    hint,
     no_match_exit,
     parse_props,
     reading,
@@ -24,33 +25,24 @@ NODE_OPT = typer.Option(
 NODE_FILTER = typer.Option(
     None, "--qmgr", "-m", "--server", metavar="NODE", help="Only objects on this queue manager or server."
 )
-TOPIC_ENUMS = {
-    "clroute": "ClRoute",
-    "wildcard": "Wildcard",
-    "pubscope": "Scope",
-    "subscope": "Scope",
-    "proxysub": "ProxySub",
-    "pub": "Enablement",
-    "sub": "Enablement",
-}
 SCOPES = "ALL|QMGR|ASPARENT"
 ENABLEMENT = "ENABLED|DISABLED|ASPARENT"
 PROP_HELP = "EMS property: global, maxbytes=1GB, ... (repeatable)."
 
 
-def _typed(name: str, values: dict[str, str | None], enums: dict[str, str], what: str) -> dict[str, Any]:
-    """Option values -> typed attribute changes (case-insensitive enums, MQSC names in errors)."""
-    from mqctl.domain import model
-    from mqctl.domain.rules.text import parse_enum
+def _typed(name: str, values: dict[str, str | None], kind: str, what: str) -> dict[str, Any]:
+    """Option values -> typed attribute changes: the enumerations of ``kind``'s attribute table
+    (``domain.objects.attributes``), case-insensitive, with MQSC names in errors."""
+    from mqctl.domain.objects import attributes
+    from mqctl.domain.objects.text import parse_enum
 
+    enums = attributes.enums(getattr(attributes, kind))
     changes: dict[str, Any] = {}
     for key, value in values.items():
         if value is None:
             continue
-        if key in enums:
-            changes[key] = parse_enum(getattr(model, enums[key]), value, f"{what} {name}", key.upper())
-        else:
-            changes[key] = value
+        enum = enums.get(key)
+        changes[key] = value if enum is None else parse_enum(enum, value, f"{what} {name}", key.upper())
     return changes
 
 
@@ -92,7 +84,7 @@ def define_topic(
             "pub": pub,
             "sub": sub,
         },
-        TOPIC_ENUMS,
+        "TOPIC",
         "topic",
     )
     obj = TopicObject(
@@ -105,9 +97,9 @@ def define_topic(
         **attrs,
     )
     with transaction() as store:
-        if topicstr is None and store.require_node(qmgr).dialect.value == "ems":
-            obj.topicstr = name
-        define(store, obj, replace=replace)
+        notes = define(store, obj, replace=replace)
+    for note in notes:
+        hint(note)
     done(f"topic {name} defined on {qmgr}.")
 
 
@@ -133,9 +125,8 @@ def alter_topic(
     ),
 ) -> None:
     """Alter a topic object; only the given attributes change (TOPICSTR cannot change, as in MQ)."""
-    from mqctl.domain.rules.topic_objects import check_alterable
+    from mqctl.domain.objects.topic_objects import check_alterable
     from mqctl.services.objects import alter_topic as alter
-    from mqctl.services.objects import topic_properties
 
     if topicstr is not None:
         check_alterable(name, ["TOPICSTR"])
@@ -152,17 +143,14 @@ def alter_topic(
             "sub": sub,
             "descr": descr,
         },
-        TOPIC_ENUMS,
+        "TOPIC",
         "topic",
     )
+    props = parse_props(prop, f"topic {name}")
     with transaction() as store:
-        if prop or remove_prop:
-            props = topic_properties(store, qmgr, name)
-            props.update(parse_props(prop, f"topic {name}"))
-            for key in remove_prop:
-                props.pop(key, None)
-            changes["properties"] = props
-        alter(store, qmgr, name, changes)
+        notes = alter(store, qmgr, name, changes, set_props=props, remove_props=remove_prop)
+    for note in notes:
+        hint(note)
     done(f"topic {name} altered on {qmgr}.")
 
 
@@ -190,17 +178,13 @@ def display_topic(
 def delete_topic(
     name: str = typer.Argument(..., metavar="NAME"),
     qmgr: str = NODE_OPT,
-    cascade: bool = typer.Option(False, "--cascade", help="Also delete subscriptions naming it (TOPICOBJ)."),
 ) -> None:
-    """Delete a topic object."""
+    """Delete a topic object; subscriptions naming it (TOPICOBJ) keep their topic string, as in MQ."""
     from mqctl.services.objects import delete_topic as delete
 
     with transaction() as store:
-        delete(store, qmgr, name, cascade=cascade)
+        delete(store, qmgr, name)
     done(f"topic {name} deleted from {qmgr}.")
-
-
-SUB_ENUMS = {"subscope": "SubScope", "wschema": "WSchema"}
 
 
 @define_app.command("sub")
@@ -210,7 +194,10 @@ def define_sub(
     ),
     qmgr: str = NODE_OPT,
     topicstr: str = typer.Option(
-        ..., "--topicstr", metavar="PATTERN", help="Topic pattern (MQ '#','+'; EMS '*','>')."
+        "",
+        "--topicstr",
+        metavar="PATTERN",
+        help="Topic pattern (MQ '#','+'; EMS '*','>'); with --topicobj, the part after the object's.",
     ),
     selector: str | None = typer.Option(None, "--selector", metavar="SELECTOR", help="JMS message selector."),
     durable: bool | None = typer.Option(
@@ -226,24 +213,23 @@ def define_sub(
     replace: bool = typer.Option(False, "--replace", help="Redefine if it exists (MQSC REPLACE)."),
 ) -> None:
     """Define a subscription."""
-    from mqctl.domain.model import Dialect, Subscription
+    from mqctl.domain.model import Subscription
     from mqctl.services.objects import define_sub as define
 
-    attrs = _typed(name, {"subscope": subscope, "wschema": wschema}, SUB_ENUMS, "sub")
+    attrs = _typed(name, {"subscope": subscope, "wschema": wschema}, "SUB", "sub")
+    sub = Subscription(
+        node=qmgr,
+        name=name,
+        topicstr=topicstr,
+        selector=selector or None,
+        durable=bool(durable),
+        dest=dest,
+        destqmgr=destqmgr,
+        topicobj=topicobj,
+        **attrs,
+    )
     with transaction() as store:
-        dialect = store.require_node(qmgr).dialect
-        sub = Subscription(
-            node=qmgr,
-            name=name,
-            topicstr=topicstr,
-            selector=selector or None,
-            durable=(dialect is Dialect.MQ) if durable is None else durable,
-            dest=dest,
-            destqmgr=destqmgr,
-            topicobj=topicobj,
-            **attrs,
-        )
-        define(store, sub, replace=replace)
+        define(store, sub, replace=replace, dialect_durable=durable is None)
     done(f"sub {name} defined on {qmgr}.")
 
 
@@ -261,7 +247,7 @@ def alter_sub(
 ) -> None:
     """Alter a subscription; only the given attributes change (TOPICSTR, SELECTOR, SUBSCOPE and WSCHEMA
     cannot change, as in MQ: delete the subscription and define it again)."""
-    from mqctl.domain.rules.subscriptions import check_alterable
+    from mqctl.domain.objects.subscriptions import check_alterable
     from mqctl.services.objects import alter_sub as alter
 
     fixed = {"topicstr": topicstr, "selector": selector, "subscope": subscope, "wschema": wschema}

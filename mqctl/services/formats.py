@@ -16,7 +16,7 @@ from pathlib import Path
 from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect, Node, NodeState
 from mqctl.domain.names import check_mq_name, check_node_name, node_label
-from mqctl.domain.rules import nodes
+from mqctl.domain.objects import nodes
 from mqctl.formats.script_run import ScriptRun
 from mqctl.formats.text_io import read_text_file
 from mqctl.services.objects import ensure_ems_peers

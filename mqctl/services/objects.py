@@ -1,22 +1,26 @@
-"""define / alter / delete for every object type: plain functions over a ``Store`` and domain values.
+"""The shell's define / alter / delete: load the object and the facts its change needs, let the domain
+make the change, save the difference.
 
-Each follows MQSC's rules: DEFINE of an existing object needs REPLACE, ALTER and DELETE need the object,
-every DEFINE/ALTER gives a new definition sequence (SEMANTICS §9), and deleting an object that others
-depend on names them unless ``cascade`` is given. What MQ or EMS refuses is decided by the rule modules of
-``mqctl.domain.rules`` (the same ones the MQSC and EMS doors call); these functions find the facts the
-rules need with indexed queries and write one object, so an edit costs the same on a node holding
-100,000 subscriptions as on an empty one. Memberships follow the cluster channels and namelists, as in
-MQ (``domain.memberships``): only those edits load the node's channels, namelists and memberships.
+What a change does — DEFINE with REPLACE, ALTER, DELETE and what happens to dependents — is the domain's
+(``mqctl.domain.objects``, one module per kind), the same functions runmqsc, ``import mqsc``, the EMS
+readers and tibemsadmin call. This door adds only what a shell user reads: the ``--replace`` hint and the
+notes of ``new_cluster_notes``. Each function loads a ``NodeState`` holding only the object(s) it edits
+and the facts it needs (``Store.load_node_slice``, indexed queries) and saves the difference, so an edit
+costs the same on a node holding 100,000 subscriptions as on an empty one. Memberships follow the
+cluster channels and namelists, as in MQ (``domain.memberships``): only those edits load the node's
+channels, namelists and memberships.
+
+Functions that may name a new cluster return notes for stderr ("cluster EUU is new; did you mean EU?").
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any, TypeVar
 
-from mqctl.domain import memberships
-from mqctl.domain.errors import ConflictError, InputError, NotFoundError
+from mqctl.domain.errors import ConflictError, NotFoundError
 from mqctl.domain.model import (
     Channel,
     Dialect,
@@ -28,8 +32,7 @@ from mqctl.domain.model import (
     Subscription,
     TopicObject,
 )
-from mqctl.domain.names import node_label
-from mqctl.domain.rules import (
+from mqctl.domain.objects import (
     channels,
     clusters,
     ems_definitions,
@@ -40,72 +43,101 @@ from mqctl.domain.rules import (
     subscriptions,
     topic_objects,
 )
-from mqctl.store.repository import (
-    CLUSTER_PARTS,
-    ROUTES,
-    SUBSCRIPTIONS,
-    TOPICS,
-    Kind,
-    NodeRef,
-    Store,
-)
+from mqctl.domain.objects.edit import AlreadyDefined
+from mqctl.store.repository import CLUSTER_PARTS, TOPICS, NodeRef, Store
 
 REPLACE_HINT = "is already defined (use --replace to redefine it)"
+T = TypeVar("T")
 
 
-def _already(obj: str) -> ConflictError:
-    return ConflictError(REPLACE_HINT, obj=obj)
+@contextmanager
+def _shell_replies() -> Iterator[None]:
+    """The domain's "is already defined", with the shell's way to redefine."""
+    try:
+        yield
+    except AlreadyDefined as err:
+        raise ConflictError(REPLACE_HINT, obj=err.obj) from None
 
 
-def _in_use(obj: str, users: list[str]) -> ConflictError:
-    return ConflictError(f"is used by {', '.join(users)} (use --cascade to delete them too)", obj=obj)
-
-
-def _missing(obj: str, node: str) -> NotFoundError:
-    return NotFoundError(f"does not exist on {node}", obj=obj)
-
-
-def _edit_clusters(store: Store, ref: NodeRef, change: Callable[[NodeState], None]) -> None:
-    """Edit a node's channels, namelists and memberships together (memberships are derived from them)."""
-    before = store.load_node_state(ref, CLUSTER_PARTS)
-    after = dataclasses.replace(
-        before,
-        memberships=dict(before.memberships),
-        namelists=dict(before.namelists),
-        channels=dict(before.channels),
+def _copy(state: NodeState) -> NodeState:
+    """A state whose collections can change without touching ``state`` (the objects are replaced, never
+    changed in place, by the domain)."""
+    return dataclasses.replace(
+        state,
+        memberships=dict(state.memberships),
+        topics=dict(state.topics),
+        subscriptions=dict(state.subscriptions),
+        namelists=dict(state.namelists),
+        channels=dict(state.channels),
+        routes=dict(state.routes),
+        route_selectors=list(state.route_selectors),
     )
-    change(after)
+
+
+def _edit(
+    store: Store,
+    ref: NodeRef,
+    change: Callable[[NodeState], T],
+    keys: Mapping[str, Iterable[str]] | None = None,
+    parts: frozenset[str] = frozenset(),
+) -> T:
+    """Load the named objects (and ``parts`` whole), apply ``change``, save the difference."""
+    before = store.load_node_slice(ref, keys or {}, parts)
+    after = _copy(before)
+    with _shell_replies():
+        result = change(after)
     store.save_node_state(ref, before, after)
+    return result
+
+
+def _cluster_notes(store: Store, named: Iterable[str]) -> list[str]:
+    wanted = [n for n in named if n]
+    if not wanted:
+        return []
+    return clusters.new_cluster_notes(wanted, store.cluster_names())
 
 
 # -- nodes ------------------------------------------------------------------------------------------
+def _parent_dialect(store: Store, node: Node) -> Dialect | None:
+    """The dialect of PARENT's node (None: no parent, or one not defined yet)."""
+    if node.parent is None:
+        return None
+    found = store.node(node.parent)
+    return found.dialect if found is not None else None
+
+
+def _create_parent(store: Store, node: Node) -> None:
+    """A parent not defined yet is created as a queue manager, as MQ accepts any name."""
+    if node.parent is not None and store.node(node.parent) is None:
+        store.add_node(Node(node.parent, Dialect.MQ, seq=store.next_seq()))
+
+
 def define_node(
     store: Store, node: Node, *, clusters_: list[str], full_repositories: list[str], replace: bool
-) -> None:
-    nodes.check(node)
-    for cluster in clusters_ + full_repositories:
-        clusters.check_member(node.name, node.dialect, cluster)
+) -> list[str]:
     existing = store.node(node.name)
-    if existing is not None:
-        if not replace:
-            raise _already(nodes.label(node))
-        nodes.check_change(existing.node, node)
-    _check_parent(store, node)
-    node = dataclasses.replace(node, seq=store.next_seq())
-    ref = store.add_node(node) if existing is None else store.update_node(existing, node)
+    with _shell_replies():
+        for cluster in clusters_ + full_repositories:
+            clusters.check_member(node.name, node.dialect, cluster)
+        new = nodes.define(
+            existing.node if existing is not None else None,
+            node,
+            replace=replace,
+            seq=store.next_seq(),
+            parent_dialect=_parent_dialect(store, node),
+        )
+    _create_parent(store, new)
+    notes = _cluster_notes(store, clusters_ + full_repositories)
+    ref = store.add_node(new) if existing is None else store.update_node(existing, new)
     if clusters_ or full_repositories:
         seq = store.next_seq()
-        _edit_clusters(store, ref, lambda s: memberships.join(s, clusters_, full_repositories, seq=seq))
-
-
-def _check_parent(store: Store, node: Node) -> None:
-    """PARENT names a queue manager; one not defined yet is created, as MQ accepts any name."""
-    if node.parent is None:
-        return
-    parent = store.node(node.parent)
-    nodes.check_parent(node, parent.dialect if parent is not None else None)
-    if parent is None:
-        store.add_node(Node(node.parent, Dialect.MQ, seq=store.next_seq()))
+        _edit(
+            store,
+            ref,
+            lambda s: clusters.join(s, clusters_, full_repositories, seq=seq),
+            parts=CLUSTER_PARTS,
+        )
+    return notes
 
 
 def alter_node(
@@ -116,23 +148,28 @@ def alter_node(
     add_clusters: list[str],
     remove_clusters: list[str],
     full_repositories: list[str],
-) -> None:
+) -> list[str]:
     ref = store.require_node(name)
-    node = dataclasses.replace(ref.node, **changes, seq=store.next_seq())
-    nodes.check_change(ref.node, node)
-    for cluster in add_clusters + full_repositories + remove_clusters:
-        clusters.check_member(name, node.dialect, cluster)
-    _check_parent(store, node)
-    ref = store.update_node(ref, node)
-    if add_clusters or full_repositories or remove_clusters:
-        seq = store.next_seq()
+    membership_change = bool(add_clusters or full_repositories or remove_clusters)
+    node_seq = store.next_seq()
+    seq = store.next_seq() if membership_change else node_seq
+    new_parent = changes.get("parent")
+    parent_dialect = None
+    if new_parent:
+        found = store.node(new_parent)
+        parent_dialect = found.dialect if found is not None else None
+    notes = _cluster_notes(store, add_clusters + full_repositories)
 
-        def change(state: NodeState) -> None:
-            memberships.join(state, add_clusters, full_repositories, seq=seq)
-            for cluster in remove_clusters:
-                memberships.leave(state, cluster, seq=seq)
+    def change(state: NodeState) -> None:
+        nodes.alter(state, changes, seq=node_seq, parent_dialect=parent_dialect)
+        for cluster in remove_clusters:
+            clusters.check_member(name, state.node.dialect, cluster)
+        clusters.join(state, add_clusters, full_repositories, seq=seq)
+        clusters.leave(state, remove_clusters, seq=seq)
+        _create_parent(store, state.node)
 
-        _edit_clusters(store, ref, change)
+    _edit(store, ref, change, parts=CLUSTER_PARTS if membership_change else frozenset())
+    return notes
 
 
 def node_dependents(store: Store, ref: NodeRef) -> list[str]:
@@ -145,9 +182,7 @@ def node_dependents(store: Store, ref: NodeRef) -> list[str]:
 
 def delete_node(store: Store, name: str, *, cascade: bool) -> None:
     ref = store.require_node(name)
-    deps = node_dependents(store, ref)
-    if deps and not cascade:
-        raise _in_use(f"{node_label(ref.dialect)} {name}", deps)
+    nodes.check_delete(ref.node, node_dependents(store, ref), cascade=cascade)
     store.delete_node(ref)  # the database drops its objects and routes to it, and unsets PARENT
 
 
@@ -155,7 +190,7 @@ def delete_node(store: Store, name: str, *, cascade: bool) -> None:
 def define_cluster(store: Store, name: str, descr: str, *, replace: bool) -> None:
     clusters.check(name, descr)
     if store.cluster(name) is not None and not replace:
-        raise _already(f"cluster {name}")
+        raise ConflictError(REPLACE_HINT, obj=f"cluster {name}")
     store.put_cluster(name, descr, store.next_seq())
 
 
@@ -172,260 +207,203 @@ def delete_cluster(store: Store, name: str, *, cascade: bool) -> None:
     if store.cluster(name) is None:
         raise NotFoundError("does not exist", obj=f"cluster {name}")
     deps = [f"member {m}" for m in store.cluster_members(name)] + store.cluster_users(name)
-    if deps and not cascade:
-        raise _in_use(f"cluster {name}", deps)
+    clusters.check_delete(name, deps, cascade=cascade)
     store.delete_cluster(name)  # the database drops its memberships, topics and channels
 
 
 # -- memberships ------------------------------------------------------------------------------------
-def define_membership(store: Store, node: str, cluster: str, full_repository: bool, *, replace: bool) -> None:
+def define_membership(
+    store: Store, node: str, cluster: str, full_repository: bool, *, replace: bool
+) -> list[str]:
     ref = store.require_node(node)
     clusters.check_member(node, ref.dialect, cluster)
     seq = store.next_seq()
-
-    def change(state: NodeState) -> None:
-        if cluster in state.memberships and not replace:
-            raise ConflictError(
-                f"is already a member of cluster {cluster} (use --replace)", obj=f"qmgr {node}"
-            )
-        memberships.join(state, [cluster], [], seq=seq)
-        memberships.set_full_repository(state, cluster, full_repository, seq=seq)
-
-    _edit_clusters(store, ref, change)
+    notes = _cluster_notes(store, [cluster])
+    _edit(
+        store,
+        ref,
+        lambda s: clusters.define_membership(s, cluster, full_repository, replace=replace, seq=seq),
+        parts=CLUSTER_PARTS,
+    )
+    return notes
 
 
 def alter_membership(store: Store, node: str, cluster: str, full_repository: bool | None) -> None:
     ref = store.require_node(node)
     seq = store.next_seq()
-
-    def change(state: NodeState) -> None:
-        old = state.memberships.get(cluster)
-        if old is None:
-            raise NotFoundError(f"is not a member of cluster {cluster}", obj=f"qmgr {node}")
-        if full_repository is not None:
-            memberships.set_full_repository(state, cluster, full_repository, seq=seq)
-
-    _edit_clusters(store, ref, change)
+    _edit(
+        store,
+        ref,
+        lambda s: clusters.alter_membership(s, cluster, full_repository, seq=seq),
+        parts=CLUSTER_PARTS,
+    )
 
 
 def delete_membership(store: Store, node: str, cluster: str) -> None:
     ref = store.require_node(node)
     seq = store.next_seq()
-    _edit_clusters(store, ref, lambda state: memberships.leave(state, cluster, seq=seq))
+    _edit(store, ref, lambda s: clusters.delete_membership(s, cluster, seq=seq), parts=CLUSTER_PARTS)
 
 
 # -- topic objects and EMS topic definitions --------------------------------------------------------
-def _check_topic(ref: NodeRef, topic: TopicObject) -> None:
-    if ref.dialect is Dialect.EMS:
-        ems_definitions.check(topic)
-    else:
-        topic_objects.check(topic)
-
-
-def _topicstr_holder(store: Store, ref: NodeRef, topic: TopicObject) -> None:
-    if ref.dialect is Dialect.MQ:
-        topic_objects.check_unique_topicstr(topic, store.topic_named_by_topicstr(ref, topic.topicstr))
-
-
-def _define(
-    store: Store, kind: Kind, ref: NodeRef, obj: Any, label: str, replace: bool, before: Callable[[], object]
-) -> None:
-    """DEFINE [REPLACE] of one object: refused when it exists without REPLACE; ``before`` checks what
-    else the rules need, then the object is written with the next definition sequence."""
-    found = store.find(kind, ref, getattr(obj, kind.key_field))
-    if found is not None and not replace:
-        raise _already(label)
-    before()
-    obj = dataclasses.replace(obj, seq=store.next_seq())
-    if found is None:
-        store.insert(kind, ref, obj)
-    else:
-        store.update(kind, found[0], ref, obj)
-
-
-def define_topic(store: Store, topic: TopicObject, *, replace: bool) -> None:
+def define_topic(store: Store, topic: TopicObject, *, replace: bool) -> list[str]:
+    """An EMS definition is named by its pattern: without a TOPICSTR, the name is the pattern."""
     ref = store.require_node(topic.node)
-    _check_topic(ref, topic)
-
-    def before() -> None:
-        _topicstr_holder(store, ref, topic)
-        store.ensure_clusters([topic.cluster])
-
-    _define(store, TOPICS, ref, topic, f"topic {topic.name}", replace, before)
-
-
-def alter_topic(store: Store, node: str, name: str, changes: Mapping[str, Any]) -> None:
-    ref = store.require_node(node)
-    row_id, old = _require(store, TOPICS, ref, name, "topic")
-    new = dataclasses.replace(old, **changes, seq=store.next_seq())
+    seq = store.next_seq()
     if ref.dialect is Dialect.EMS:
-        if new.topicstr != old.topicstr:
-            raise InputError("an EMS topic definition is named by its topic pattern", obj=f"topic {name}")
-        ems_definitions.check(new)
-    else:
-        topic_objects.check_change(old, new)
-    store.ensure_clusters([new.cluster])
-    store.update(TOPICS, row_id, ref, new)
+        if not topic.topicstr:
+            topic = dataclasses.replace(topic, topicstr=topic.name)
+        _edit(
+            store,
+            ref,
+            lambda s: ems_definitions.define(s, topic, replace=replace, seq=seq),
+            {"topics": [topic.name]},
+        )
+        return []
+    holder = store.topic_named_by_topicstr(ref, topic.topicstr) if topic.topicstr else None
+    notes = _cluster_notes(store, [topic.cluster])
+    _edit(
+        store,
+        ref,
+        lambda s: topic_objects.define(s, topic, replace=replace, seq=seq, holder=holder),
+        {"topics": [topic.name]},
+    )
+    return notes
+
+
+def alter_topic(
+    store: Store,
+    node: str,
+    name: str,
+    changes: Mapping[str, Any],
+    *,
+    set_props: Mapping[str, str | None] | None = None,
+    remove_props: Iterable[str] = (),
+) -> list[str]:
+    """``set_props``/``remove_props``: EMS properties to add or set, and to remove, on the stored ones."""
+    ref = store.require_node(node)
+    seq = store.next_seq()
+    kind = ems_definitions if ref.dialect is Dialect.EMS else topic_objects
+    notes = _cluster_notes(store, [changes.get("cluster") or ""])
+    gone = list(remove_props)
+
+    def change(state: NodeState) -> None:
+        all_changes = dict(changes)
+        if (set_props or gone) and name in state.topics:
+            props = dict(state.topics[name].properties) | dict(set_props or {})
+            for key in gone:
+                props.pop(key, None)
+            all_changes["properties"] = props
+        kind.alter(state, name, all_changes, seq=seq)
+
+    _edit(store, ref, change, {"topics": [name]})
+    return notes
 
 
 def topic_properties(store: Store, node: str, name: str) -> dict[str, str | None]:
     """The stored properties of an EMS topic definition (``alter topic --prop`` edits them)."""
     ref = store.require_node(node)
-    return dict(_require(store, TOPICS, ref, name, "topic")[1].properties)
+    found = store.find(TOPICS, ref, name)
+    if found is None:
+        raise NotFoundError(f"does not exist on {node}", obj=f"topic {name}")
+    return dict(found[1].properties)
 
 
-def delete_topic(store: Store, node: str, name: str, *, cascade: bool) -> None:
+def delete_topic(store: Store, node: str, name: str) -> None:
+    """Subscriptions naming the object (TOPICOBJ) stay, with their topic string (SEMANTICS §9)."""
     ref = store.require_node(node)
-    row_id, _ = _require(store, TOPICS, ref, name, "topic")
-    users = store.subscriptions_naming_topic(ref, name)
-    if users and not cascade:
-        raise _in_use(f"topic {name}", [f"sub {sub} (TOPICOBJ)" for _, sub in users])
-    for sub_id, _ in users:
-        store.delete_row(SUBSCRIPTIONS, sub_id)
-    store.delete_row(TOPICS, row_id)
+    kind = ems_definitions if ref.dialect is Dialect.EMS else topic_objects
+    _edit(store, ref, lambda s: kind.delete(s, name), {"topics": [name]})
 
 
 # -- subscriptions ----------------------------------------------------------------------------------
-def define_sub(store: Store, sub: Subscription, *, replace: bool) -> None:
-    """DEFINE SUB; with TOPICOBJ, the object's TOPICSTR prefixes the given one (MQ's rule)."""
+def define_sub(store: Store, sub: Subscription, *, replace: bool, dialect_durable: bool = False) -> None:
+    """DEFINE SUB; with TOPICOBJ, the object's TOPICSTR prefixes the given one (MQ's rule).
+
+    ``dialect_durable``: durable or not as the node's dialect has it by default (durable on MQ, a
+    non-durable JMS subscriber on EMS, SEMANTICS §9) instead of ``sub.durable``."""
     ref = store.require_node(sub.node)
-    if sub.topicobj:
-        found_obj = store.find(TOPICS, ref, sub.topicobj) if ref.dialect is Dialect.MQ else None
-        prefix = found_obj[1].topicstr if found_obj is not None else None
-        sub = dataclasses.replace(
-            sub, topicstr=subscriptions.topicobj_prefix(sub.topicstr, prefix, f"sub {sub.name}")
-        )
-    subscriptions.check(sub, ref.dialect)
-    _define(store, SUBSCRIPTIONS, ref, sub, f"sub {sub.name}", replace, lambda: None)
+    if dialect_durable:
+        sub = dataclasses.replace(sub, durable=ref.dialect is Dialect.MQ)
+    seq = store.next_seq()
+    keys = {"subscriptions": [sub.name], "topics": [sub.topicobj] if sub.topicobj else []}
+    _edit(store, ref, lambda s: subscriptions.define(s, sub, replace=replace, seq=seq), keys)
 
 
 def alter_sub(store: Store, node: str, name: str, changes: Mapping[str, Any]) -> None:
     ref = store.require_node(node)
-    row_id, old = _require(store, SUBSCRIPTIONS, ref, name, "sub")
-    new = dataclasses.replace(old, **changes, seq=store.next_seq())
-    subscriptions.check_change(old, new, ref.dialect)
-    store.update(SUBSCRIPTIONS, row_id, ref, new)
+    seq = store.next_seq()
+    _edit(store, ref, lambda s: subscriptions.alter(s, name, changes, seq=seq), {"subscriptions": [name]})
 
 
 def delete_sub(store: Store, node: str, name: str) -> None:
     ref = store.require_node(node)
-    row_id, _ = _require(store, SUBSCRIPTIONS, ref, name, "sub")
-    store.delete_row(SUBSCRIPTIONS, row_id)
+    _edit(store, ref, lambda s: subscriptions.delete(s, name), {"subscriptions": [name]})
 
 
 # -- namelists and channels (they give memberships) -------------------------------------------------
+def _mq_node(store: Store, node: str, what: str) -> NodeRef:
+    ref = store.require_node(node)
+    nodes.require_dialect(ref.dialect, Dialect.MQ, what, ref.name)
+    return ref
+
+
 def define_namelist(store: Store, nl: Namelist, *, replace: bool) -> None:
-    ref = store.require_node(nl.node)
-    nodes.require_dialect(ref.dialect, Dialect.MQ, "namelists", ref.name)
-    namelists.check(nl)
+    ref = _mq_node(store, nl.node, "namelists")
     seq = store.next_seq()
-
-    def change(state: NodeState) -> None:
-        old = state.namelists.get(nl.name)
-        if old is not None and not replace:
-            raise _already(f"namelist {nl.name}")
-        state.namelists[nl.name] = dataclasses.replace(nl, seq=seq)
-        memberships.rederive(state, seq=seq, released=set(old.names) if old is not None else set())
-
-    _edit_clusters(store, ref, change)
+    _edit(store, ref, lambda s: namelists.define(s, nl, replace=replace, seq=seq), parts=CLUSTER_PARTS)
 
 
 def alter_namelist(store: Store, node: str, name: str, changes: Mapping[str, Any]) -> None:
-    ref = store.require_node(node)
+    ref = _mq_node(store, node, "namelists")
+    seq = store.next_seq()
+    _edit(store, ref, lambda s: namelists.alter(s, name, changes, seq=seq), parts=CLUSTER_PARTS)
+
+
+def delete_namelist(store: Store, node: str, name: str) -> list[str]:
+    """As MQ: the namelist goes; channels naming it (CLUSNL) stay and give no membership until it is
+    defined again. Returns a note naming them."""
+    ref = _mq_node(store, node, "namelists")
     seq = store.next_seq()
 
-    def change(state: NodeState) -> None:
-        old = state.namelists.get(name)
-        if old is None:
-            raise _missing(f"namelist {name}", node)
-        new = dataclasses.replace(old, **changes, seq=seq)
-        namelists.check(new)
-        state.namelists[name] = new
-        memberships.rederive(state, seq=seq, released=set(old.names))
-
-    _edit_clusters(store, ref, change)
-
-
-def delete_namelist(store: Store, node: str, name: str, *, cascade: bool) -> None:
-    ref = store.require_node(node)
-    seq = store.next_seq()
-
-    def change(state: NodeState) -> None:
-        old = state.namelists.get(name)
-        if old is None:
-            raise _missing(f"namelist {name}", node)
+    def change(state: NodeState) -> list[str]:
+        namelists.delete(state, name, seq=seq)
         users = sorted(c.name for c in state.channels.values() if c.clusnl == name)
-        if users and not cascade:
-            raise _in_use(f"namelist {name}", [f"channel {c}" for c in users])
-        released = set(old.names)
-        for channel in users:
-            released |= memberships.channel_gives(state, state.channels.pop(channel))
-        del state.namelists[name]
-        memberships.rederive(state, seq=seq, released=released)
+        return [f"channel {c}: namelist {name} is not defined now" for c in users]
 
-    _edit_clusters(store, ref, change)
+    return _edit(store, ref, change, parts=CLUSTER_PARTS)
 
 
-def _check_clusnl(state: NodeState, ch: Channel) -> None:
-    if ch.clusnl and ch.clusnl not in state.namelists:
-        raise NotFoundError(
-            f"namelist {ch.clusnl} is not defined on {state.node.name}",
-            obj=f"channel {ch.name}",
-            attribute="CLUSNL",
-        )
-
-
-def define_channel(store: Store, ch: Channel, *, replace: bool) -> None:
-    ref = store.require_node(ch.node)
-    nodes.require_dialect(ref.dialect, Dialect.MQ, "cluster channels", ref.name)
-    channels.check(ch)
+def define_channel(store: Store, ch: Channel, *, replace: bool) -> list[str]:
+    ref = _mq_node(store, ch.node, "cluster channels")
     seq = store.next_seq()
+    notes = _cluster_notes(store, [ch.cluster])
 
     def change(state: NodeState) -> None:
-        old = state.channels.get(ch.name)
-        if old is not None:
-            if not replace:
-                raise _already(f"channel {ch.name}")
-            channels.check_change(old, ch)
-        _check_clusnl(state, ch)
-        state.channels[ch.name] = dataclasses.replace(ch, seq=seq)
-        memberships.rederive(state, seq=seq, released=memberships.channel_gives(state, old))
+        channels.define(state, ch, replace=replace, seq=seq)
+        notes.extend(n for n in [channels.missing_namelist(state, ch)] if n)
 
-    _edit_clusters(store, ref, change)
+    _edit(store, ref, change, parts=CLUSTER_PARTS)
+    return notes
 
 
-def alter_channel(store: Store, node: str, name: str, changes: Mapping[str, Any]) -> None:
-    ref = store.require_node(node)
+def alter_channel(store: Store, node: str, name: str, changes: Mapping[str, Any]) -> list[str]:
+    ref = _mq_node(store, node, "cluster channels")
     seq = store.next_seq()
+    notes = _cluster_notes(store, [changes.get("cluster") or ""])
 
     def change(state: NodeState) -> None:
-        old = state.channels.get(name)
-        if old is None:
-            raise _missing(f"channel {name}", node)
-        new = dataclasses.replace(old, **changes, seq=seq)
-        if "cluster" in changes and new.cluster:
-            new.clusnl = ""
-        if "clusnl" in changes and new.clusnl:
-            new.cluster = ""
-        channels.check_change(old, new)
-        _check_clusnl(state, new)
-        state.channels[name] = new
-        memberships.rederive(state, seq=seq, released=memberships.channel_gives(state, old))
+        new = channels.alter(state, name, changes, seq=seq)
+        notes.extend(n for n in [channels.missing_namelist(state, new)] if n)
 
-    _edit_clusters(store, ref, change)
+    _edit(store, ref, change, parts=CLUSTER_PARTS)
+    return notes
 
 
 def delete_channel(store: Store, node: str, name: str) -> None:
-    ref = store.require_node(node)
+    ref = _mq_node(store, node, "cluster channels")
     seq = store.next_seq()
-
-    def change(state: NodeState) -> None:
-        old = state.channels.pop(name, None)
-        if old is None:
-            raise _missing(f"channel {name}", node)
-        memberships.rederive(state, seq=seq, released=memberships.channel_gives(state, old))
-
-    _edit_clusters(store, ref, change)
+    _edit(store, ref, lambda s: channels.delete(s, name, seq=seq), parts=CLUSTER_PARTS)
 
 
 # -- routes and route selectors ---------------------------------------------------------------------
@@ -441,99 +419,81 @@ def ensure_ems_peers(store: Store, peers: list[str]) -> list[str]:
     return created
 
 
-def define_route(store: Store, route: Route, *, replace: bool) -> None:
-    ref = store.require_node(route.node)
-    nodes.require_dialect(ref.dialect, Dialect.EMS, "routes", ref.name)
-    routes.check(route)
-    _define(
-        store,
-        ROUTES,
-        ref,
-        route,
-        f"route {route.peer}",
-        replace,
-        lambda: ensure_ems_peers(store, [route.peer]),
-    )
-
-
-def alter_route(store: Store, node: str, peer: str, changes: Mapping[str, Any]) -> None:
+def _ems_node(store: Store, node: str) -> NodeRef:
     ref = store.require_node(node)
-    row_id, old = _require(store, ROUTES, ref, peer, "route")
-    new = dataclasses.replace(old, **changes, seq=store.next_seq())
-    routes.check_change(old, new)
-    store.update(ROUTES, row_id, ref, new)
+    nodes.require_dialect(ref.dialect, Dialect.EMS, "routes", ref.name)
+    return ref
+
+
+def define_route(store: Store, route: Route, *, replace: bool) -> None:
+    ref = _ems_node(store, route.node)
+    seq = store.next_seq()
+    peer_dialect = store.dialects([route.peer]).get(route.peer)
+
+    def change(state: NodeState) -> None:
+        routes.define(state, route, replace=replace, seq=seq, peer_dialect=peer_dialect)
+        ensure_ems_peers(store, [route.peer])
+
+    _edit(store, ref, change, {"routes": [route.peer]})
+
+
+def alter_route(
+    store: Store,
+    node: str,
+    peer: str,
+    changes: Mapping[str, Any],
+    *,
+    set_props: Mapping[str, str] | None = None,
+    remove_props: Iterable[str] = (),
+) -> None:
+    """``set_props``/``remove_props``: free route properties to add or set, and to remove."""
+    ref = _ems_node(store, node)
+    seq = store.next_seq()
+    gone = list(remove_props)
+
+    def change(state: NodeState) -> None:
+        all_changes = dict(changes)
+        if (set_props or gone) and peer in state.routes:
+            props = dict(state.routes[peer].properties) | dict(set_props or {})
+            for key in gone:
+                props.pop(key, None)
+            all_changes["properties"] = props
+        routes.alter(state, peer, all_changes, seq=seq)
+
+    _edit(store, ref, change, {"routes": [peer]})
 
 
 def route_properties(store: Store, node: str, peer: str) -> dict[str, str]:
-    ref = store.require_node(node)
-    return dict(_require(store, ROUTES, ref, peer, "route")[1].properties)
+    ref = _ems_node(store, node)
+    state = store.load_node_slice(ref, {"routes": [peer]})
+    if peer not in state.routes:
+        raise NotFoundError(f"does not exist on {node}", obj=f"route {peer}")
+    return dict(state.routes[peer].properties)
 
 
-def delete_route(store: Store, node: str, peer: str, *, cascade: bool) -> None:
-    ref = store.require_node(node)
-    row_id, _ = _require(store, ROUTES, ref, peer, "route")
-    selectors = store.route_selectors(row_id, node, peer)
-    if selectors and not cascade:
-        raise _in_use(f"route {peer}", [f"{rs.direction}_topic={rs.topic}" for _, rs in selectors])
-    store.delete_row(ROUTES, row_id)  # the database drops its selectors
-
-
-def _route_selector(
-    store: Store, node: str, key: tuple[str, str, str]
-) -> tuple[int, list[tuple[int, RouteSelector]]]:
-    """The route's row id and its selectors."""
-    ref = store.require_node(node)
-    nodes.require_dialect(ref.dialect, Dialect.EMS, "routes", ref.name)
-    found = store.find(ROUTES, ref, key[0])
-    if found is None:
-        raise NotFoundError(f"route {key[0]} is not defined on {node}", obj=f"route selector {key[2]}")
-    return found[0], store.route_selectors(found[0], node, key[0])
-
-
-def _selector_key(rs: RouteSelector) -> tuple[str, str, str]:
-    return (rs.peer, str(rs.direction), rs.topic)
+def delete_route(store: Store, node: str, peer: str) -> None:
+    """EMS: the route's selectors go with it (they are properties of the route)."""
+    ref = _ems_node(store, node)
+    _edit(store, ref, lambda s: routes.delete(s, peer), {"routes": [peer]})
 
 
 def define_route_selector(store: Store, rs: RouteSelector, *, replace: bool) -> None:
-    route_id, existing = _route_selector(store, rs.node, _selector_key(rs))
-    route_selectors.check(rs)
-    same = next((row for row, old in existing if _selector_key(old) == _selector_key(rs)), None)
-    if same is not None and not replace:
-        raise _already(route_selectors.label(rs))
-    rs = dataclasses.replace(rs, seq=store.next_seq())
-    if same is None:
-        store.insert_route_selector(route_id, rs)
-    else:
-        store.update_route_selector(same, route_id, rs)
+    ref = _ems_node(store, rs.node)
+    seq = store.next_seq()
+    _edit(
+        store,
+        ref,
+        lambda s: route_selectors.define(s, rs, replace=replace, seq=seq),
+        {"routes": [rs.peer]},
+    )
 
 
 def alter_route_selector(store: Store, node: str, key: tuple[str, str, str], selector: str | None) -> None:
-    route_id, existing = _route_selector(store, node, key)
-    row_id, old = _require_selector(existing, node, key)
-    new = dataclasses.replace(
-        old, selector=old.selector if selector is None else selector, seq=store.next_seq()
-    )
-    route_selectors.check(new)
-    store.update_route_selector(row_id, route_id, new)
+    ref = _ems_node(store, node)
+    seq = store.next_seq()
+    _edit(store, ref, lambda s: route_selectors.alter(s, key, selector, seq=seq), {"routes": [key[0]]})
 
 
 def delete_route_selector(store: Store, node: str, key: tuple[str, str, str]) -> None:
-    _, existing = _route_selector(store, node, key)
-    row_id, _ = _require_selector(existing, node, key)
-    store.delete_route_selector(row_id)
-
-
-def _require_selector(
-    existing: list[tuple[int, RouteSelector]], node: str, key: tuple[str, str, str]
-) -> tuple[int, RouteSelector]:
-    for row_id, rs in existing:
-        if _selector_key(rs) == key:
-            return row_id, rs
-    raise _missing(f"route {key[0]} {key[1]}_topic={key[2]}", node)
-
-
-def _require(store: Store, kind: Kind, ref: NodeRef, key: str, label: str) -> tuple[int, Any]:
-    found = store.find(kind, ref, key)
-    if found is None:
-        raise _missing(f"{label} {key}", ref.name)
-    return found
+    ref = _ems_node(store, node)
+    _edit(store, ref, lambda s: route_selectors.delete(s, key), {"routes": [key[0]]})

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import islice
@@ -219,6 +219,10 @@ class Store:
         row = self.conn.execute(select(c.c.descr, c.c.seq).where(c.c.name == name)).first()
         return None if row is None else (row.descr, row.seq)
 
+    def cluster_names(self) -> list[str]:
+        c = tables.clusters
+        return list(self.conn.execute(select(c.c.name).order_by(c.c.name)).scalars())
+
     def put_cluster(self, name: str, descr: str, seq: int) -> None:
         c = tables.clusters
         if self.cluster(name) is None:
@@ -392,6 +396,26 @@ class Store:
             state.memberships = self.memberships_of(ref)
         if "routes" in parts:
             state.route_selectors = self._node_route_selectors(ref)
+        return state
+
+    def load_node_slice(
+        self, ref: NodeRef, keys: Mapping[str, Iterable[str]], parts: frozenset[str] = frozenset()
+    ) -> NodeState:
+        """A ``NodeState`` holding only the named objects (``keys``: collection -> object keys; routes
+        come with their selectors) and the whole of ``parts``: what one object command reads, with
+        indexed queries, so its cost does not grow with the node."""
+        state = self.load_node_state(ref, parts) if parts else NodeState(node=ref.node)
+        for kind in KINDS:
+            if kind.attr in parts:
+                continue
+            collection = getattr(state, kind.attr)
+            for key in dict.fromkeys(keys.get(kind.attr, ())):
+                found = self.find(kind, ref, key)
+                if found is None:
+                    continue
+                collection[key] = found[1]
+                if kind is ROUTES:
+                    state.route_selectors += [rs for _, rs in self.route_selectors(found[0], ref.name, key)]
         return state
 
     def memberships_of(self, ref: NodeRef) -> dict[str, Membership]:

@@ -147,10 +147,15 @@ def test_sub_with_topicobj_composes_topicstr(cli: Cli) -> None:
     ok(cli("define", "topic", "SPORT", "--qmgr", "QM1", "--topicstr", "/Sport"))
     ok(cli("define", "sub", "S1", "--qmgr", "QM1", "--topicobj", "SPORT", "--topicstr", "Football/#"))
     assert one(cli, "display", "sub", "S1")["topicstr"] == "/Sport/Football/#"
-    failed = cli("delete", "topic", "SPORT", "--qmgr", "QM1")
-    assert failed.exit_code == 2 and "sub S1" in failed.stderr
-    ok(cli("delete", "topic", "SPORT", "--qmgr", "QM1", "--cascade"))
-    assert cli("display", "sub", "S1").exit_code == 1
+    ok(cli("define", "sub", "S2", "--qmgr", "QM1", "--topicobj", "SPORT"))  # TOPICSTR from the object
+    assert one(cli, "display", "sub", "S2")["topicstr"] == "/Sport"
+    ok(cli("delete", "topic", "SPORT", "--qmgr", "QM1"))  # as MQ: the subscriptions keep their string
+    assert one(cli, "display", "sub", "S1")["topicstr"] == "/Sport/Football/#"
+    assert one(cli, "display", "sub", "S2")["topicstr"] == "/Sport"
+    refused = cli("define", "sub", "S3", "--qmgr", "QM1", "--topicobj", "SPORT")
+    assert refused.exit_code == 2 and "TOPICOBJ" in refused.stderr
+    refused = cli("define", "sub", "S3", "--qmgr", "QM1")
+    assert refused.exit_code == 2 and "TOPICSTR" in refused.stderr
 
 
 def test_namelist_channel_membership_round_trip(cli: Cli) -> None:
@@ -180,7 +185,13 @@ def test_namelist_channel_membership_round_trip(cli: Cli) -> None:
     assert one(cli, "display", "channel", "TO.QM1")["conname"] == "qm1b(1414)"
     ok(cli("alter", "namelist", "NL1", "--qmgr", "QM1", "--names", "CLA", "--descr", "x"))
     assert one(cli, "display", "namelist", "NL1")["names"] == ["CLA"]
-    assert cli("delete", "namelist", "NL1", "--qmgr", "QM1").exit_code == 2
+    # as MQ: a namelist a channel names is deleted; the channel stays and gives no membership
+    gone = ok(cli("delete", "namelist", "NL1", "--qmgr", "QM1"))
+    assert "channel TO.QM1: namelist NL1 is not defined now" in gone.stderr
+    assert one(cli, "display", "qmgr", "QM1")["clusters"] == []
+    assert one(cli, "display", "channel", "TO.QM1")["clusnl"] == "NL1"
+    ok(cli("define", "namelist", "NL1", "--qmgr", "QM1", "--names", "CLA"))
+    assert one(cli, "display", "qmgr", "QM1")["clusters"] == ["CLA"]
     ok(cli("delete", "channel", "TO.QM1", "--qmgr", "QM1"))
     # the memberships the channel gave end with it (as runmqsc's DELETE CHANNEL does)
     assert one(cli, "display", "qmgr", "QM1")["clusters"] == []
@@ -280,7 +291,6 @@ def test_route_and_route_selector_round_trip(cli: Cli) -> None:
     ok(cli("alter", "route", "USA", "--qmgr", "ORD", "--url", "tcp://usa2:7222"))
     route = one(cli, "display", "route", "USA")
     assert route["url"] == "tcp://usa2:7222" and route["selectors"][0]["selector"] == "country='US'"
-    assert cli("delete", "route", "USA", "--qmgr", "ORD").exit_code == 2
     ok(
         cli(
             "delete",
@@ -295,7 +305,12 @@ def test_route_and_route_selector_round_trip(cli: Cli) -> None:
             "orders",
         )
     )
+    assert one(cli, "display", "route", "USA")["selectors"] == []
+    sel = ["--qmgr", "ORD", "--route", "USA", "--direction", "incoming", "--topic", "orders.>"]
+    ok(cli("define", "route-selector", *sel, "--selector", "a > 1"))
+    # as EMS: a route's selectors are its properties, and go with it
     ok(cli("delete", "route", "USA", "--qmgr", "ORD"))
+    assert cli("display", "route-selector").exit_code == 1
     assert cli("display", "route").exit_code == 1
 
 

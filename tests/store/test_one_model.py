@@ -255,3 +255,41 @@ def test_export_names_the_non_durable_subscriptions_it_cannot_write(cli: Cli, tm
     ok(cli("define", "sub", "JMS.SUB", "--qmgr", "E1", "--topicstr", "orders.>"))
     done = ok(cli("export", "ems", "--server", "E1", "--out", str(tmp_path / "E1")))
     assert "E1: not written: 1 non-durable subscription(s) (JMS.SUB)" in done.stderr
+
+
+# -- issue 25: the doors rebuilt by the one edit path --------------------------------------------------------
+
+
+def test_a_new_cluster_is_named_with_the_nearest_existing_ones(cli: Cli, store_url: str) -> None:
+    """Legal (exit 0) as in MQ, but said on stderr: a misspelt cluster name does not go unnoticed."""
+    first = ok(cli("define", "qmgr", "FR1", "--cluster", "EU"))
+    assert "cluster EU is new" in first.stderr
+    typo = ok(cli("define", "qmgr", "X1", "--cluster", "EUU"))
+    assert "cluster EUU is new; did you mean EU?" in typo.stderr.splitlines()[-1]
+    again = ok(cli("define", "qmgr", "X2", "--cluster", "EUU"))
+    assert "is new" not in again.stderr
+    topic = ok(cli("define", "topic", "T", "--qmgr", "FR1", "--topicstr", "/a", "--cluster", "ASIA"))
+    assert topic.stderr.strip().endswith("cluster ASIA is new")  # nothing near it
+    altered = ok(cli("alter", "qmgr", "FR1", "--cluster", "EUX"))
+    assert "cluster EUX is new; did you mean EU or EUU?" in altered.stderr
+    assert "is new" not in ok(cli("alter", "topic", "T", "--qmgr", "FR1", "--cluster", "EU")).stderr
+    clusters = {c["name"] for c in ok(cli("display", "cluster", "-o", "json")).json()}
+    assert clusters == {"ASIA", "EU", "EUU", "EUX"}
+
+
+def test_every_route_selector_gets_its_own_definition_sequence(cli: Cli, tmp_path: Path) -> None:
+    """tibemsadmin's `create route … selector=` gave its selector sequence 0; every door now gives a real,
+    increasing one (SEMANTICS §9)."""
+    ok(cli("define", "qmgr", "E1", "--dialect", "ems"))
+    script = 'create route E2 url=tcp://e2:7222 outgoing_topic=a.> selector="x > 1" incoming_topic=b selector="y = 2"\n'
+    ok(cli("tibemsadmin", "E1", "-", stdin=script))
+    route = ok(cli("display", "route", "E2", "-o", "json")).json()[0]
+    seqs = [s["seq"] for s in route["selectors"]]
+    assert len(seqs) == 2 and all(seq > route["seq"] for seq in seqs) and len(set(seqs)) == 2
+    conf = tmp_path / "E3"
+    conf.mkdir()
+    (conf / "tibemsd.conf").write_text("server = E3\nroutes = routes.conf\n")
+    (conf / "routes.conf").write_text('[E1]\n  url = tcp://e1:7222\n  outgoing_topic=a.> selector="x > 1"\n')
+    ok(cli("import", "ems", "--tibemsd", str(conf / "tibemsd.conf")))
+    imported = ok(cli("display", "route", "E1", "--qmgr", "E3", "-o", "json")).json()[0]
+    assert imported["selectors"][0]["seq"] > imported["seq"] > 0

@@ -1,59 +1,31 @@
-"""What MQ or EMS itself refuses, one module per object kind; every door (object commands, MQSC, EMS
-files, tibemsadmin, snapshots) calls these and only adds a file position.
+"""Moved to ``mqctl.domain.objects`` (one module per object kind: what the product accepts and what a
+define, alter or delete does). Kept as a re-export so older imports work; "rules" now names validate's
+catalogue (``mqctl.domain.validation``)."""
 
-Each module offers ``check(obj)`` — the definition on its own, as DEFINE would judge it — and, where the
-product refuses some changes, ``check_change(old, new)`` for ALTER. Rules that need a fact from the rest
-of the model (is the TOPICSTR used by another object? is the parent an EMS server?) take that fact as an
-argument: each door finds it its own way (an indexed query, the script's working state) and the rule,
-with its message, stays here. ``check_definition`` dispatches on the object's type.
-"""
-
-from __future__ import annotations
-
-from mqctl.domain.model import (
-    Channel,
-    Dialect,
-    Namelist,
-    Node,
-    Route,
-    RouteSelector,
-    Subscription,
-    TopicObject,
-)
-from mqctl.domain.rules import (
+from mqctl.domain.objects import (
     channels,
+    check_definition,
+    clusters,
     ems_definitions,
     namelists,
     nodes,
     route_selectors,
     routes,
     subscriptions,
+    text,
     topic_objects,
 )
 
-
-def check_definition(obj: object, dialect: Dialect) -> None:
-    """The single-object rules for ``obj`` defined on a node of ``dialect``."""
-    if isinstance(obj, Node):
-        nodes.check(obj)
-    elif isinstance(obj, TopicObject):
-        if dialect is Dialect.EMS:
-            ems_definitions.check(obj)
-        else:
-            topic_objects.check(obj)
-    elif isinstance(obj, Subscription):
-        subscriptions.check(obj, dialect)
-    elif isinstance(obj, Namelist):
-        nodes.require_dialect(dialect, Dialect.MQ, "namelists", obj.node)
-        namelists.check(obj)
-    elif isinstance(obj, Channel):
-        nodes.require_dialect(dialect, Dialect.MQ, "cluster channels", obj.node)
-        channels.check(obj)
-    elif isinstance(obj, Route):
-        nodes.require_dialect(dialect, Dialect.EMS, "routes", obj.node)
-        routes.check(obj)
-    elif isinstance(obj, RouteSelector):
-        nodes.require_dialect(dialect, Dialect.EMS, "route selectors", obj.node)
-        route_selectors.check(obj)
-    else:
-        raise TypeError(f"not a definition: {obj!r}")
+__all__ = [
+    "channels",
+    "check_definition",
+    "clusters",
+    "ems_definitions",
+    "namelists",
+    "nodes",
+    "route_selectors",
+    "routes",
+    "subscriptions",
+    "text",
+    "topic_objects",
+]

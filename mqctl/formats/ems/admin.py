@@ -18,18 +18,19 @@ import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from mqctl.domain.ems_topics import definitions_for, effective_properties
 from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect, NodeState, Route, RouteSelector, TopicObject, ZoneType
-from mqctl.domain.rules import ems_definitions, route_selectors
-from mqctl.domain.rules import routes as route_rules
+from mqctl.domain.objects import ems_definitions, route_selectors
+from mqctl.domain.objects import routes as route_rules
+from mqctl.domain.objects.edit import AlreadyDefined, NotDefined, changes_between
 from mqctl.domain.topics import has_wildcards, matches
+from mqctl.formats._located import locate
 from mqctl.formats.ems.model_edit import (
     check_pattern,
     check_server,
-    rule_at,
     selectors_from,
     sourced,
     zone_type,
@@ -159,28 +160,38 @@ class _Interpreter:
             return [self.topic(verb, name, column, props, line)]
         return [self.route(verb, name, column, props, line)]
 
+    def edit(self, line: _Line, column: int, what: str, edit: Callable[..., T], *args: Any, **kw: Any) -> T:
+        """A change made by the domain (``mqctl.domain.objects``), with tibemsadmin's replies for an
+        object that exists or does not, and any other refusal placed at the command's name."""
+        try:
+            return edit(*args, **kw)
+        except AlreadyDefined:
+            raise self.fail(f"{what} already exists", line, column) from None
+        except NotDefined:
+            raise self.fail(f"{what} does not exist", line, column) from None
+        except InputError as err:
+            raise locate(err, file=self.file, line=line.number, column=column) from None
+
     def topic(self, verb: str, name: str, column: int, props: list[Prop], line: _Line) -> str:
-        topics = self.state.topics
+        state = self.state
+        what = f"Topic '{name}'"
         check_pattern(name, line=line.number, column=column, file=self.file)
-        current = topics.get(name)
         if verb == "create":
-            if current is not None:
-                raise self.fail(f"Topic '{name}' already exists", line, column)
             topic = TopicObject(
-                node=self.state.node.name,
-                name=name,
-                topicstr=name,
-                properties=self.topic_props(props, line),
-                seq=self.next_seq(),
+                node=state.node.name, name=name, topicstr=name, properties=self.topic_props(props, line)
             )
-            topics[name] = self.checked(ems_definitions.check, topic, line, column)
-            return f"Topic '{name}' has been created"
-        if current is None:
-            raise self.fail(f"Topic '{name}' does not exist", line, column)
+            topic = sourced(topic, self.file, line.number)
+            self.edit(
+                line, column, what, ems_definitions.define, state, topic, replace=False, seq=self.next_seq()
+            )
+            return f"{what} has been created"
         if verb == "delete":
             self._no_props(props, line)
-            del topics[name]
-            return f"Topic '{name}' has been deleted"
+            self.edit(line, column, what, ems_definitions.delete, state, name)
+            return f"{what} has been deleted"
+        current = state.topics.get(name)
+        if current is None:
+            raise self.fail(f"{what} does not exist", line, column)
         if verb == "setprop":
             new = self.topic_props(props, line)
         elif verb == "addprop":
@@ -192,15 +203,12 @@ class _Interpreter:
                 if prop.key not in new:
                     raise self.fail(f"property {prop.key} is not set on topic '{name}'", line, prop.column)
                 del new[prop.key]
-        topic = dataclasses.replace(current, properties=new, seq=self.next_seq())
-        topics[name] = self.checked(ems_definitions.check, topic, line, column)
-        return f"Topic '{name}' has been modified"
-
-    def checked(self, check: Callable[[T], None], obj: T, line: _Line, column: int) -> T:
-        """A domain rule on what the command built, placed at the command's name; the object remembers
-        the line it came from."""
-        rule_at(check, obj, file=self.file, line=line.number, column=column)
-        return sourced(obj, self.file, line.number)
+        seq = self.next_seq()
+        altered = self.edit(
+            line, column, what, ems_definitions.alter, state, name, {"properties": new}, seq=seq
+        )
+        sourced(altered, self.file, line.number)
+        return f"{what} has been modified"
 
     def topic_props(self, props: list[Prop], line: _Line) -> dict[str, str | None]:
         checked = check_topic_props(props, line=line.number, file=self.file)
@@ -221,40 +229,53 @@ class _Interpreter:
     def route(self, verb: str, name: str, column: int, props: list[Prop], line: _Line) -> str:
         state = self.state
         peer = check_server(name, line=line.number, column=column, file=self.file)
+        what = f"Route '{peer}'"
         if peer == state.node.name:
             raise self.fail(f"a route cannot lead to its own server {peer}", line, column)
-        current = state.routes.get(peer)
         if verb == "create":
-            if current is not None:
-                raise self.fail(f"Route '{peer}' already exists", line, column)
-            route = Route(node=state.node.name, peer=peer, seq=self.next_seq())
+            if peer in state.routes:
+                raise self.fail(f"{what} already exists", line, column)
+            route = sourced(Route(node=state.node.name, peer=peer), self.file, line.number)
             selectors = self.route_props(route, props, line, creating=True)
             if not route.url:
                 raise self.fail(f"create route {peer} needs url=tcp://host:port", line, column + len(name))
-            state.routes[peer] = self.checked(route_rules.check, route, line, column)
-            state.route_selectors.extend(
-                self.checked(route_selectors.check, s, line, column) for s in selectors
+            seq = self.next_seq()
+            self.edit(
+                line,
+                column,
+                what,
+                route_rules.define,
+                state,
+                route,
+                replace=False,
+                seq=seq,
+                peer_dialect=None,
             )
+            self.define_selectors(selectors, line, column)
             self.run_info.peers_referenced.add(peer)
-            return f"Route '{peer}' has been created"
-        if current is None:
-            raise self.fail(f"Route '{peer}' does not exist", line, column)
-        others = [s for s in state.route_selectors if s.peer != peer]
-        mine = [s for s in state.route_selectors if s.peer == peer]
+            return f"{what} has been created"
         if verb == "delete":
             self._no_props(props, line)
-            del state.routes[peer]
-            state.route_selectors = others
-            return f"Route '{peer}' has been deleted"
-        route = dataclasses.replace(current, properties=dict(current.properties), seq=self.next_seq())
+            self.edit(line, column, what, route_rules.delete, state, peer)  # its selectors go with it
+            return f"{what} has been deleted"
+        current = state.routes.get(peer)
+        if current is None:
+            raise self.fail(f"{what} does not exist", line, column)
+        route = dataclasses.replace(current, properties=dict(current.properties))
+        mine = [route_selectors.key(s) for s in state.route_selectors if s.peer == peer]
+        gone: list[route_selectors.Key] = []
+        added: list[RouteSelector] = []
         if verb == "removeprop":
             for prop in props:
                 if prop.key in ("incoming_topic", "outgoing_topic"):
-                    mine = [
-                        s
-                        for s in mine
-                        if not (f"{s.direction.value}_topic" == prop.key and s.topic == prop.value)
-                    ]
+                    key = (peer, prop.key.removesuffix("_topic"), prop.value or "")
+                    if key not in mine:
+                        raise self.fail(
+                            f"property {prop.key}={prop.value} is not set on route '{peer}'",
+                            line,
+                            prop.column,
+                        )
+                    gone.append(key)
                 elif prop.key in route.properties:
                     del route.properties[prop.key]
                 else:
@@ -262,17 +283,25 @@ class _Interpreter:
         else:
             if verb == "setprop":
                 route.properties = {}
-                mine = []
+                gone = mine
             added = self.route_props(route, props, line, creating=False)
-            keys = {(s.direction, s.topic) for s in added}
-            mine = [s for s in mine if (s.direction, s.topic) not in keys] + added
-        for sel in mine:
-            sel.seq = route.seq
-            self.checked(route_selectors.check, sel, line, column)
-        rule_at(route_rules.check_change, current, route, file=self.file, line=line.number, column=column)
-        state.routes[peer] = sourced(route, self.file, line.number)
-        state.route_selectors = others + mine
-        return f"Route '{peer}' has been modified"
+        changes = changes_between(current, route)
+        altered = self.edit(line, column, what, route_rules.alter, state, peer, changes, seq=self.next_seq())
+        sourced(altered, self.file, line.number)
+        for key in gone:
+            self.edit(line, column, what, route_selectors.delete, state, key)
+        self.define_selectors(added, line, column)
+        return f"{what} has been modified"
+
+    def define_selectors(self, selectors: list[RouteSelector], line: _Line, column: int) -> None:
+        """Each selector of the command, with its own definition sequence (a later one for the same
+        topic and direction replaces an earlier one)."""
+        for sel in selectors:
+            sel = sourced(sel, self.file, line.number)
+            what = route_selectors.label(sel)
+            self.edit(
+                line, column, what, route_selectors.define, self.state, sel, replace=True, seq=self.next_seq()
+            )
 
     def route_props(
         self, route: Route, props: list[Prop], line: _Line, *, creating: bool

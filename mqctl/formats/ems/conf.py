@@ -24,11 +24,11 @@ import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from mqctl.domain.errors import InputError
-from mqctl.domain.model import Dialect, Node, NodeState, Route, Subscription, TopicObject
-from mqctl.domain.rules import ems_definitions, route_selectors, routes, subscriptions
+from mqctl.domain.model import Dialect, Node, NodeState, Route, RouteSelector, Subscription, TopicObject
+from mqctl.domain.objects import ems_definitions, route_selectors, routes, subscriptions
 from mqctl.formats._checks import check_selector_at, on_line
 from mqctl.formats.ems.model_edit import (
     check_pattern,
@@ -127,9 +127,10 @@ def read_topics_conf(state: NodeState, text: str, *, file: str | None, next_seq:
         props = check_topic_props(
             split_props(rest, column=rest_start + 1, line=number, file=file), line=number, file=file
         )
-        topic = TopicObject(node=state.node.name, name=name, topicstr=name, properties=props, seq=next_seq())
-        rule_at(ems_definitions.check, topic, file=file, line=number, column=indent + 1)
-        state.topics[name] = sourced(topic, file, number)
+        topic = sourced(
+            TopicObject(node=state.node.name, name=name, topicstr=name, properties=props), file, number
+        )
+        rule_at(_define, ems_definitions.define, state, topic, file=file, line=number, column=indent + 1)
 
 
 def read_routes_conf(
@@ -140,6 +141,7 @@ def read_routes_conf(
     seen: dict[str, int] = {}
     lines_of: dict[str, int] = {}
     keys_seen: set[tuple[str, str]] = set()
+    pending: list[tuple[RouteSelector, int]] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         stripped = raw.strip()
         if not stripped or stripped.startswith("#"):
@@ -169,10 +171,8 @@ def read_routes_conf(
                     column=rest[0].column,
                 )
             for sel in selectors:
-                sel.seq = route.seq
-                rule_at(route_selectors.check, sel, file=file, line=number, column=indent)
-                sourced(sel, file, number)
-            state.route_selectors.extend(selectors)
+                sel.seq = next_seq()
+                pending.append((sourced(sel, file, number), indent))
             continue
         key, sep, value = stripped.partition("=")
         key, value = key.strip(), value.strip()
@@ -186,17 +186,29 @@ def read_routes_conf(
             raise InputError(f"route property {key} is repeated", file=file, line=number, column=indent)
         keys_seen.add((route.peer, key))
         _set_route_key(route, key, value, line=number, value_column=value_column, file=file)
-    for peer, number in lines_of.items():
-        if not state.routes[peer].url:
+    for peer, number in lines_of.items():  # each section read whole: now the domain defines it
+        route = sourced(state.routes.pop(peer), file, number)
+        if not route.url:
             raise InputError(
                 f"route [{peer}] has no url; expected 'url = tcp://host:port'",
                 file=file,
                 line=number,
                 column=1,
             )
-        rule_at(routes.check, state.routes[peer], file=file, line=number, column=1)
-        sourced(state.routes[peer], file, number)
+        rule_at(_define, routes.define, state, route, file=file, line=number, column=1)
+    for sel, indent in pending:  # in their order, each with its own sequence
+        rule_at(_define, route_selectors.define, state, sel, file=file, line=sel.source_line, column=indent)
     return set(lines_of)
+
+
+def _define(define: Callable[..., object], state: NodeState, obj: Any) -> None:
+    """A definition of a configuration file, made by the domain with the sequence read with it: a file
+    defines each object once (duplicates are refused where they are read), and a later selector line for
+    the same topic replaces an earlier one."""
+    kwargs: dict[str, Any] = {"replace": isinstance(obj, RouteSelector), "seq": obj.seq}
+    if isinstance(obj, Route):
+        kwargs["peer_dialect"] = None  # the import creates unknown peers as EMS servers
+    define(state, obj, **kwargs)
 
 
 def _section(
@@ -288,9 +300,9 @@ def read_durables_conf(
             raise InputError(f"durable {name} is defined twice", file=file, line=number, column=name_col + 1)
         if sub.is_route_durable:
             peers.add(check_server(name, line=number, column=name_col + 1, file=file))
-        rule_at(subscriptions.check, sub, Dialect.EMS, file=file, line=number, column=name_col + 1)
         sub.seq = next_seq()
-        state.subscriptions[name] = sourced(sub, file, number)
+        sub = sourced(sub, file, number)
+        rule_at(_define, subscriptions.define, state, sub, file=file, line=number, column=name_col + 1)
     return peers
 
 

@@ -35,7 +35,7 @@ from mqctl.domain.model import (
     Subscription,
     TopicObject,
 )
-from mqctl.domain.rules import ems_definitions, route_selectors, routes, subscriptions
+from mqctl.domain.objects import ems_definitions, route_selectors, routes, subscriptions
 from mqctl.formats._checks import check_selector_at
 from mqctl.formats.ems.conf import (
     EmsServerConfig,
@@ -167,9 +167,20 @@ def _topics(state: NodeState, items: list[Any], file: str, next_seq: Callable[[]
             text = _text(value, f"{where}.{key}", file)
             if key != "name" and text is not None:
                 props[key] = None if text == "" and value is True else text
-        topic = TopicObject(node=state.node.name, name=name, topicstr=name, properties=props, seq=next_seq())
-        _rule(ems_definitions.check, topic, where=where, file=file)
-        state.topics[name] = sourced(topic, file, None)
+        topic = sourced(
+            TopicObject(node=state.node.name, name=name, topicstr=name, properties=props), file, None
+        )
+        _rule(_define, ems_definitions.define, state, topic, next_seq(), where=where, file=file)
+
+
+def _define(define: Callable[..., object], state: NodeState, obj: Any, seq: int) -> None:
+    """A definition of the document, made by the domain (``mqctl.domain.objects``) as every door makes
+    it; each is defined once (duplicates are refused where they are read), a later selector for the same
+    topic and direction replaces an earlier one."""
+    kwargs: dict[str, Any] = {"replace": isinstance(obj, RouteSelector), "seq": seq}
+    if isinstance(obj, Route):
+        kwargs["peer_dialect"] = None  # the import creates unknown peers as EMS servers
+    define(state, obj, **kwargs)
 
 
 def _rule(check: Callable[..., None], *args: object, where: str, file: str) -> None:
@@ -229,14 +240,14 @@ def _routes(state: NodeState, items: list[Any], file: str, next_seq: Callable[[]
                 text = _text(value, f"{where}.{key}", file)
                 if text is not None:
                     route.properties[key] = text
-        _rule(routes.check, route, where=where, file=file)
-        state.routes[peer] = sourced(route, file, None)
-        state.route_selectors.extend(_selectors(item, route, where, file))
+        _rule(_define, routes.define, state, sourced(route, file, None), route.seq, where=where, file=file)
+        for path, rs in _selectors(item, route, where, file):
+            _rule(_define, route_selectors.define, state, rs, next_seq(), where=path, file=file)
         peers.add(peer)
     return peers
 
 
-def _selectors(item: dict[str, Any], route: Route, where: str, file: str) -> list[RouteSelector]:
+def _selectors(item: dict[str, Any], route: Route, where: str, file: str) -> list[tuple[str, RouteSelector]]:
     found: list[tuple[Direction, Any, str]] = []
     for key in ("selectors", "topic_selectors"):
         for j, sel in enumerate(_array(item, key, f"{where}.{key}", file)):
@@ -253,7 +264,7 @@ def _selectors(item: dict[str, Any], route: Route, where: str, file: str) -> lis
     for key, direction in (("incoming_topic", Direction.INCOMING), ("outgoing_topic", Direction.OUTGOING)):
         for j, sel in enumerate(_array(item, key, f"{where}.{key}", file)):
             found.append((direction, sel, f"{where}.{key}[{j}]"))
-    out: list[RouteSelector] = []
+    out: list[tuple[str, RouteSelector]] = []
     for direction, sel, path in found:
         if not isinstance(sel, dict):
             raise _fail("expected an object with 'topic' and 'selector'", path, file)
@@ -268,10 +279,8 @@ def _selectors(item: dict[str, Any], route: Route, where: str, file: str) -> lis
             direction=direction,
             topic=str(topic),
             selector=text,
-            seq=route.seq,
         )
-        _rule(route_selectors.check, rs, where=path, file=file)
-        out.append(sourced(rs, file, None))
+        out.append((path, sourced(rs, file, None)))
     return out
 
 
@@ -298,7 +307,7 @@ def _durables(state: NodeState, items: list[Any], file: str, next_seq: Callable[
             raise _fail(f"durable {name} is defined twice", where, file)
         if sub.is_route_durable:
             peers.add(_server(name, f"{where}.durable_name", file))
-        _rule(subscriptions.check, sub, Dialect.EMS, where=where, file=file)
-        sub.seq = next_seq()
-        state.subscriptions[name] = sourced(sub, file, None)
+        _rule(
+            _define, subscriptions.define, state, sourced(sub, file, None), next_seq(), where=where, file=file
+        )
     return peers

@@ -23,7 +23,7 @@ T = TypeVar("T")
 def rule_at(
     check: Callable[..., None], *args: object, file: str | None, line: int | None, column: int | None
 ) -> None:
-    """Run a domain rule (``mqctl.domain.rules``) on what a line built; an error gets the line's position."""
+    """Run a domain rule (``mqctl.domain.objects``) on what a line built; an error gets the line's position."""
     try:
         check(*args)
     except InputError as err:

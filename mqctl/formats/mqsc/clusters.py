@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import dataclasses
 
-from mqctl.domain.memberships import channel_gives, full_repositories, rederive
+from mqctl.domain.memberships import full_repositories, rederive
 from mqctl.domain.model import Channel, ChannelType, Namelist
-from mqctl.domain.rules import channels as channel_rules
-from mqctl.domain.rules import namelists, nodes
+from mqctl.domain.objects import channels as channel_rules
+from mqctl.domain.objects import namelists, nodes
+from mqctl.domain.objects.edit import changes_between
 from mqctl.formats.mqsc.parser import Command
-from mqctl.formats.mqsc.topics import Unmodelled, is_system
+from mqctl.formats.mqsc.topics import Unmodelled, change, is_system
 from mqctl.formats.mqsc.values import Context
 from mqctl.formats.mqsc.vocabulary import (
     CHANNEL_IGNORED,
@@ -34,7 +35,8 @@ def define_namelist(ctx: Context, cmd: Command) -> str:
     ctx.check_keywords(cmd, NAMELIST_KEYWORDS, "NAMELIST")
     name = ctx.name(cmd, "namelist").text
     lists = ctx.state.namelists
-    if name in lists and "REPLACE" not in cmd.params:
+    replace = "REPLACE" in cmd.params
+    if name in lists and not replace:
         raise ctx.fail(f"NAMELIST({name}) already exists; add REPLACE to replace it (AMQ8150E)", cmd.name_pos)
     base = Namelist(node=ctx.state.node.name, name=name)
     if "LIKE" in cmd.params:
@@ -44,12 +46,9 @@ def define_namelist(ctx: Context, cmd: Command) -> str:
             raise ctx.fail(f"LIKE: NAMELIST({like.text}) not found", like.pos)
         if source is not None:
             base = dataclasses.replace(source, name=name)
-    replaced = name in lists
-    released = set(lists[name].names) if replaced else set()
-    nl = _namelist_attributes(ctx, cmd, base)
-    ctx.rule(cmd, namelists.check, nl)
-    lists[name] = ctx.sourced(cmd, nl)
-    rederive(ctx.state, seq=nl.seq, released=released)
+    nl = ctx.sourced(cmd, _namelist_attributes(ctx, cmd, base))
+    label = f"NAMELIST({name})"
+    replaced = change(ctx, cmd, label, namelists.define, ctx.state, nl, replace=replace, seq=ctx.next_seq())
     return "AMQ8551I: IBM MQ namelist changed." if replaced else "AMQ8552I: IBM MQ namelist created."
 
 
@@ -61,22 +60,19 @@ def alter_namelist(ctx: Context, cmd: Command) -> str:
         if is_system(name):
             raise Unmodelled(f"NAMELIST({name}) is a predefined system object")
         raise ctx.fail(f"NAMELIST({name}) not found (AMQ8147E); DEFINE it first", cmd.name_pos)
-    nl = _namelist_attributes(ctx, cmd, dataclasses.replace(current))
-    ctx.rule(cmd, namelists.check, nl)
-    ctx.state.namelists[name] = ctx.sourced(cmd, nl)
-    rederive(ctx.state, seq=nl.seq, released=set(current.names))
+    changes = changes_between(current, _namelist_attributes(ctx, cmd, dataclasses.replace(current)))
+    new = change(ctx, cmd, f"NAMELIST({name})", namelists.alter, ctx.state, name, changes, seq=ctx.next_seq())
+    ctx.sourced(cmd, new)
     return "AMQ8551I: IBM MQ namelist changed."
 
 
 def delete_namelist(ctx: Context, cmd: Command) -> str:
+    """As MQ: channels naming the namelist (CLUSNL) stay (``domain.objects.namelists``)."""
     ctx.check_keywords(cmd, frozenset({"CMDSCOPE", "QSGDISP"}), "NAMELIST")
     name = ctx.name(cmd, "namelist").text
-    if name not in ctx.state.namelists:
-        if is_system(name):
-            raise Unmodelled(f"NAMELIST({name}) is a predefined system object")
-        raise ctx.fail(f"NAMELIST({name}) not found (AMQ8147E)", cmd.name_pos)
-    released = set(ctx.state.namelists.pop(name).names)
-    rederive(ctx.state, seq=0, released=released)
+    if name not in ctx.state.namelists and is_system(name):
+        raise Unmodelled(f"NAMELIST({name}) is a predefined system object")
+    change(ctx, cmd, f"NAMELIST({name})", namelists.delete, ctx.state, name, seq=ctx.next_seq())
     return "AMQ8553I: IBM MQ namelist deleted."
 
 
@@ -94,7 +90,6 @@ def _namelist_attributes(ctx: Context, cmd: Command, nl: Namelist) -> Namelist:
         nl.names = tuple(names)
     if "DESCR" in p:
         nl.descr = ctx.text(p["DESCR"])
-    nl.seq = ctx.next_seq()
     return nl
 
 
@@ -108,7 +103,8 @@ def define_channel(ctx: Context, cmd: Command) -> str:
     ctx.check_keywords(cmd, CHANNEL_KEYWORDS, "CHANNEL")
     name = ctx.mq_name(name_value, "channel", max_len=CHANNEL_NAME_MAX)
     channels = ctx.state.channels
-    if name in channels and "REPLACE" not in cmd.params:
+    replace = "REPLACE" in cmd.params
+    if name in channels and not replace:
         raise ctx.fail(f"CHANNEL({name}) already exists; add REPLACE to replace it (AMQ8150E)", cmd.name_pos)
     base = Channel(node=ctx.state.node.name, name=name, chltype=ChannelType(chltype))
     if "LIKE" in cmd.params:
@@ -116,12 +112,11 @@ def define_channel(ctx: Context, cmd: Command) -> str:
         source = channels.get(like.text)
         if source is not None:
             base = dataclasses.replace(source, name=name, chltype=ChannelType(chltype))
-    replaced = name in channels
-    released = channel_gives(ctx.state, channels.get(name))
-    channel = _channel_attributes(ctx, cmd, base)
-    ctx.rule(cmd, channel_rules.check, channel)
-    channels[name] = ctx.sourced(cmd, channel)
-    rederive(ctx.state, seq=channel.seq, released=released)
+    channel = ctx.sourced(cmd, _channel_attributes(ctx, cmd, base))
+    label = f"CHANNEL({name})"
+    replaced = change(
+        ctx, cmd, label, channel_rules.define, ctx.state, channel, replace=replace, seq=ctx.next_seq()
+    )
     return "AMQ8016I: IBM MQ channel changed." if replaced else "AMQ8014I: IBM MQ channel created."
 
 
@@ -138,11 +133,11 @@ def alter_channel(ctx: Context, cmd: Command) -> str:
         raise ctx.fail(
             f"CHANNEL({name}) is a {current.chltype.value} channel, not {chltype}", cmd.params["CHLTYPE"].pos
         )
-    released = channel_gives(ctx.state, current)
-    channel = _channel_attributes(ctx, cmd, dataclasses.replace(current))
-    ctx.rule(cmd, channel_rules.check_change, current, channel)
-    ctx.state.channels[name] = ctx.sourced(cmd, channel)
-    rederive(ctx.state, seq=channel.seq, released=released)
+    changes = changes_between(current, _channel_attributes(ctx, cmd, dataclasses.replace(current)))
+    new = change(
+        ctx, cmd, f"CHANNEL({name})", channel_rules.alter, ctx.state, name, changes, seq=ctx.next_seq()
+    )
+    ctx.sourced(cmd, new)
     return "AMQ8016I: IBM MQ channel changed."
 
 
@@ -150,8 +145,7 @@ def delete_channel(ctx: Context, cmd: Command) -> str:
     name = ctx.name(cmd, "channel", check=False).text
     if name not in ctx.state.channels:
         raise Unmodelled("not a cluster channel known to mqctl")
-    released = channel_gives(ctx.state, ctx.state.channels.pop(name))
-    rederive(ctx.state, seq=0, released=released)
+    change(ctx, cmd, f"CHANNEL({name})", channel_rules.delete, ctx.state, name, seq=ctx.next_seq())
     return "AMQ8015I: IBM MQ channel deleted."
 
 
@@ -185,7 +179,6 @@ def _channel_attributes(ctx: Context, cmd: Command, channel: Channel) -> Channel
     for keyword in ("CLWLRANK", "CLWLPRTY", "CLWLWGHT"):
         if keyword in p:
             setattr(channel, keyword.lower(), ctx.integer(p[keyword]))
-    channel.seq = ctx.next_seq()
     return channel
 
 
@@ -199,22 +192,23 @@ def alter_qmgr(ctx: Context, cmd: Command) -> str:
     for keyword in ("FORCE",):
         if keyword in p and p[keyword].values is not None:
             raise ctx.fail(f"{keyword} takes no value", p[keyword].pos)
+    parent_dialect = None
     if "PARENT" in p:
         value = ctx.one(p["PARENT"])
         node.parent = ctx.mq_name(value, "qmgr") if value.text.strip() else None
         if node.parent is not None:
-            ctx.rule(cmd, nodes.check_parent, node, ctx.dialect_of(node.parent))
+            parent_dialect = ctx.dialect_of(node.parent)
     if "PSMODE" in p:
         node.psmode = ctx.choice(p["PSMODE"], ("COMPAT", "DISABLED", "ENABLED"))
     if "PSCLUS" in p:
         node.psclus = ctx.choice(p["PSCLUS"], ("ENABLED", "DISABLED"))
     if "DESCR" in p:
         node.descr = ctx.text(p["DESCR"])
-    ctx.rule(cmd, nodes.check, node)
     repos = _full_repositories(ctx, cmd)
     seq = ctx.next_seq()
-    node.seq = seq
-    ctx.state.node = ctx.sourced(cmd, node)
+    changes = changes_between(ctx.state.node, node)
+    new = change(ctx, cmd, "QMGR", nodes.alter, ctx.state, changes, seq=seq, parent_dialect=parent_dialect)
+    ctx.sourced(cmd, new)
     if repos is not None:
         rederive(ctx.state, seq=seq, full_repos=repos, released=full_repositories(ctx.state))
     else:

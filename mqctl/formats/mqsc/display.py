@@ -97,6 +97,9 @@ def channel_pairs(c: Channel) -> list[tuple[str, str]]:
         ("CLUSNL", c.clusnl),
         ("CONNAME", c.conname),
         ("DESCR", c.descr),
+        ("CLWLPRTY", str(c.clwlprty)),
+        ("CLWLRANK", str(c.clwlrank)),
+        ("CLWLWGHT", str(c.clwlwght)),
     ]
 
 

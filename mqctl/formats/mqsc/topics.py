@@ -1,29 +1,28 @@
 """DEFINE / ALTER / DELETE TOPIC and SUB applied to a ``NodeState``.
 
-As runmqsc: DEFINE of an existing object needs REPLACE (and then replaces every attribute, from the
-defaults or LIKE, not only those given); ALTER changes only the given ones; ALTER and DELETE of a
-missing object fail. Each DEFINE/ALTER takes a new definition sequence (SEMANTICS §9).
+The change itself is the domain's (``mqctl.domain.objects``: the same functions every door calls); this
+module reads the command, places each mistake in its text and answers as runmqsc does. DEFINE REPLACE
+replaces every attribute (from the defaults or LIKE, not only those given); ALTER changes only the given
+ones. Each DEFINE/ALTER takes a new definition sequence (SEMANTICS §9).
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from mqctl.domain.errors import InputError
 from mqctl.domain.model import (
-    ClRoute,
     Dialect,
-    Enablement,
-    ProxySub,
-    Scope,
     SubScope,
     Subscription,
     TopicObject,
-    Wildcard,
     WSchema,
 )
 from mqctl.domain.names import check_subscription_name
-from mqctl.domain.rules import subscriptions, topic_objects
+from mqctl.domain.objects import attributes, subscriptions, topic_objects
+from mqctl.domain.objects.edit import AlreadyDefined, NotDefined, changes_between
 from mqctl.formats._checks import check_selector_at, check_topic
 from mqctl.formats._located import locate
 from mqctl.formats.mqsc.parser import Command, Value
@@ -31,7 +30,10 @@ from mqctl.formats.mqsc.values import Context
 from mqctl.formats.mqsc.vocabulary import COMMON, SUB_IGNORED, SUB_MODELLED, TOPIC_IGNORED, TOPIC_MODELLED
 
 TOPIC_KEYWORDS = TOPIC_MODELLED | TOPIC_IGNORED | COMMON
+TOPIC_ATTRIBUTES = tuple(a for a in attributes.TOPIC if a.field != "topicstr")
+"""Read the same way from their text; TOPICSTR is read first, each mistake placed in the string."""
 SUB_KEYWORDS = SUB_MODELLED | SUB_IGNORED | COMMON
+T = TypeVar("T")
 
 
 class Unmodelled(Exception):
@@ -44,29 +46,52 @@ class Unmodelled(Exception):
 
 def is_system(name: str) -> bool:
     """MQ's predefined objects (SYSTEM.*) exist on every queue manager but are not in the model."""
-    return name.upper().startswith("SYSTEM.")
+    return topic_objects.is_system(name)
+
+
+def change(ctx: Context, cmd: Command, label: str, edit: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """Make a change through the domain (``mqctl.domain.objects``), with runmqsc's replies for an object
+    that exists (AMQ8150E) or does not (AMQ8147E), and every other refusal placed at the parameter it
+    names."""
+    done: list[T] = []
+    try:
+        ctx.rule(cmd, lambda: done.append(edit(*args, **kwargs)))
+    except AlreadyDefined:
+        raise ctx.fail(
+            f"{label} already exists; add REPLACE to replace it (AMQ8150E)", cmd.name_pos
+        ) from None
+    except NotDefined:
+        raise ctx.fail(f"{label} not found (AMQ8147E)", cmd.name_pos) from None
+    return done[0]
 
 
 def define_topic(ctx: Context, cmd: Command) -> str:
     ctx.check_keywords(cmd, TOPIC_KEYWORDS, "TOPIC")
     name = ctx.name(cmd, "topic").text
     topics = ctx.state.topics
-    if name in topics and "REPLACE" not in cmd.params:
+    replace = "REPLACE" in cmd.params
+    if name in topics and not replace:
         raise ctx.fail(f"TOPIC({name}) already exists; add REPLACE to replace it (AMQ8150E)", cmd.name_pos)
     base = _like_topic(ctx, cmd, name)
     if "TOPICSTR" not in cmd.params and base.topicstr == "":
         raise ctx.fail("DEFINE TOPIC needs TOPICSTR('...')", cmd.pos, obj=f"TOPIC({name})")
-    topic = _topic_attributes(ctx, cmd, base)
-    ctx.rule(cmd, topic_objects.check, topic)
+    topic = ctx.sourced(cmd, _topic_attributes(ctx, cmd, base))
     counts = ctx.topicstr_index()
     old = topics.get(name)
+    holder = None
     if counts[topic.topicstr] > (1 if old is not None and old.topicstr == topic.topicstr else 0):
-        # another object has this string: find it, as the error names it
-        holder = next(o.name for o in topics.values() if o.name != name and o.topicstr == topic.topicstr)
-        ctx.rule(cmd, topic_objects.check_unique_topicstr, topic, holder)
-    replaced = old is not None
-    topic.seq = ctx.next_seq()
-    topics[name] = ctx.sourced(cmd, topic)
+        holder = topic_objects.holder_in(ctx.state, topic)  # rare: only then scan for its name
+    replaced = change(
+        ctx,
+        cmd,
+        f"TOPIC({name})",
+        topic_objects.define,
+        ctx.state,
+        topic,
+        replace=replace,
+        seq=ctx.next_seq(),
+        holder=holder,
+    )
     if old is not None:
         counts[old.topicstr] -= 1
     counts[topic.topicstr] += 1
@@ -83,20 +108,21 @@ def alter_topic(ctx: Context, cmd: Command) -> str:
         raise ctx.fail(f"TOPIC({name}) not found (AMQ8147E); DEFINE it first", cmd.name_pos)
     ctx.rule(cmd, topic_objects.check_alterable, name, cmd.params)
     topic = _topic_attributes(ctx, cmd, dataclasses.replace(current, properties=dict(current.properties)))
-    ctx.rule(cmd, topic_objects.check_change, current, topic)
-    topic.seq = ctx.next_seq()
-    ctx.state.topics[name] = ctx.sourced(cmd, topic)
+    changes = changes_between(current, topic)
+    new = change(
+        ctx, cmd, f"TOPIC({name})", topic_objects.alter, ctx.state, name, changes, seq=ctx.next_seq()
+    )
+    ctx.sourced(cmd, new)
     return "AMQ8691I: IBM MQ topic changed."
 
 
 def delete_topic(ctx: Context, cmd: Command) -> str:
+    """Subscriptions naming the object keep their topic string (``domain.objects.topic_objects``)."""
     ctx.check_keywords(cmd, frozenset({"CMDSCOPE", "QSGDISP", "AUTHREC"}), "TOPIC")
     name = ctx.name(cmd, "topic").text
-    if name not in ctx.state.topics:
-        if is_system(name):
-            raise Unmodelled(f"TOPIC({name}) is a predefined system object")
-        raise ctx.fail(f"TOPIC({name}) not found (AMQ8147E)", cmd.name_pos)
-    gone = ctx.state.topics.pop(name)
+    if name not in ctx.state.topics and is_system(name):
+        raise Unmodelled(f"TOPIC({name}) is a predefined system object")
+    gone = change(ctx, cmd, f"TOPIC({name})", topic_objects.delete, ctx.state, name)
     if ctx.topicstr_counts is not None:
         ctx.topicstr_counts[gone.topicstr] -= 1
     return "AMQ8692I: IBM MQ topic deleted."
@@ -121,24 +147,18 @@ def _topic_attributes(ctx: Context, cmd: Command, topic: TopicObject) -> TopicOb
         value = ctx.one(p["TOPICSTR"])
         check_topic(value.text, Dialect.MQ, value.at, file=ctx.file, pattern=False)
         topic.topicstr = value.text
-    if "CLUSTER" in p:
-        topic.cluster = ctx.cluster(p["CLUSTER"])
-    if "CLROUTE" in p:
-        topic.clroute = ctx.enum(p["CLROUTE"], ClRoute)
-    if "WILDCARD" in p:
-        topic.wildcard = ctx.enum(p["WILDCARD"], Wildcard)
-    if "PUBSCOPE" in p:
-        topic.pubscope = ctx.enum(p["PUBSCOPE"], Scope)
-    if "SUBSCOPE" in p:
-        topic.subscope = ctx.enum(p["SUBSCOPE"], Scope)
-    if "PROXYSUB" in p:
-        topic.proxysub = ctx.enum(p["PROXYSUB"], ProxySub)
-    if "PUB" in p:
-        topic.pub = ctx.enum(p["PUB"], Enablement)
-    if "SUB" in p:
-        topic.sub = ctx.enum(p["SUB"], Enablement)
-    if "DESCR" in p:
-        topic.descr = ctx.text(p["DESCR"])
+    for attr in TOPIC_ATTRIBUTES:  # the attribute table: CLUSTER, the enumerations, DESCR
+        if attr.keyword in p:
+            param = p[attr.keyword]
+            enum = attr.enum
+            read: object
+            if attr.field == "cluster":
+                read = ctx.cluster(param)
+            elif enum is not None:
+                read = ctx.enum(param, enum)
+            else:
+                read = ctx.text(param)
+            setattr(topic, attr.field, read)
     if "TYPE" in p:
         ctx.choice(p["TYPE"], ("LOCAL",))
     return topic
@@ -148,7 +168,8 @@ def define_sub(ctx: Context, cmd: Command) -> str:
     ctx.check_keywords(cmd, SUB_KEYWORDS, "SUB")
     name = _sub_name(ctx, cmd)
     subs = ctx.state.subscriptions
-    if name in subs and "REPLACE" not in cmd.params:
+    replace = "REPLACE" in cmd.params
+    if name in subs and not replace:
         raise ctx.fail(f"SUB({name}) already exists; add REPLACE to replace it (AMQ8150E)", cmd.name_pos)
     p = cmd.params
     if "TOPICSTR" not in p and "TOPICOBJ" not in p:
@@ -158,17 +179,23 @@ def define_sub(ctx: Context, cmd: Command) -> str:
         sub.subscope = ctx.enum(p["SUBSCOPE"], SubScope)
     if "WSCHEMA" in p:
         sub.wschema = ctx.enum(p["WSCHEMA"], WSchema)
-    _compose_topic(ctx, cmd, sub)
+    _check_topic_positions(ctx, cmd, sub)
     if "SELECTOR" in p:
         value = ctx.one(p["SELECTOR"])
         if value.text.strip():
             check_selector_at(value.text, value.at, file=ctx.file)
             sub.selector = value.text
     _sub_mutable(ctx, cmd, sub)
-    ctx.rule(cmd, subscriptions.check, sub, Dialect.MQ)
-    replaced = name in subs
-    sub.seq = ctx.next_seq()
-    subs[name] = ctx.sourced(cmd, sub)
+    replaced = change(
+        ctx,
+        cmd,
+        f"SUB({name})",
+        subscriptions.define,
+        ctx.state,
+        ctx.sourced(cmd, sub),
+        replace=replace,
+        seq=ctx.next_seq(),
+    )
     return "AMQ8095I: IBM MQ subscription changed." if replaced else "AMQ8094I: IBM MQ subscription created."
 
 
@@ -183,20 +210,18 @@ def alter_sub(ctx: Context, cmd: Command) -> str:
     ctx.rule(cmd, subscriptions.check_alterable, name, cmd.params)
     sub = dataclasses.replace(current, properties=dict(current.properties))
     _sub_mutable(ctx, cmd, sub)
-    ctx.rule(cmd, subscriptions.check_change, current, sub, Dialect.MQ)
-    sub.seq = ctx.next_seq()
-    ctx.state.subscriptions[name] = ctx.sourced(cmd, sub)
+    changes = changes_between(current, sub)
+    new = change(ctx, cmd, f"SUB({name})", subscriptions.alter, ctx.state, name, changes, seq=ctx.next_seq())
+    ctx.sourced(cmd, new)
     return "AMQ8095I: IBM MQ subscription changed."
 
 
 def delete_sub(ctx: Context, cmd: Command) -> str:
     ctx.check_keywords(cmd, frozenset({"CMDSCOPE", "SUBID"}), "SUB")
     name = _sub_name(ctx, cmd)
-    if name not in ctx.state.subscriptions:
-        if is_system(name):
-            raise Unmodelled(f"SUB({name}) is a predefined system subscription")
-        raise ctx.fail(f"SUB({name}) not found (AMQ8147E)", cmd.name_pos)
-    del ctx.state.subscriptions[name]
+    if name not in ctx.state.subscriptions and is_system(name):
+        raise Unmodelled(f"SUB({name}) is a predefined system subscription")
+    change(ctx, cmd, f"SUB({name})", subscriptions.delete, ctx.state, name)
     return "AMQ8096I: IBM MQ subscription deleted."
 
 
@@ -209,24 +234,25 @@ def _sub_name(ctx: Context, cmd: Command) -> str:
     return value.text
 
 
-def _compose_topic(ctx: Context, cmd: Command, sub: Subscription) -> None:
-    """MQ's rule: TOPICOBJ's TOPICSTR, a '/', then the given TOPICSTR (either part may be absent)."""
+def _check_topic_positions(ctx: Context, cmd: Command, sub: Subscription) -> None:
+    """Set TOPICSTR (as given) and TOPICOBJ, and judge the topic string the domain composes from them
+    (``subscriptions.composed``) with each mistake placed in the text that holds it."""
     p = cmd.params
     given: Value | None = ctx.one(p["TOPICSTR"]) if "TOPICSTR" in p else None
-    prefix = ""
+    sub.topicstr = given.text if given is not None else ""
     obj_value: Value | None = None
     if "TOPICOBJ" in p:
         obj_value = ctx.one(p["TOPICOBJ"])
         ctx.mq_name(obj_value, "topic")
-        obj = ctx.state.topics.get(obj_value.text)
-        if obj is None and not is_system(obj_value.text):
-            raise ctx.fail(
-                f"TOPICOBJ: TOPIC({obj_value.text}) not found; define the topic object first", obj_value.pos
-            )
-        prefix = obj.topicstr if obj is not None else ""
         sub.topicobj = obj_value.text
-    tail = given.text if given is not None else ""
-    full = f"{prefix}/{tail}" if prefix and tail else prefix or tail
+    try:
+        full = subscriptions.composed(ctx.state, sub)
+    except InputError:
+        assert obj_value is not None  # only TOPICOBJ can name what is missing
+        raise ctx.fail(
+            f"TOPICOBJ: TOPIC({obj_value.text}) not found; define the topic object first", obj_value.pos
+        ) from None
+    tail = sub.topicstr
     if not full:
         pos = given.pos if given is not None else cmd.pos
         raise ctx.fail("the subscription's topic string is empty; expected TOPICSTR('...')", pos)
@@ -238,7 +264,6 @@ def _compose_topic(ctx: Context, cmd: Command, sub: Subscription) -> None:
         return obj_value.pos if obj_value is not None else cmd.pos
 
     check_topic(full, Dialect.MQ, at, file=ctx.file, pattern=sub.wschema is WSchema.TOPIC)
-    sub.topicstr = full
 
 
 def _sub_mutable(ctx: Context, cmd: Command, sub: Subscription) -> None:

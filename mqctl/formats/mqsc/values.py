@@ -63,7 +63,7 @@ class Context:
         return InputError(message, obj=obj, attribute=attribute, file=self.file, line=pos[0], column=pos[1])
 
     def rule(self, cmd: Command, check: Callable[..., None], *args: object) -> None:
-        """Run a domain rule (``mqctl.domain.rules``) on what the command built; an error is placed at
+        """Run a domain rule (``mqctl.domain.objects``) on what the command built; an error is placed at
         the parameter it names (``TOPICSTR(...)``), else at the object name."""
         try:
             check(*args)
@@ -133,7 +133,7 @@ class Context:
 
     def enum(self, param: Param, kind: type[E]) -> E:
         """An enumerated attribute, judged as the object commands judge it (``rules.text.parse_enum``)."""
-        from mqctl.domain.rules.text import parse_enum
+        from mqctl.domain.objects.text import parse_enum
 
         value = self.one(param)
         try:

@@ -6,6 +6,8 @@ Synonyms are whole words, never prefixes (IBM: "DEFI is not a valid synonym for 
 
 from __future__ import annotations
 
+from mqctl.domain.objects import attributes
+
 VERBS: dict[str, str] = {
     "DEFINE": "DEFINE",
     "DEF": "DEFINE",
@@ -117,9 +119,7 @@ STRICT_VERBS = frozenset({"DEFINE", "ALTER", "DELETE", "DISPLAY"})
 
 COMMON = frozenset({"CMDSCOPE", "QSGDISP", "LIKE", "REPLACE", "NOREPLACE"})
 
-TOPIC_MODELLED = frozenset(
-    {"TOPICSTR", "CLUSTER", "CLROUTE", "WILDCARD", "PUBSCOPE", "SUBSCOPE", "PROXYSUB", "PUB", "SUB", "DESCR"}
-)
+TOPIC_MODELLED = attributes.keywords(attributes.TOPIC)
 TOPIC_IGNORED = frozenset(
     {
         "TYPE",
@@ -142,7 +142,7 @@ TOPIC_IGNORED = frozenset(
     }
 )
 
-SUB_MODELLED = frozenset({"TOPICSTR", "TOPICOBJ", "SELECTOR", "SUBSCOPE", "WSCHEMA", "DEST", "DESTQMGR"})
+SUB_MODELLED = attributes.keywords(attributes.SUB)
 SUB_IGNORED = frozenset(
     {
         "DESTCLAS",
@@ -164,12 +164,10 @@ SUB_IGNORED = frozenset(
     }
 )
 
-NAMELIST_MODELLED = frozenset({"NAMES", "DESCR"})
+NAMELIST_MODELLED = attributes.keywords(attributes.NAMELIST)
 NAMELIST_IGNORED = frozenset({"NLTYPE", "TYPE"})
 
-CHANNEL_MODELLED = frozenset(
-    {"CHLTYPE", "CLUSTER", "CLUSNL", "CONNAME", "DESCR", "CLWLRANK", "CLWLPRTY", "CLWLWGHT"}
-)
+CHANNEL_MODELLED = attributes.keywords(attributes.CHANNEL)
 CHANNEL_IGNORED = frozenset(
     {
         "TRPTYPE",
@@ -244,7 +242,8 @@ CHANNEL_IGNORED = frozenset(
     }
 )
 
-QMGR_MODELLED = frozenset({"PARENT", "REPOS", "REPOSNL", "PSMODE", "PSCLUS", "DESCR"})
+QMGR_MODELLED = attributes.keywords(attributes.NODE) | {"REPOS", "REPOSNL"}
+"""REPOS and REPOSNL give memberships (``domain.memberships``), not attributes of the node."""
 
 DISPLAY_OPTIONS = frozenset(
     {

@@ -1,0 +1,154 @@
+"""The attributes of each object kind, written once: model field, MQSC or EMS keyword, type, default,
+allowed values, and whether routing reads them.
+
+The parts of mqctl that list an object's attributes take them from here where they can (the MQSC
+vocabulary of modelled keywords, the MQSC reader's loop over a DEFINE/ALTER, the shell's enumerated
+options); the others (the model's dataclasses, the store's tables and migrations, the snapshot schema,
+the MQSC writer and DISPLAY) are held to this table by ``tests/formats/test_attribute_table.py``, which
+fails when an attribute is added in one place only. EMS topic properties are free (``properties``) and
+not listed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from mqctl.domain.model import (
+    Channel,
+    ChannelType,
+    ClRoute,
+    Direction,
+    Enablement,
+    Namelist,
+    Node,
+    ProxySub,
+    Route,
+    RouteSelector,
+    Scope,
+    SubScope,
+    Subscription,
+    TopicObject,
+    Wildcard,
+    WSchema,
+    ZoneType,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Attribute:
+    field: str
+    """The model's field."""
+    keyword: str
+    """MQSC keyword (EMS: the configuration key)."""
+    type: Any
+    """str, int, bool, tuple (a list of names), or the enumeration (a class)."""
+    default: object
+    routing: bool = False
+    """Read by resolution or the routing engine (changing it can change an explain)."""
+    command: bool = True
+    """Given in DEFINE/ALTER (MQSC) or the EMS files; False for what the product implies (DURABLE of a
+    DEFINE SUB) or mqctl alone holds."""
+    choices: tuple[str, ...] = ()
+    """Allowed values of a text attribute that is not an enumeration of the model (PSMODE)."""
+
+    @property
+    def enum(self) -> type[StrEnum] | None:
+        kind = self.type
+        return kind if isinstance(kind, type) and issubclass(kind, StrEnum) else None
+
+
+A = Attribute
+
+TOPIC = (
+    A("topicstr", "TOPICSTR", str, "", routing=True),
+    A("cluster", "CLUSTER", str, "", routing=True),
+    A("clroute", "CLROUTE", ClRoute, ClRoute.DIRECT, routing=True),
+    A("wildcard", "WILDCARD", Wildcard, Wildcard.PASSTHRU, routing=True),
+    A("pubscope", "PUBSCOPE", Scope, Scope.ASPARENT, routing=True),
+    A("subscope", "SUBSCOPE", Scope, Scope.ASPARENT, routing=True),
+    A("proxysub", "PROXYSUB", ProxySub, ProxySub.FIRSTUSE, routing=True),
+    A("pub", "PUB", Enablement, Enablement.ASPARENT, routing=True),
+    A("sub", "SUB", Enablement, Enablement.ASPARENT, routing=True),
+    A("descr", "DESCR", str, ""),
+)
+"""An MQ administrative topic object (``TopicObject``; an EMS definition uses ``properties`` only)."""
+
+SUB = (
+    A("topicstr", "TOPICSTR", str, "", routing=True),
+    A("selector", "SELECTOR", str, None, routing=True),
+    A("durable", "DURABLE", bool, True, routing=True, command=False),
+    A("subscope", "SUBSCOPE", SubScope, SubScope.ALL, routing=True),
+    A("wschema", "WSCHEMA", WSchema, WSchema.TOPIC, routing=True),
+    A("dest", "DEST", str, ""),
+    A("destqmgr", "DESTQMGR", str, ""),
+    A("topicobj", "TOPICOBJ", str, ""),
+)
+
+CHANNEL = (
+    A("chltype", "CHLTYPE", ChannelType, ChannelType.CLUSRCVR, routing=True),
+    A("cluster", "CLUSTER", str, "", routing=True),
+    A("clusnl", "CLUSNL", str, "", routing=True),
+    A("conname", "CONNAME", str, ""),
+    A("descr", "DESCR", str, ""),
+    A("clwlrank", "CLWLRANK", int, 0, routing=True),
+    A("clwlprty", "CLWLPRTY", int, 0, routing=True),
+    A("clwlwght", "CLWLWGHT", int, 50, routing=True),
+)
+
+NAMELIST = (
+    A("names", "NAMES", tuple, (), routing=True),
+    A("descr", "DESCR", str, ""),
+)
+
+NODE = (
+    A("psmode", "PSMODE", str, "ENABLED", routing=True, choices=("ENABLED", "DISABLED", "COMPAT")),
+    A("psclus", "PSCLUS", str, "ENABLED", routing=True, choices=("ENABLED", "DISABLED")),
+    A("descr", "DESCR", str, ""),
+    A("parent", "PARENT", str, None, routing=True),
+)
+"""A queue manager (ALTER QMGR); ``dialect`` says which product the node is, not an attribute."""
+
+ROUTE = (
+    A("url", "url", str, ""),
+    A("zone_name", "zone_name", str, "default_mhop_zone", routing=True),
+    A("zone_type", "zone_type", ZoneType, ZoneType.MHOP, routing=True),
+)
+
+ROUTE_SELECTOR = (
+    A("direction", "direction", Direction, None, routing=True),
+    A("topic", "topic", str, None, routing=True),
+    A("selector", "selector", str, None, routing=True),
+)
+
+TABLES: dict[type, tuple[Attribute, ...]] = {
+    TopicObject: TOPIC,
+    Subscription: SUB,
+    Channel: CHANNEL,
+    Namelist: NAMELIST,
+    Node: NODE,
+    Route: ROUTE,
+    RouteSelector: ROUTE_SELECTOR,
+}
+"""The table of each model class."""
+
+BOOKKEEPING = frozenset(
+    {"node", "name", "peer", "dialect", "properties", "seq", "source_file", "source_line"}
+)
+"""Model fields that are not attributes: keys, owner, EMS free properties, sequence, source position."""
+
+
+def keywords(table: tuple[Attribute, ...]) -> frozenset[str]:
+    """The keywords a DEFINE/ALTER (or the EMS files) give."""
+    return frozenset(a.keyword for a in table if a.command)
+
+
+def enums(table: tuple[Attribute, ...]) -> dict[str, type[StrEnum]]:
+    """Field -> enumeration, for the attributes that have one."""
+    out: dict[str, type[StrEnum]] = {}
+    for attr in table:
+        enum = attr.enum
+        if enum is not None:
+            out[attr.field] = enum
+    return out

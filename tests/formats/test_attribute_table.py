@@ -1,0 +1,187 @@
+"""The attribute table (``domain.objects.attributes``) is the one list of each kind's attributes: every
+place that spells them out agrees with it, so an attribute added in one place only fails here."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+
+from mqctl.domain.model import (
+    Channel,
+    ChannelType,
+    ClRoute,
+    Direction,
+    Enablement,
+    Namelist,
+    Node,
+    NodeState,
+    ProxySub,
+    Route,
+    RouteSelector,
+    Scope,
+    SubScope,
+    Subscription,
+    TopicObject,
+    Wildcard,
+    WSchema,
+    ZoneType,
+)
+from mqctl.domain.objects import attributes
+from mqctl.domain.objects.attributes import BOOKKEEPING, TABLES, Attribute
+from mqctl.formats import snapshot_schema
+from mqctl.formats.mqsc import display, vocabulary
+from mqctl.formats.mqsc.writer import write_mqsc
+from mqctl.store import tables
+
+KINDS = list(TABLES.items())
+STORE = {
+    TopicObject: tables.topics,
+    Subscription: tables.subscriptions,
+    Channel: tables.channels,
+    Namelist: tables.namelists,
+    Node: tables.nodes,
+    Route: tables.routes,
+    RouteSelector: tables.route_selectors,
+}
+SNAPSHOT = {
+    TopicObject: "topics",
+    Subscription: "subscriptions",
+    Channel: "channels",
+    Namelist: "namelists",
+    Node: "nodes",
+    Route: "routes",
+    RouteSelector: "route_selectors",
+}
+MQSC_MODELLED = {
+    TopicObject: vocabulary.TOPIC_MODELLED,
+    Subscription: vocabulary.SUB_MODELLED,
+    Channel: vocabulary.CHANNEL_MODELLED,
+    Namelist: vocabulary.NAMELIST_MODELLED,
+    Node: vocabulary.QMGR_MODELLED,
+}
+
+
+def ids(kind: Any) -> str:
+    return str(kind[0].__name__)
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=ids)
+def test_the_model_holds_exactly_the_table(kind: tuple[type, tuple[Attribute, ...]]) -> None:
+    cls, table = kind
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    assert {f for f in fields if f not in BOOKKEEPING} == {a.field for a in table}, cls.__name__
+    for attr in table:
+        field = fields[attr.field]
+        if field.default is not dataclasses.MISSING:
+            assert field.default == attr.default, (cls.__name__, attr.field)
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=ids)
+def test_the_store_and_the_snapshot_have_a_column_for_each_attribute(
+    kind: tuple[type, tuple[Attribute, ...]],
+) -> None:
+    cls, table = kind
+    columns = set(STORE[cls].c.keys())
+    snapshot = set(snapshot_schema.SCHEMAS[SNAPSHOT[cls]].names)
+    for attr in table:
+        assert attr.field in columns, (STORE[cls].name, attr.field)
+        if (cls, attr.field) == (Node, "parent"):  # a snapshot keeps the hierarchy links in a table
+            assert "parent" in snapshot_schema.SCHEMAS["hierarchy"].names
+            continue
+        assert attr.field in snapshot, (SNAPSHOT[cls], attr.field)
+
+
+@pytest.mark.parametrize("kind", [k for k in KINDS if k[0] in MQSC_MODELLED], ids=ids)
+def test_mqsc_knows_each_keyword(kind: tuple[type, tuple[Attribute, ...]]) -> None:
+    cls, table = kind
+    assert attributes.keywords(table) <= MQSC_MODELLED[cls]
+
+
+def _not_default() -> NodeState:
+    """A queue manager whose every attribute is off its default, so writers and DISPLAY must show it."""
+    state = NodeState(node=Node("QM1", psmode="COMPAT", psclus="DISABLED", descr="d", parent="QM0"))
+    state.topics["T"] = TopicObject(
+        "QM1",
+        "T",
+        "/a",
+        cluster="CL1",
+        clroute=ClRoute.TOPICHOST,
+        wildcard=Wildcard.BLOCK,
+        pubscope=Scope.QMGR,
+        subscope=Scope.ALL,
+        proxysub=ProxySub.FORCE,
+        pub=Enablement.DISABLED,
+        sub=Enablement.ENABLED,
+        descr="d",
+    )
+    state.subscriptions["S"] = Subscription(
+        "QM1",
+        "S",
+        "/a/#",
+        selector="x > 1",
+        subscope=SubScope.QMGR,
+        wschema=WSchema.CHAR,
+        dest="Q",
+        destqmgr="QMX",
+        topicobj="T",
+    )
+    state.namelists["NL"] = Namelist("QM1", "NL", ("CL1", "CL2"), descr="d")
+    state.channels["C"] = Channel(
+        "QM1",
+        "C",
+        ChannelType.CLUSSDR,
+        clusnl="NL",
+        conname="h(1)",
+        descr="d",
+        clwlrank=1,
+        clwlprty=2,
+        clwlwght=3,
+    )
+    return state
+
+
+@pytest.mark.parametrize(
+    ("cls", "noun"),
+    [(TopicObject, "TOPIC"), (Subscription, "SUB"), (Channel, "CHANNEL"), (Namelist, "NAMELIST")],
+)
+def test_the_mqsc_writer_writes_each_attribute(cls: type, noun: str) -> None:
+    script = write_mqsc(_not_default())
+    block = script[script.index(f"DEFINE {noun}(") :].split("REPLACE", 1)[0]
+    for attr in TABLES[cls]:
+        if attr.command:
+            assert f"{attr.keyword}(" in block, (noun, attr.keyword)
+
+
+def test_display_shows_each_attribute() -> None:
+    state = _not_default()
+    shown = {
+        TopicObject: dict(display.topic_pairs(state.topics["T"])),
+        Subscription: dict(display.sub_pairs(state.subscriptions["S"])),
+        Channel: dict(display.channel_pairs(state.channels["C"])),
+        Namelist: dict(display.namelist_pairs(state.namelists["NL"])),
+        Node: dict(display.qmgr_pairs(state)),
+    }
+    for cls, pairs in shown.items():
+        for attr in TABLES[cls]:
+            assert attr.keyword in pairs, (cls.__name__, attr.keyword)
+
+
+def test_each_enumeration_lists_the_values_of_its_model_class() -> None:
+    for table in TABLES.values():
+        for attr in table:
+            if attr.enum is not None and attr.default is not None:
+                assert isinstance(attr.default, attr.enum), attr
+    assert attributes.enums(attributes.ROUTE) == {"zone_type": ZoneType}
+    assert attributes.enums(attributes.ROUTE_SELECTOR) == {"direction": Direction}
+
+
+def test_the_shell_offers_an_option_for_each_topic_and_sub_attribute() -> None:
+    from mqctl.cli.main import app  # noqa: F401  (registers the commands)
+    from mqctl.cli.topics import define_sub, define_topic
+
+    for command, table in ((define_topic, attributes.TOPIC), (define_sub, attributes.SUB)):
+        params = set(command.__code__.co_varnames[: command.__code__.co_argcount])
+        for attr in table:
+            assert attr.field in params, (command.__name__, attr.field)
