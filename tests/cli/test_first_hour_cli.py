@@ -3,6 +3,12 @@ the real CLI, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import resource
+import sqlite3
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -63,3 +69,92 @@ def test_a_huge_number_or_a_deep_nesting_in_a_snapshot_is_refused_in_one_line(
     refused(result, *words)
     assert len(result.stderr.strip().splitlines()) == 1
     assert dump_store(url) == before
+
+
+# -- exports are atomic: a full disk or a refusal leaves the folder as it was ----------------------------
+
+
+def _with_a_full_disk(args: list[str], db: str, limit: int) -> subprocess.CompletedProcess[str]:
+    """``mqctl ARGS`` in a child process that may write no file beyond ``limit`` bytes (RLIMIT_FSIZE: the
+    write fails with EFBIG as it would with ENOSPC on a full disk; needs no privilege, binds root too)."""
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    with contextlib.ExitStack() as held:
+        if db.startswith("sqlite:///"):  # its -wal and -shm files exist already: the read grows no file
+            conn = held.enter_context(contextlib.closing(sqlite3.connect(db.removeprefix("sqlite:///"))))
+            conn.execute("SELECT count(*) FROM nodes").fetchall()
+        return subprocess.run(
+            [sys.executable, "-m", "mqctl", "--db", db, *args],
+            capture_output=True,
+            text=True,
+            env=env,
+            preexec_fn=limited,  # noqa: PLW1509 - no threads started in the child before exec
+            check=False,
+            timeout=120,
+        )
+
+
+def _folder(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def _refused_in_one_line(done: subprocess.CompletedProcess[str], *words: str) -> None:
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("mqctl: error: "), done.stderr
+    for word in words:
+        assert word in lines[0], (word, lines[0])
+
+
+def test_export_mqsc_onto_a_full_disk_leaves_the_earlier_file(
+    cli: Cli, store_url: str, tmp_path: Path
+) -> None:
+    ok(cli("define", "qmgr", "QM1"))
+    out = tmp_path / "mq"
+    ok(cli("export", "mqsc", "QM1", "--out", str(out)))
+    before = _folder(out)
+    for n in range(40):
+        ok(cli("define", "topic", f"T{n}", "--qmgr", "QM1", "--topicstr", f"/orders/{n}"))
+    done = _with_a_full_disk(["export", "mqsc", "QM1", "--out", str(out)], store_url, 2000)
+    _refused_in_one_line(done, "QM1.mqsc", "cannot write", "nothing was written")
+    assert _folder(out) == before  # the earlier export whole, no temporary file left
+
+
+def test_export_snapshot_onto_a_full_disk_leaves_the_earlier_snapshot(
+    cli: Cli, store_url: str, tmp_path: Path
+) -> None:
+    ok(cli("define", "qmgr", "QM1"))
+    out = tmp_path / "snap"
+    ok(cli("export", "snapshot", "--out", str(out)))
+    before = _folder(out)
+    ok(cli("define", "topic", "T", "--qmgr", "QM1", "--topicstr", "/orders"))
+    done = _with_a_full_disk(
+        ["export", "snapshot", "--out", str(out), "--force", "--format", "json"], store_url, 200
+    )
+    _refused_in_one_line(done, "cannot write", "nothing was written")
+    assert _folder(out) == before
+    fresh = tmp_path / "fresh"
+    done = _with_a_full_disk(["export", "snapshot", "--out", str(fresh)], store_url, 200)
+    _refused_in_one_line(done, "cannot write")
+    assert not fresh.exists()  # the folder it created is gone with its files
+
+
+def test_a_refused_export_snapshot_keeps_the_earlier_manifest(cli: Cli, tmp_path: Path) -> None:
+    ok(cli("define", "qmgr", "QM1"))
+    out = tmp_path / "snap"
+    ok(cli("export", "snapshot", "--out", str(out)))
+    elsewhere = tmp_path / "elsewhere.parquet"
+    elsewhere.write_bytes((out / "nodes.parquet").read_bytes())
+    (out / "nodes.parquet").unlink()
+    (out / "nodes.parquet").symlink_to(elsewhere)
+    before = _folder(out)
+    refused(cli("export", "snapshot", "--out", str(out), "--force"), "nodes.parquet", "outside")
+    assert _folder(out) == before and (out / "manifest.json").is_file()
+    (out / "nodes.parquet").unlink()
+    ok(cli("export", "snapshot", "--out", str(out), "--force", "--format", "json"))
+    names = sorted(_folder(out))
+    assert "nodes.json" in names and "manifest.json" in names
+    assert not [n for n in names if n.endswith(".parquet") or n.endswith(".tmp")], names
