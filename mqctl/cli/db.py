@@ -48,15 +48,17 @@ def downgrade(
 @db_app.command("current")
 def current(output: Output = OUTPUT_OPTION) -> None:
     """Show the store's revision and whether it is the one this mqctl needs."""
-    from mqctl.store.engine import current_revision, make_engine, redact
+    from mqctl.store.engine import current_revision, make_engine, redact, store_file_missing
     from mqctl.store.revision import HEAD
 
     url = store_url()
-    engine = make_engine(url)
-    try:
-        revision = current_revision(engine)
-    finally:
-        engine.dispose()
+    revision = None
+    if not store_file_missing(url):  # a read: a store that does not exist yet is not created
+        engine = make_engine(url)
+        try:
+            revision = current_revision(engine)
+        finally:
+            engine.dispose()
     data = {"url": redact(url), "revision": revision, "head": HEAD, "up_to_date": revision == HEAD}
     if output is Output.json:
         emit_json(data)

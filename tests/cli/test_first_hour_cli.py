@@ -158,3 +158,55 @@ def test_a_refused_export_snapshot_keeps_the_earlier_manifest(cli: Cli, tmp_path
     names = sorted(_folder(out))
     assert "nodes.json" in names and "manifest.json" in names
     assert not [n for n in names if n.endswith(".parquet") or n.endswith(".tmp")], names
+
+
+# -- reads never write ------------------------------------------------------------------------------------
+
+READS = [
+    ["display", "qmgr"],
+    ["display", "topic", "*", "-o", "json"],
+    ["graph"],
+    ["explain", "--from", "QM1", "--topic", "/a"],
+    ["validate"],
+    ["export", "mqsc", "--all"],
+]
+
+
+@pytest.mark.parametrize("args", READS, ids=[" ".join(a[:2]) for a in READS])
+def test_a_read_of_a_store_without_schema_creates_nothing_and_says_run_db_upgrade(
+    store_url: str, args: list[str]
+) -> None:
+    before = dump_store(store_url) if not store_url.startswith("sqlite") else None
+    result = run_cli(args, db=store_url)
+    assert result.exit_code == 3, (result.stdout, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "run `mqctl db upgrade`" in lines[0], result.stderr
+    if store_url.startswith("sqlite"):
+        assert not Path(store_url.removeprefix("sqlite:///")).exists()
+    else:
+        assert dump_store(store_url) == before == {}
+    current = run_cli(["db", "current"], db=store_url)
+    assert current.exit_code == 1 and "run `mqctl db upgrade`" in current.stdout
+    ok(run_cli(["define", "qmgr", "QM1"], db=store_url))  # a write creates it at head
+    assert run_cli(args, db=store_url).exit_code in (0, 1)
+
+
+def test_an_empty_sqlite_file_is_not_given_a_schema_by_a_read(tmp_path: Path) -> None:
+    path = tmp_path / "empty.db"
+    path.touch()
+    result = run_cli(["display", "qmgr"], db=f"sqlite:///{path}")
+    assert result.exit_code == 3 and "is empty: run `mqctl db upgrade`" in result.stderr
+    assert dump_store(f"sqlite:///{path}") == {}
+
+
+def test_the_default_store_is_created_by_a_write_in_a_folder_of_its_owner_only(tmp_path: Path) -> None:
+    import stat
+
+    from mqctl.store.engine import default_store_path
+
+    path = default_store_path()
+    assert run_cli(["display", "qmgr"]).exit_code == 3
+    assert not path.parent.exists()  # a read creates neither the file nor its folder
+    ok(run_cli(["define", "qmgr", "QM1"]))
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
