@@ -210,3 +210,26 @@ def test_the_default_store_is_created_by_a_write_in_a_folder_of_its_owner_only(t
     ok(run_cli(["define", "qmgr", "QM1"]))
     assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+# -- EMS server names are folder names -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["a/b", "/abs", "a\\b", "..", "../x"])
+def test_an_ems_server_name_that_is_not_one_folder_name_is_refused_at_every_door(
+    cli: Cli, store_url: str, tmp_path: Path, name: str
+) -> None:
+    ok(cli("define", "qmgr", "E1", "--dialect", "ems"))
+    before = dump_store(store_url)
+    refused(cli("define", "qmgr", name, "--dialect", "ems"), f"server {name}")
+    refused(cli("define", "route", name, "--qmgr", "E1", "--url", "tcp://x:7222"), f"server {name}")
+    conf = tmp_path / "ems"
+    conf.mkdir()
+    (conf / "tibemsd.conf").write_text(f"server = {name}\ntopics = topics.conf\n")
+    (conf / "topics.conf").write_text("orders.> global\n")
+    assert cli("import", "ems", "--tibemsd", str(conf / "tibemsd.conf")).exit_code == 2
+    assert dump_store(store_url) == before
+    ok(cli("define", "qmgr", "E2", "--dialect", "ems"))
+    out = tmp_path / "out"
+    ok(cli("export", "ems", "--all", "--out", str(out)))
+    assert sorted(p.name for p in out.iterdir()) == ["E1", "E2"]
