@@ -233,3 +233,36 @@ def test_an_ems_server_name_that_is_not_one_folder_name_is_refused_at_every_door
     out = tmp_path / "out"
     ok(cli("export", "ems", "--all", "--out", str(out)))
     assert sorted(p.name for p in out.iterdir()) == ["E1", "E2"]
+
+
+# -- graph draws every cluster as itself --------------------------------------------------------------------
+
+
+@pytest.mark.filterwarnings("ignore::pyparsing.warnings.PyparsingDeprecationWarning")
+def test_graph_of_overlapping_clusters_draws_each_cluster_with_its_members(cli: Cli) -> None:
+    from tests.render.test_cluster_members import dot_members, mermaid_members
+
+    for qm, clusters in {"FR1": "EU", "FR2": "EU", "NY1": "US", "GW": "EU,US", "TK1": "ASIA"}.items():
+        ok(cli("define", "qmgr", qm))
+        for cluster in clusters.split(","):
+            ok(
+                cli(
+                    "define",
+                    "channel",
+                    f"TO.{qm}.{cluster}",
+                    "--qmgr",
+                    qm,
+                    "--chltype",
+                    "clusrcvr",
+                    "--cluster",
+                    cluster,
+                )
+            )
+    ok(cli("define", "topic", "LOST", "--qmgr", "TK1", "--topicstr", "/Lost", "--cluster", "GHOST"))
+    want = {"EU": {"FR1", "FR2", "GW"}, "US": {"NY1", "GW"}, "ASIA": {"TK1"}}
+    for fmt, read in (("mermaid", mermaid_members), ("dot", dot_members)):
+        drawn, gateways = read(ok(cli("graph", "-o", fmt)).stdout)
+        assert drawn == want and gateways == {"GW"}, fmt
+    shown = ok(cli("graph", "-o", "json")).json()
+    tk1 = next(b for b in shown["boxes"] if b["key"] == "TK1")
+    assert "cluster topic LOST '/Lost' (GHOST, DIRECT), not a member of GHOST" in tk1["lines"]
