@@ -266,3 +266,43 @@ def test_graph_of_overlapping_clusters_draws_each_cluster_with_its_members(cli: 
     shown = ok(cli("graph", "-o", "json")).json()
     tk1 = next(b for b in shown["boxes"] if b["key"] == "TK1")
     assert "cluster topic LOST '/Lost' (GHOST, DIRECT), not a member of GHOST" in tk1["lines"]
+
+
+# -- explain shows the hop to a topic host that reaches nobody ------------------------------------------
+
+
+def _cluster_of_three(cli: Cli) -> None:
+    for qm in ("QM1", "QM2", "QM3"):
+        ok(cli("define", "qmgr", qm))
+        ok(cli("define", "channel", f"TO.{qm}", "--qmgr", qm, "--chltype", "clusrcvr", "--cluster", "C1"))
+    ok(
+        cli(
+            "define",
+            "topic",
+            "T",
+            "--qmgr",
+            "QM2",
+            "--topicstr",
+            "/a",
+            "--cluster",
+            "C1",
+            "--clroute",
+            "topichost",
+        )
+    )
+
+
+def test_explain_tree_shows_the_hop_to_a_topic_host_that_reaches_no_subscriber(cli: Cli) -> None:
+    _cluster_of_three(cli)
+    shown = ok(cli("explain", "--from", "QM1", "--topic", "/a")).stdout
+    assert "-> QM2  via topichost C1  reaches no subscriber" in shown
+    assert "NO_SUBSCRIBERS_AT_HOST" in shown
+    ok(cli("define", "sub", "LOCAL", "--qmgr", "QM1", "--topicstr", "/a"))  # a subscriber on the publisher
+    shown = ok(cli("explain", "--from", "QM1", "--topic", "/a")).stdout
+    assert (
+        "delivered to sub LOCAL on QM1" in shown
+        and "-> QM2  via topichost C1  reaches no subscriber" in shown
+    )
+    ok(cli("define", "sub", "FAR", "--qmgr", "QM3", "--topicstr", "/a"))
+    shown = ok(cli("explain", "--from", "QM1", "--topic", "/a")).stdout
+    assert "-> QM2  via topichost C1" in shown and "reaches no subscriber" not in shown
