@@ -306,3 +306,21 @@ def test_explain_tree_shows_the_hop_to_a_topic_host_that_reaches_no_subscriber(c
     ok(cli("define", "sub", "FAR", "--qmgr", "QM3", "--topicstr", "/a"))
     shown = ok(cli("explain", "--from", "QM1", "--topic", "/a")).stdout
     assert "-> QM2  via topichost C1" in shown and "reaches no subscriber" not in shown
+
+
+def test_no_path_names_the_hierarchy_links_that_exist_and_where_they_end(cli: Cli) -> None:
+    for qm in ("QM1", "QM2"):
+        ok(cli("define", "qmgr", qm))
+        ok(cli("define", "channel", f"TO.{qm}", "--qmgr", qm, "--chltype", "clusrcvr", "--cluster", "C1"))
+    ok(cli("define", "qmgr", "QM5"))
+    ok(cli("define", "qmgr", "QM6", "--parent", "QM5"))
+    ok(cli("define", "qmgr", "QM7"))
+    ok(cli("define", "topic", "T", "--qmgr", "QM1", "--topicstr", "/a", "--cluster", "C1"))
+    ok(cli("define", "sub", "S6", "--qmgr", "QM6", "--topicstr", "/a"))
+    ok(cli("define", "sub", "S7", "--qmgr", "QM7", "--topicstr", "/a"))
+    data = ok(cli("explain", "--from", "QM1", "--topic", "/a", "-o", "json")).json()
+    details = {n["subscription"]: n["detail"] for n in data["not_delivered"]}  # type: ignore[index]
+    assert details["S6"].endswith(
+        "and the hierarchy links there (QM6->QM5) lead from QM6 to QM5 only, none of them a member of cluster C1."
+    )
+    assert details["S7"].endswith("and no hierarchy link leads there either.")
