@@ -203,6 +203,7 @@ def import_mqsc_command(
             "read": r.run.read,
             "processed": r.run.processed,
             "not_modelled": r.run.not_modelled,
+            "attributes_not_modelled": r.run.attributes_not_modelled,
             "skipped": r.run.skipped,
         }
         for r in results
@@ -213,7 +214,8 @@ def import_mqsc_command(
     for r, result in zip(summary, results, strict=True):
         typer.echo(
             f"{r['qmgr']}: {r['read']} commands read from {r['file']}, {r['processed']} processed, "
-            f"{r['not_modelled']} not modelled, {r['skipped']} skipped"
+            f"{r['not_modelled']} not modelled, {r['attributes_not_modelled']} attributes not modelled, "
+            f"{r['skipped']} skipped"
             + (f" (not modelled: {result.run.unmodelled_text()})" if result.run.unmodelled else "")
         )
     typer.echo(f"{len(summary)} queue managers imported, {sum(r['read'] for r in summary)} commands read.")

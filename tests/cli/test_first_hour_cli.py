@@ -324,3 +324,30 @@ def test_no_path_names_the_hierarchy_links_that_exist_and_where_they_end(cli: Cl
         "and the hierarchy links there (QM6->QM5) lead from QM6 to QM5 only, none of them a member of cluster C1."
     )
     assert details["S7"].endswith("and no hierarchy link leads there either.")
+
+
+# -- what mqctl writes reads back without a word; the counts add up to what is named ------------------------
+
+
+def test_an_export_reads_back_with_nothing_not_modelled(cli: Cli, store_url: str, tmp_path: Path) -> None:
+    ok(cli("define", "qmgr", "QM1"))
+    ok(cli("define", "topic", "T", "--qmgr", "QM1", "--topicstr", "/a"))
+    dump = ok(cli("export", "mqsc", "QM1")).stdout
+    assert "TYPE(LOCAL)" in dump
+    (tmp_path / "QM1.mqsc").write_text(dump)
+    url = _fresh(store_url, tmp_path, "again")
+    shown = ok(run_cli(["import", "mqsc", str(tmp_path / "QM1.mqsc")], db=url)).stdout
+    assert "0 not modelled, 0 attributes not modelled, 0 skipped\n" in shown, shown
+    again = ok(run_cli(["runmqsc", "QM1", str(tmp_path / "QM1.mqsc")], db=url)).stdout
+    assert "0 attributes not modelled and ignored." in again and "Not modelled:" not in again
+
+
+def test_the_not_modelled_counts_add_up_to_what_is_named(cli: Cli) -> None:
+    ok(cli("define", "qmgr", "QM1"))
+    script = "DEFINE QLOCAL(Q1)\nDEFINE TOPIC(T) TOPICSTR('/a') NPMSGDLV(ALL) DEFPSIST(YES)\nDEFINE TOPIC(U) TOPICSTR('/u') TYPE(LOCAL)\n"
+    shown = ok(cli("runmqsc", "QM1", stdin=script)).stdout
+    assert (
+        "1 commands not modelled by mqctl and skipped; 0 skipped for an insert with no value; "
+        "2 attributes not modelled and ignored." in shown
+    ), shown
+    assert "Not modelled: DEFINE QLOCAL (1), DEFPSIST on TOPIC (1), NPMSGDLV on TOPIC (1)." in shown

@@ -156,9 +156,11 @@ def summary(run: MqscRun) -> list[str]:
         out.append("One valid MQSC command could not be processed.")
     else:
         out.append(f"{run.failed} valid MQSC commands could not be processed.")
+    attributes = run.attributes_not_modelled
     out.append(
         f"{run.not_modelled} commands not modelled by mqctl and skipped; "
-        f"{run.skipped} skipped for an insert with no value."
+        f"{run.skipped} skipped for an insert with no value; "
+        f"{attributes} {'attribute' if attributes == 1 else 'attributes'} not modelled and ignored."
     )
     if run.unmodelled:
         out.append(f"Not modelled: {run.unmodelled_text()}.")

@@ -14,9 +14,22 @@ from mqctl.domain.names import check_mq_name
 from mqctl.formats._located import locate
 from mqctl.formats.mqsc.lexer import Pos
 from mqctl.formats.mqsc.parser import Command, Param, Value
-from mqctl.formats.mqsc.vocabulary import IGNORED
+from mqctl.formats.mqsc.vocabulary import AS_MODELLED, IGNORED
 
 E = TypeVar("E", bound=StrEnum)
+
+
+def _as_modelled(what: str, param: Param) -> bool:
+    """``TYPE(LOCAL)`` on a topic: a value saying what the model is anyway (``AS_MODELLED``)."""
+    values = AS_MODELLED.get((what, param.keyword))
+    return (
+        values is not None
+        and param.values is not None
+        and len(param.values) == 1
+        and (param.values[0].text.upper() in values)
+    )
+
+
 T = TypeVar("T")
 
 
@@ -84,7 +97,7 @@ class Context:
         the accepted-and-ignored ones are counted, so the summary names what was not modelled."""
         ignored = IGNORED.get(what, frozenset())
         for param in cmd.params.values():
-            if param.keyword in ignored:
+            if param.keyword in ignored and not _as_modelled(what, param):
                 self.unmodelled[f"{param.keyword} on {what}"] += 1
             if param.keyword not in allowed:
                 raise self.fail(
