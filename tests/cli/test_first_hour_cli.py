@@ -351,3 +351,15 @@ def test_the_not_modelled_counts_add_up_to_what_is_named(cli: Cli) -> None:
         "2 attributes not modelled and ignored." in shown
     ), shown
     assert "Not modelled: DEFINE QLOCAL (1), DEFPSIST on TOPIC (1), NPMSGDLV on TOPIC (1)." in shown
+
+
+# -- a selector error: one position, one sentence -------------------------------------------------------
+
+
+def test_an_unclosed_string_in_a_selector_is_one_position_in_one_sentence(cli: Cli) -> None:
+    result = cli("selector", "test", "country = 'UK")
+    line = refused(result, "the string literal at column 11 has no closing ' before the end of the selector")
+    assert line.count("column") == 1 and "found" not in line
+    ok(cli("define", "qmgr", "QM1"))
+    line = refused(cli("define", "sub", "S", "--qmgr", "QM1", "--topicstr", "/a", "--selector", "x = 'a''b"))
+    assert line.count("column") == 1 and "column 5 has no closing '" in line
