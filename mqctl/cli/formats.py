@@ -273,6 +273,7 @@ def import_ems_command(
             "durables": r.durables,
             "peers_created": r.peers_created,
             "not_modelled": len(r.not_modelled),
+            "not_modelled_settings": [_setting(s) for s in r.not_modelled],
             "files": r.files,
         }
         for r in results
@@ -285,8 +286,14 @@ def import_ems_command(
             f"server {r.server}: {r.topics} topic definitions, {r.routes} routes "
             f"({r.route_selectors} selectors), {r.durables} durables; "
             f"{len(r.not_modelled)} settings not modelled"
+            + (f" ({'; '.join(_setting(s) for s in r.not_modelled)})" if r.not_modelled else "")
             + (f"; peers created: {', '.join(r.peers_created)}" if r.peers_created else "")
         )
+
+
+def _setting(text: str) -> str:
+    """``queues = queues.conf`` from ``queues = queues.conf (not modelled)``: the list says it already."""
+    return text.removesuffix(" (not modelled)").replace(", not modelled)", ")")
 
 
 MODE_OPTION = typer.Option(

@@ -363,3 +363,57 @@ def test_an_unclosed_string_in_a_selector_is_one_position_in_one_sentence(cli: C
     ok(cli("define", "qmgr", "QM1"))
     line = refused(cli("define", "sub", "S", "--qmgr", "QM1", "--topicstr", "/a", "--selector", "x = 'a''b"))
     assert line.count("column") == 1 and "column 5 has no closing '" in line
+
+
+# -- import ems names what it does not model, and a file given in the wrong place ---------------------------
+
+FACTORIES = """\
+[ConnectionFactory]
+  type                  = generic
+  url                   = tcp://localhost:7222
+
+[TopicConnectionFactory]
+  type                  = topic
+  url                   = tcp://localhost:7222
+"""
+
+
+def test_import_ems_names_the_settings_it_does_not_model(cli: Cli, tmp_path: Path) -> None:
+    (tmp_path / "tibemsd.conf").write_text(
+        "server = E9\ntopics = topics.conf\nqueues = queues.conf\nusers = users.conf\nfactories = factories.conf\n"
+    )
+    (tmp_path / "topics.conf").write_text("orders.> global\n")
+    shown = ok(cli("import", "ems", "--tibemsd", str(tmp_path / "tibemsd.conf"))).stdout
+    assert (
+        "3 settings not modelled (queues = queues.conf; users = users.conf; factories = factories.conf)"
+        in shown
+    )
+    data = ok(cli("import", "ems", "--tibemsd", str(tmp_path / "tibemsd.conf"), "-o", "json")).json()
+    assert data["not_modelled"] == 3  # type: ignore[index]
+    assert data["not_modelled_settings"] == [  # type: ignore[index]
+        "queues = queues.conf",
+        "users = users.conf",
+        "factories = factories.conf",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "line"),
+    [
+        (FACTORIES, "factories.conf", 1),
+        ("# routes\n[E2]\nurl = tcp://e2:7222\nzone_name = z\n", "routes.conf", 2),
+        ("server = E1\nlisten = tcp://7222\ntopics = topics.conf\n", "tibemsd.conf", 1),
+    ],
+)
+def test_another_ems_file_given_as_topics_is_named(
+    cli: Cli, store_url: str, tmp_path: Path, text: str, kind: str, line: int
+) -> None:
+    path = tmp_path / kind
+    path.write_text(text)
+    ok(cli("define", "qmgr", "E8", "--dialect", "ems"))
+    before = dump_store(store_url)
+    refused(
+        cli("import", "ems", "--server", "E8", "--topics", str(path)),
+        f"{kind}:{line}:1: this is not a topics.conf (it looks like {kind})",
+    )
+    assert dump_store(store_url) == before
