@@ -417,3 +417,29 @@ def test_another_ems_file_given_as_topics_is_named(
         f"{kind}:{line}:1: this is not a topics.conf (it looks like {kind})",
     )
     assert dump_store(store_url) == before
+
+
+def test_reference_001_sport_wildcard_on_the_gateway_is_wildcard_above_cluster(cli: Cli) -> None:
+    """docs/semantics.md explains this case: the reason and sentence it describes are what explain says."""
+    for qm, clusters in {"QM1": "C1", "QM2": "C1", "QM3": "C1,C2", "QM4": "C2", "QM5": "C2"}.items():
+        ok(cli("define", "qmgr", qm))
+        for cluster in clusters.split(","):
+            ok(
+                cli(
+                    "define",
+                    "channel",
+                    f"TO.{qm}.{cluster}",
+                    "--qmgr",
+                    qm,
+                    "--chltype",
+                    "clusrcvr",
+                    "--cluster",
+                    cluster,
+                )
+            )
+    ok(cli("define", "topic", "TB", "--qmgr", "QM1", "--topicstr", "/Sport/Football", "--cluster", "C1"))
+    ok(cli("define", "topic", "TC", "--qmgr", "QM4", "--topicstr", "/Sport/Tennis", "--cluster", "C2"))
+    ok(cli("define", "sub", "ALL", "--qmgr", "QM3", "--topicstr", "/Sport/#"))
+    data = ok(cli("explain", "--from", "QM4", "--topic", "/Sport/Tennis", "-o", "json")).json()
+    (miss,) = data["not_delivered"]  # type: ignore[index]
+    assert miss["reason"] == "WILDCARD_ABOVE_CLUSTER" and "above the clustered point" in miss["detail"]
