@@ -443,3 +443,29 @@ def test_reference_001_sport_wildcard_on_the_gateway_is_wildcard_above_cluster(c
     data = ok(cli("explain", "--from", "QM4", "--topic", "/Sport/Tennis", "-o", "json")).json()
     (miss,) = data["not_delivered"]  # type: ignore[index]
     assert miss["reason"] == "WILDCARD_ABOVE_CLUSTER" and "above the clustered point" in miss["detail"]
+
+
+# -- runmqsc: an unknown keyword or a bad enumeration value is a syntax error -----------------------------
+
+
+def test_runmqsc_counts_unknown_keywords_and_bad_values_as_syntax_errors(cli: Cli, store_url: str) -> None:
+    script = (
+        "DEFINE TOPIC(X) TOPICSTR('/x') BOGUS(1)\n"
+        "DEFINE TOPIC(Y) TOPICSTR('/y') CLROUTE(SIDEWAYS)\n"
+        "DEFINE TOPIC(Z) TOPICSTR('/z')\n"
+        "DEFINE TOPIC(W) TOPICSTR('/z')\n"
+    )
+    ok(cli("define", "qmgr", "QM1"))
+    before = dump_store(store_url)
+    result = cli("runmqsc", "QM1", stdin=script)
+    assert result.exit_code == 2 and dump_store(store_url) == before
+    out = result.stdout.splitlines()
+    assert out[1].startswith("AMQ8405I: Syntax error detected: <stdin>:1:32: unknown parameter BOGUS")
+    assert out[3].startswith("AMQ8405I: Syntax error detected: <stdin>:2:40: CLROUTE: 'SIDEWAYS'")
+    assert "2 commands have a syntax error." in out
+    assert "One valid MQSC command could not be processed." in out  # W: TOPICSTR already used
+    assert out[-1].startswith("The script is rejected")
+    kept = cli("runmqsc", "QM1", "--continue", stdin=script)
+    assert kept.exit_code == 1
+    shown = ok(cli("display", "topic", "*", "--qmgr", "QM1", "-o", "json")).json()
+    assert [t["name"] for t in shown] == ["Z"]  # type: ignore[index]
