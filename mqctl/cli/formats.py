@@ -203,6 +203,7 @@ def import_mqsc_command(
             "read": r.run.read,
             "processed": r.run.processed,
             "not_modelled": r.run.not_modelled,
+            "attributes_not_modelled": r.run.attributes_not_modelled,
             "skipped": r.run.skipped,
         }
         for r in results
@@ -213,7 +214,8 @@ def import_mqsc_command(
     for r, result in zip(summary, results, strict=True):
         typer.echo(
             f"{r['qmgr']}: {r['read']} commands read from {r['file']}, {r['processed']} processed, "
-            f"{r['not_modelled']} not modelled, {r['skipped']} skipped"
+            f"{r['not_modelled']} not modelled, {r['attributes_not_modelled']} attributes not modelled, "
+            f"{r['skipped']} skipped"
             + (f" (not modelled: {result.run.unmodelled_text()})" if result.run.unmodelled else "")
         )
     typer.echo(f"{len(summary)} queue managers imported, {sum(r['read'] for r in summary)} commands read.")
@@ -271,6 +273,7 @@ def import_ems_command(
             "durables": r.durables,
             "peers_created": r.peers_created,
             "not_modelled": len(r.not_modelled),
+            "not_modelled_settings": [_setting(s) for s in r.not_modelled],
             "files": r.files,
         }
         for r in results
@@ -283,8 +286,14 @@ def import_ems_command(
             f"server {r.server}: {r.topics} topic definitions, {r.routes} routes "
             f"({r.route_selectors} selectors), {r.durables} durables; "
             f"{len(r.not_modelled)} settings not modelled"
+            + (f" ({'; '.join(_setting(s) for s in r.not_modelled)})" if r.not_modelled else "")
             + (f"; peers created: {', '.join(r.peers_created)}" if r.peers_created else "")
         )
+
+
+def _setting(text: str) -> str:
+    """``queues = queues.conf`` from ``queues = queues.conf (not modelled)``: the list says it already."""
+    return text.removesuffix(" (not modelled)").replace(", not modelled)", ")")
 
 
 MODE_OPTION = typer.Option(

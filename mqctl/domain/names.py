@@ -13,7 +13,9 @@ EMS_SERVER_MAX = 64
 MQ_SUB_NAME_MAX = 10240
 _MQ_NAME = re.compile(r"[A-Za-z0-9._/%]+")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-_EMS_SERVER_BAD = frozenset("[]\"',=")
+_EMS_SERVER_BAD = frozenset("[]\"',=/\\")
+"""Besides routes.conf's structure: a server name names a folder (``export ems --all`` writes
+``OUT/SERVER/``), so it holds no path separator; with no dot allowed either, it is one plain folder name."""
 
 
 NO_SLASH = frozenset({"qmgr", "cluster"})
@@ -40,8 +42,9 @@ def check_mq_name(name: str, kind: str) -> None:
 
 
 def check_ems_server_name(name: str) -> None:
-    """EMS server names: at most 64 characters, no dot, no blank, and nothing that would change the
-    structure of routes.conf (``[NAME]`` sections) or start a comment."""
+    """EMS server names: at most 64 characters, no dot, no blank, nothing that would change the
+    structure of routes.conf (``[NAME]`` sections) or start a comment, and no '/' or '\\' (a server
+    name is a folder name of ``export ems --all``, as a queue manager's is a file name)."""
     if not name:
         raise InputError("server name is empty", obj="server")
     if len(name) > EMS_SERVER_MAX:

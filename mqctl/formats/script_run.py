@@ -30,6 +30,12 @@ class ScriptRun:
     def first_error(self) -> InputError | None:
         return self.errors[0] if self.errors else None
 
+    @property
+    def attributes_not_modelled(self) -> int:
+        """Attributes read and ignored (``NPMSGDLV on TOPIC``): the named ones that are not skipped
+        commands, so the counts printed add up to what ``unmodelled_text`` names."""
+        return sum(n for name, n in self.unmodelled.items() if " on " in name)
+
     def unmodelled_text(self) -> str:
         """``DEFINE QLOCAL (3), NPMSGDLV on TOPIC (2)``: most frequent first."""
         return ", ".join(

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import sys
 import typing
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -146,6 +147,22 @@ def encode(topology: Topology, clusters: Iterable[ClusterRow]) -> dict[str, pa.T
 
 def _where(file: str, row: int | None = None) -> str:
     return f"snapshot {file}" + ("" if row is None else f" row {row}")
+
+
+def _json(text: str, where: str) -> Any:
+    """``json.loads`` bounded as Python bounds it: a number longer than the interpreter's digit limit or a
+    nesting deeper than its recursion limit is bad input (one line), not a crash."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        at = f"line {exc.lineno}, column {exc.colno}" if "\n" in text else f"column {exc.colno}"
+        raise InputError(f"is not JSON: {exc.msg} at {at}", obj=where) from None
+    except ValueError:  # int(): "Exceeds the limit (4300 digits) for integer string conversion"
+        raise InputError(
+            f"holds a number longer than {sys.get_int_max_str_digits()} digits", obj=where
+        ) from None
+    except RecursionError:
+        raise InputError("nests arrays or objects too deeply to be a snapshot", obj=where) from None
 
 
 def _decoder(annotation: Any, file: str, column: str) -> Callable[[list[Any]], list[Any]] | None:
@@ -331,9 +348,10 @@ def read_manifest(folder: Path) -> dict[str, Any]:
     if not path.is_file():
         raise InputError(f"has no {MANIFEST}: not an mqctl snapshot", obj=f"snapshot {folder}")
     try:
-        meta = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot be read: {exc}", obj=_where(MANIFEST)) from None
+    meta = _json(text, _where(MANIFEST))
     where = _where(MANIFEST)
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         found = meta.get("format") if isinstance(meta, dict) else None
@@ -412,10 +430,7 @@ def _from_json_lines(table: str, raw: bytes, file: str) -> pa.Table:
     for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"is not JSON: {exc.msg}", obj=_where(file, n)) from None
+        row = _json(line, _where(file, n))
         if not isinstance(row, dict):
             raise InputError("is not a JSON object", obj=_where(file, n))
         for name, values in columns.items():

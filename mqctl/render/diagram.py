@@ -21,12 +21,16 @@ class Shape(StrEnum):
     """An EMS server: a rounded box."""
     SUBSCRIPTION = "subscription"
     """A subscriber: a stadium (pill)."""
+    CLUSTER = "cluster"
+    """A cluster's anchor inside its group, which the gateways outside it are joined to: a circle."""
 
 
 class Mark(StrEnum):
     """What a box stands out for; each writer gives every mark one style."""
 
     FULL_REPOSITORY = "fullrepo"
+    GATEWAY = "gateway"
+    """A queue manager in several of the drawn clusters, drawn outside them."""
     TOPIC_HOST = "host"
     PUBLISHER = "publisher"
     DELIVERED = "delivered"

@@ -10,8 +10,14 @@ from __future__ import annotations
 from mqctl.render.diagram import Arrow, Box, Diagram, Line, Mark, Shape, identifiers
 
 _FONT = 'fontname="Helvetica"'
-_STYLES = {Shape.QMGR: [], Shape.SERVER: ["rounded"], Shape.SUBSCRIPTION: ["rounded", "dashed"]}
-"""Every box is a ``shape=box``; the shape of the thing is told by its style."""
+_STYLES = {
+    Shape.QMGR: [],
+    Shape.SERVER: ["rounded"],
+    Shape.SUBSCRIPTION: ["rounded", "dashed"],
+    Shape.CLUSTER: ["dashed"],
+}
+"""Every box is a ``shape=box`` but a cluster's anchor (a circle); the shape of the thing is told by its
+style."""
 _FILLS = {
     Mark.TOPIC_HOST: ("#e8f0ff", "#3366cc"),
     Mark.PUBLISHER: ("#fff4cc", "#b38f00"),
@@ -57,7 +63,7 @@ def write_dot(diagram: Diagram) -> str:
 
 
 def _box(ids: dict[str, str], box: Box) -> str:
-    attrs = [f"label={label(box.lines)}", "shape=box"]
+    attrs = [f"label={label(box.lines)}", "shape=circle" if box.shape is Shape.CLUSTER else "shape=box"]
     styles = list(_STYLES[box.shape])
     fills = [_FILLS[m] for m in _FILLS if m in box.marks]
     if fills:
@@ -68,6 +74,8 @@ def _box(ids: dict[str, str], box: Box) -> str:
         attrs.append(f'style="{",".join(styles)}"')
     if Mark.FULL_REPOSITORY in box.marks:
         attrs.append("penwidth=3")
+    if Mark.GATEWAY in box.marks:
+        attrs.append("peripheries=2")
     return f"{ids[box.key]} [{', '.join(attrs)}];"
 
 

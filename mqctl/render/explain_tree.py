@@ -56,6 +56,11 @@ def render(result: Explanation, topology: Topology | None = None) -> None:
             leaf.add(f"[dim]alternative path: {' -> '.join(alt)}[/dim]")
         if d.more_alternatives:
             leaf.add(f"[dim]... and {d.more_alternatives} more alternative paths[/dim]")
+    for h in result.topic_hosts:  # the hop to the host carries the publication even when nobody gets it
+        if h.chosen and h.node != pub.from_node and (pub.from_node, h.node) not in branches:
+            origin.add(
+                f"-> {h.node}  [dim]via topichost {res.cluster}[/dim]  [yellow]reaches no subscriber[/yellow]"
+            )
     console = make_console()
     console.print(tree)
     if not result.deliveries:

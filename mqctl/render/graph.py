@@ -1,9 +1,12 @@
 """The topology as a picture: clusters as groups, queue managers and EMS servers as boxes, hierarchy
 links and EMS routes as arrows (``mqctl graph``).
 
-A queue manager in several clusters is drawn in a group of its own ("clusters CL1 and CL2"): neither
-Mermaid nor Graphviz can draw a box inside two overlapping groups, and the overlap is exactly what
-reference 001 asks an administrator to keep in mind.
+Every cluster is drawn as itself, a group named "cluster CL". Neither Mermaid nor Graphviz can draw a
+box inside two overlapping groups, so a queue manager in several of the drawn clusters — a gateway, the
+overlap reference 001 asks an administrator to keep in mind — sits outside them, marked as a gateway and
+joined to each cluster it belongs to (a dashed "member of CL" line to the cluster's anchor, a small
+"CL" shape inside the group). So for every cluster the drawn members (inside, or joined) are exactly the
+model's members.
 
 ``topic`` narrows the picture to what matters for one topic string, each node reading it in its own
 dialect: MQ queue managers where it resolves into a cluster (with the object it resolves to there), the
@@ -70,7 +73,7 @@ def topology_diagram(
             repos[m.node].append(m.cluster)
     for name in sorted(visible):
         _node_box(diagram, index, repos.get(name, []), dialects[name], name, focus)
-    diagram.groups = _groups(index, visible, clusters)
+    diagram.groups = _groups(diagram, index, visible, clusters)
     for name in sorted(visible):
         parent = topology.nodes[name].parent if name in topology.nodes else None
         if parent in visible and dialects[name] is Dialect.MQ:
@@ -194,13 +197,10 @@ def _node_box(
             else f"full repository of {and_list(repos)}"
         )
     if focus is None:
-        hosted = sorted(
-            (o for o in index.local(name) if o.cluster and index.is_member(name, o.cluster)),
-            key=lambda o: o.topicstr,
-        )
+        hosted = sorted((o for o in index.local(name) if o.cluster), key=lambda o: o.topicstr)
         if hosted:
             box.marks.add(Mark.TOPIC_HOST)
-            box.lines += [_hosted(o) for o in hosted[:MAX_LISTED]]
+            box.lines += [_hosted(o, index.is_member(name, o.cluster)) for o in hosted[:MAX_LISTED]]
             if len(hosted) > MAX_LISTED:
                 box.lines.append(f"and {len(hosted) - MAX_LISTED} more cluster topics")
         return
@@ -214,22 +214,46 @@ def _node_box(
         box.lines.append("global here")
 
 
-def _hosted(obj: TopicObject) -> str:
-    return f"cluster topic {obj.name} '{obj.topicstr}' ({obj.cluster}, {obj.clroute})"
+def _hosted(obj: TopicObject, member: bool = True) -> str:
+    """A clustered topic where it is defined; one clustered in a cluster its queue manager is not a
+    member of is still drawn (MQ publishes it to nobody), and says so."""
+    text = f"cluster topic {obj.name} '{obj.topicstr}' ({obj.cluster}, {obj.clroute})"
+    return text if member else f"{text}, not a member of {obj.cluster}"
 
 
-def _groups(index: ClusterIndex, visible: set[str], asked: Sequence[str]) -> list[Group]:
-    """One group per set of clusters a visible queue manager belongs to (those asked for, if any)."""
+def anchor_key(cluster: str) -> str:
+    """The key of a cluster's anchor box: a blank is in no MQ or EMS node name, so it is no node's key."""
+    return f"cluster {cluster}"
+
+
+def _groups(diagram: Diagram, index: ClusterIndex, visible: set[str], asked: Sequence[str]) -> list[Group]:
+    """One group per cluster a visible queue manager belongs to (those asked for, if any), holding its
+    members that are in no other drawn cluster; a gateway (in several) is joined to each of its clusters."""
     wanted = set(asked)
-    by_set: dict[tuple[str, ...], list[str]] = defaultdict(list)
+    inside: dict[str, list[str]] = defaultdict(list)
+    gateways: dict[str, list[str]] = defaultdict(list)
     for name in sorted(visible):
-        clusters = tuple(sorted(c for c in index.clusters_of(name) if not wanted or c in wanted))
-        if clusters:
-            by_set[clusters].append(name)
-    return [
-        Group("+".join(key), ("cluster " if len(key) == 1 else "clusters ") + and_list(list(key)), members)
-        for key, members in sorted(by_set.items(), key=lambda kv: (len(kv[0]), kv[0]))
-    ]
+        clusters = sorted(c for c in index.clusters_of(name) if not wanted or c in wanted)
+        if len(clusters) == 1:
+            inside[clusters[0]].append(name)
+        elif clusters:
+            box = diagram.boxes[name]
+            box.marks.add(Mark.GATEWAY)
+            box.lines.insert(1, f"gateway of clusters {and_list(clusters)}")
+            for cluster in clusters:
+                gateways[cluster].append(name)
+    groups = []
+    for cluster in sorted(set(inside) | set(gateways)):
+        members = list(inside[cluster])
+        if gateways[cluster]:
+            anchor = diagram.box(anchor_key(cluster), cluster, Shape.CLUSTER)
+            members.append(anchor.key)
+            for gateway in gateways[cluster]:
+                diagram.arrow(
+                    Arrow(gateway, anchor.key, [f"member of {cluster}"], Line.DASHED, directed=False)
+                )
+        groups.append(Group(cluster, f"cluster {cluster}", members))
+    return groups
 
 
 def _routes(diagram: Diagram, topology: Topology, visible: set[str], focus: _Focus | None) -> None:

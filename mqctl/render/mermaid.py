@@ -14,9 +14,15 @@ import string
 from mqctl.render.diagram import Arrow, Box, Diagram, Line, Mark, Shape, identifiers
 
 _SAFE = frozenset(string.ascii_letters + string.digits + " ._-:,=()*+!?@$'~[]{}^")
-_SHAPES = {Shape.QMGR: ("[", "]"), Shape.SERVER: ("(", ")"), Shape.SUBSCRIPTION: ("([", "])")}
+_SHAPES = {
+    Shape.QMGR: ("[", "]"),
+    Shape.SERVER: ("(", ")"),
+    Shape.SUBSCRIPTION: ("([", "])"),
+    Shape.CLUSTER: ("((", "))"),
+}
 _STYLES = {
     Mark.FULL_REPOSITORY: "stroke-width:3px",
+    Mark.GATEWAY: "stroke-width:3px,stroke-dasharray:6 3",
     Mark.TOPIC_HOST: "fill:#e8f0ff,stroke:#3366cc",
     Mark.PUBLISHER: "fill:#fff4cc,stroke:#b38f00",
     Mark.DELIVERED: "fill:#e6f4ea,stroke:#2e7d32",

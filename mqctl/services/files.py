@@ -7,8 +7,10 @@ topology (``--mode`` widens that, e.g. ``644``).
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Mapping
+import tempfile
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from mqctl.domain.errors import InputError
@@ -53,9 +55,21 @@ def prepare_folder(out: Path, mode: int = DEFAULT_MODE) -> Path:
     return out.resolve()
 
 
-def write_files(out: Path, files: Mapping[str, str | bytes], *, mode: int = DEFAULT_MODE) -> list[Path]:
-    """Write ``relative name -> text`` (UTF-8) or bytes under ``out``; a name that would leave ``out`` is
-    refused."""
+def write_files(
+    out: Path,
+    files: Mapping[str, str | bytes],
+    *,
+    mode: int = DEFAULT_MODE,
+    last: str | None = None,
+    obsolete: Iterable[str] = (),
+) -> list[Path]:
+    """Write ``relative name -> text`` (UTF-8) or bytes under ``out``, all or nothing: a name that would
+    leave ``out`` is refused before anything is touched, each file is written beside its place and
+    renamed into it once every file is written, so a full disk or a refusal leaves the folder as it was.
+
+    ``last`` (a snapshot's manifest) is removed before the others are put in place and put in place last,
+    so a folder never shows one manifest over another's files; ``obsolete`` names are removed after."""
+    existed = out.is_dir()
     root = prepare_folder(out, mode)
     targets: list[tuple[Path, str | bytes]] = []
     for name, text in files.items():
@@ -63,15 +77,53 @@ def write_files(out: Path, files: Mapping[str, str | bytes], *, mode: int = DEFA
         if root not in target.parents:
             raise InputError(f"would be written outside {out}", obj=name, attribute="--out")
         targets.append((target, text))
-    written = []
-    for target, text in targets:
-        target.parent.mkdir(parents=True, exist_ok=True, mode=folder_mode(mode))
-        try:
-            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
-        except OSError as exc:
-            raise InputError(f"cannot write: {exc.strerror or exc}", obj=str(target)) from None
+    if last is not None:  # renamed last
+        targets.sort(key=lambda pair: pair[0] == (root / last).resolve())
+    created: list[Path] = [] if existed else [root]
+    written: list[tuple[Path, Path]] = []
+    current = root
+    try:
+        for current, text in targets:
+            created.extend(_make_parents(current.parent, root, mode))
+            written.append((_write_beside(current, text, mode), current))
+    except OSError as exc:
+        for temp, _ in written:
+            temp.unlink(missing_ok=True)
+        for folder in reversed(created):
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        raise InputError(
+            f"cannot write: {exc.strerror or exc}; nothing was written", obj=str(current)
+        ) from None
+    if last is not None:
+        (root / last).unlink(missing_ok=True)
+    for temp, target in written:
+        os.replace(temp, target)
+    for name in obsolete:
+        path = root / name
+        if name not in files and (path.is_symlink() or path.is_file()):
+            path.unlink()
+    return [target for _, target in written]
+
+
+def _make_parents(folder: Path, root: Path, mode: int) -> list[Path]:
+    """Create ``folder`` (inside ``root``) and its missing parents; returns those created, outermost
+    first."""
+    missing = [p for p in [folder, *folder.parents] if root in p.parents and not p.exists()]
+    for path in reversed(missing):
+        path.mkdir(mode=folder_mode(mode))
+    return list(reversed(missing))
+
+
+def _write_beside(target: Path, text: str | bytes, mode: int) -> Path:
+    """``text`` in a new file beside ``target`` (same folder, so the rename into place is atomic)."""
+    fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    temp = Path(name)
+    try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(text.encode("utf-8") if isinstance(text, str) else text)
-        os.chmod(target, mode)
-        written.append(target)
-    return written
+        os.chmod(temp, mode)
+    except OSError:
+        temp.unlink(missing_ok=True)
+        raise
+    return temp

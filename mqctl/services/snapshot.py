@@ -310,14 +310,8 @@ def export_snapshot(
     topology = load_topology(store.conn)
     cluster_rows = [ClusterRow(name, descr, seq) for name, descr, seq in load_clusters(store.conn)]
     meta, files = snapshot_format.write_plan(topology, cluster_rows, file_format, HEAD)
-    if out.is_dir():
-        for table in TABLES:
-            for other in FILE_FORMATS:
-                stale = out / file_name(table, other)
-                if other != file_format and stale.is_file():
-                    stale.unlink()
-        (out / MANIFEST).unlink(missing_ok=True)
-    write_files(out, files, mode=DEFAULT_MODE if mode is None else mode)
+    stale = [file_name(t, other) for t in TABLES for other in FILE_FORMATS if other != file_format]
+    write_files(out, files, mode=DEFAULT_MODE if mode is None else mode, last=MANIFEST, obsolete=stale)
     return meta
 
 

@@ -89,10 +89,15 @@ def downgrade(url: str, revision: str, *, confirmed: bool) -> None:
 
 
 def revision(url: str) -> tuple[str | None, str]:
-    """(the store's revision or None when empty, the revision this mqctl needs)."""
-    from mqctl.store.engine import current_revision, make_engine
+    """(the store's revision or None when empty, the revision this mqctl needs).
+
+    A read: a SQLite store whose file does not exist yet is not created by asking.
+    """
+    from mqctl.store.engine import current_revision, make_engine, store_file_missing
     from mqctl.store.revision import HEAD
 
+    if store_file_missing(url):
+        return None, HEAD
     engine = make_engine(url)
     try:
         return current_revision(engine), HEAD

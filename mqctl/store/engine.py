@@ -2,6 +2,10 @@
 
 Every command opens the store through ``open_store``. It never imports alembic unless the store has to
 be created (first use), so the explain path stays fast.
+
+Reads never write: only a command that changes the model creates the store (the SQLite file, its folder
+0700, the schema at head). A read of a store that does not exist yet or has no schema is a store problem
+(exit 3) whose message says to run ``mqctl db upgrade`` — the answer ``db current`` gives too.
 """
 
 from __future__ import annotations
@@ -86,14 +90,15 @@ def _sqlite_begin(conn: Any) -> None:
     conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get(WRITE) else "BEGIN")
 
 
-def make_engine(url: str) -> Engine:
-    """An engine with the SQLite pragmas (WAL, foreign keys, busy timeout); a new SQLite file is 0600."""
+def make_engine(url: str, *, create: bool = True) -> Engine:
+    """An engine with the SQLite pragmas (WAL, foreign keys, busy timeout); a new SQLite file is 0600 in a
+    folder created 0700. Without ``create`` a SQLite file that does not exist is refused, not created."""
     try:
         parsed = make_url(url)
     except ArgumentError as exc:
         raise StoreError(f"not a database URL: {exc}") from None
     if parsed.get_backend_name() == "sqlite":
-        _prepare_sqlite_file(parsed)
+        _prepare_sqlite_file(parsed, create=create)
     try:
         engine = create_engine(parsed)
     except (NoSuchModuleError, ArgumentError, ImportError) as exc:
@@ -119,7 +124,22 @@ def _text_parameters(
             check_text(value)
 
 
-def _prepare_sqlite_file(url: URL) -> None:
+def store_file_missing(url: str) -> bool:
+    """A SQLite store whose file does not exist yet (``db current`` answers without creating it)."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        return False
+    database = parsed.database if parsed.get_backend_name() == "sqlite" else None
+    return (
+        bool(database)
+        and database != ":memory:"
+        and "\0" not in str(database)
+        and not Path(str(database)).exists()
+    )
+
+
+def _prepare_sqlite_file(url: URL, *, create: bool) -> None:
     database = url.database
     if not database or database == ":memory:":
         return
@@ -128,8 +148,10 @@ def _prepare_sqlite_file(url: URL) -> None:
     path = Path(database)
     if path.exists():
         return
+    if not create:
+        raise StoreError(f"the store {redact(url)} {NO_SCHEMA_YET}")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)  # it holds a whole topology
         fd = os.open(path, os.O_CREAT | os.O_WRONLY, 0o600)
         os.close(fd)
     except OSError as exc:
@@ -137,6 +159,7 @@ def _prepare_sqlite_file(url: URL) -> None:
 
 
 BASE = "base"
+NO_SCHEMA_YET = "does not exist yet: run `mqctl db upgrade` (a command that defines something creates it too)"
 
 
 def current_revision(engine: Engine) -> str | None:
@@ -159,8 +182,9 @@ def current_revision(engine: Engine) -> str | None:
 
 
 def open_store(url: str, *, initialise: bool = True) -> Engine:
-    """Open the store and check its revision: created at head on first use, refused if old or newer."""
-    engine = make_engine(url)
+    """Open the store and check its revision: created at head on first use when ``initialise`` (a command
+    that writes), refused if old or newer, and refused with the hint when empty and not ``initialise``."""
+    engine = make_engine(url, create=initialise)
     revision = current_revision(engine)
     if revision is None and initialise:
         from mqctl.store.migrate import upgrade
@@ -170,7 +194,7 @@ def open_store(url: str, *, initialise: bool = True) -> Engine:
     if revision != HEAD:
         engine.dispose()
         if revision is None:
-            raise StoreError(f"the store {redact(url)} is empty: run `mqctl db upgrade`")
+            raise StoreError(f"the store {redact(url)} is empty: {NO_SCHEMA_YET.split(': ', 1)[1]}")
         if revision in KNOWN_REVISIONS or revision == BASE:
             raise StoreError(
                 f"the store {redact(url)} is at revision {revision}, this mqctl needs {HEAD}: run `mqctl db upgrade`"

@@ -32,8 +32,9 @@ def store_error(exc: DBAPIError, url: str) -> StoreError:
 
 @contextmanager
 def unit_of_work(url: str, *, write: bool = True) -> Iterator[Store]:
-    """Open the store, yield a ``Store`` inside one transaction, commit on success, roll back on error."""
-    engine = open_store(url)
+    """Open the store, yield a ``Store`` inside one transaction, commit on success, roll back on error.
+    Only a writer creates the store on first use: a read never writes."""
+    engine = open_store(url, initialise=write)
     try:
         with engine.connect() as conn:
             if write:

@@ -206,9 +206,9 @@ def test_import_mqsc_folder(cli: Cli, tmp_path: Path) -> None:
     result = ok(cli("import", "mqsc", str(folder), "-o", "json"))
     assert result.json() == [
         {"file": str(folder / "QMB.mqsc"), "qmgr": "QMB", "read": 2, "processed": 2, "not_modelled": 0,
-         "skipped": 0},
+         "attributes_not_modelled": 0, "skipped": 0},
         {"file": str(folder / "synthetic-a.mqsc"), "qmgr": "QMA", "read": 3, "processed": 2,
-         "not_modelled": 1, "skipped": 0},
+         "not_modelled": 1, "attributes_not_modelled": 0, "skipped": 0},
     ]  # fmt: skip
     cluster = cli("display", "cluster", "CL1", "-o", "json").json()
     assert isinstance(cluster, list) and cluster[0]["members"] == ["QMA", "QMB"]

@@ -231,7 +231,7 @@ def test_boolean_literals_are_case_insensitive(text: str) -> None:
         ("n = 12abc", 7),
         ("n = 1e999", 5),
         ("n = 1e39F", 5),
-        ("s = 'open", 10),
+        ("s = 'open", 5),  # the opening quote of the literal that is never closed
     ],
 )
 def test_malformed_or_out_of_range_literal_is_error(text: str, column: int) -> None:

@@ -292,10 +292,13 @@ def test_broken_scripts_fail_with_position_and_leave_state_unchanged(
 
 def test_continue_on_error_applies_the_valid_commands() -> None:
     st, result = run(
-        "DEFINE TOPIC(A) TOPICSTR('a')\nDEFINE TOPIC(B) TOPICSTR('b') CLROUTE(X)\n", keep_going=True
+        "DEFINE TOPIC(A) TOPICSTR('a')\nDEFINE TOPIC(B) TOPICSTR('b') CLROUTE(X)\n"
+        "DEFINE TOPIC(C) TOPICSTR('a')\n",
+        keep_going=True,
     )
-    assert result.applied and result.failed == 1
+    assert result.applied and result.failed == 1 and result.syntax_errors == 1  # a bad value is syntax
     assert set(st.topics) == {"A"}
+    assert "One command has a syntax error." in result.lines
     assert "One valid MQSC command could not be processed." in result.lines
 
 

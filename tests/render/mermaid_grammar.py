@@ -11,7 +11,7 @@ renderer would show, so a test can compare the picture with the model:
   ``#<decimal>;`` or ``#<name>;`` (Mermaid's ``encodeEntities``); no raw ``<``, ``>``, ``/`` but the
   ``<br/>`` line break; no ``|`` (edge text delimiter), ``;`` (statement end) or ``%`` (comments);
 - statements: ``flowchart DIR``, ``subgraph ID[STR]`` ... ``end``, node ``ID`` + a shape (``[`` ``]``,
-  ``(`` ``)``, ``([`` ``])``) around a STR, link ``ID LINK[|STR|] ID`` with LINK one of ``-->``,
+  ``(`` ``)``, ``([`` ``])``, ``((`` ``))``) around a STR, link ``ID LINK[|STR|] ID`` with LINK one of ``-->``,
   ``---``, ``-.->``, ``-.-``, ``classDef``, ``class``, ``linkStyle``, ``%%`` comments.
 """
 
@@ -26,9 +26,9 @@ KEYWORDS = {
 }  # fmt: skip
 ID = r"[A-Za-z_][A-Za-z0-9_]*"
 STR = r'"[^"]*"'
-SHAPES = {"[": "]", "(": ")", "([": "])"}
+SHAPES = {"[": "]", "(": ")", "([": "])", "((": "))"}
 LINKS = {"-->": (True, False), "---": (False, False), "-.->": (True, True), "-.-": (False, True)}
-_NODE = re.compile(rf"^({ID})(\(\[|\[|\()({STR})(\]\)|\]|\))$")
+_NODE = re.compile(rf"^({ID})(\(\[|\(\(|\[|\()({STR})(\]\)|\)\)|\]|\))$")
 _EDGE = re.compile(rf"^({ID}) (-->|---|-\.->|-\.-)(?:\|({STR})\|)? ({ID})$")
 _SUBGRAPH = re.compile(rf"^subgraph ({ID})\[({STR})\]$")
 _ENTITY = re.compile(r"#(\d+|[a-z]+);")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from mqctl.render.diagram import Diagram
+from mqctl.render.diagram import Diagram, Shape
 from mqctl.render.graph import topology_diagram
 from mqctl.render.journey import journey_diagram
 from mqctl.render.mermaid import escape, write_mermaid
@@ -69,7 +69,8 @@ def test_demo_topology_graph() -> None:
 
 
 def test_overlapping_clusters_and_a_hierarchy() -> None:
-    """Reference 001: QM3, in both clusters, is drawn in a group of its own; the hierarchy link is drawn."""
+    """Reference 001: QM3, in both clusters, is drawn outside them as a gateway joined to each; the
+    hierarchy link is drawn."""
     diagram = topology_diagram(topologies.overlap())
     read_back(diagram)
     chart = parse(write_mermaid(diagram))
@@ -77,13 +78,15 @@ def test_overlapping_clusters_and_a_hierarchy() -> None:
         label[0]: sorted(chart.nodes[m][0] for m in members) for label, members in chart.groups.values()
     }
     assert groups == {
-        "cluster CLUSTER1": ["QM1", "QM2"],
-        "cluster CLUSTER2": ["QM4", "QM5"],
-        "clusters CLUSTER1 and CLUSTER2": ["QM3"],
+        "cluster CLUSTER1": ["CLUSTER1", "QM1", "QM2"],
+        "cluster CLUSTER2": ["CLUSTER2", "QM4", "QM5"],
     }
-    assert [(chart.nodes[t][0], chart.nodes[h][0], lines) for t, h, lines, *_ in chart.edges] == [
-        ("QM6", "QM5", ["hierarchy: parent"])
+    assert sorted((chart.nodes[t][0], chart.nodes[h][0], lines) for t, h, lines, *_ in chart.edges) == [
+        ("QM3", "CLUSTER1", ["member of CLUSTER1"]),
+        ("QM3", "CLUSTER2", ["member of CLUSTER2"]),
+        ("QM6", "QM5", ["hierarchy: parent"]),
     ]
+    assert [chart.nodes[i][0] for i in chart.classes["gateway"]] == ["QM3"]
 
 
 def test_topic_narrows_to_what_matters() -> None:
@@ -91,12 +94,17 @@ def test_topic_narrows_to_what_matters() -> None:
     t = topologies.overlap()
     tennis = topology_diagram(t, topic="/Sport/Tennis")
     read_back(tennis)
-    names = {b.lines[0] for b in tennis.boxes.values()}
+    names = {b.lines[0] for b in tennis.boxes.values() if b.shape is not Shape.CLUSTER}
     assert names == {"QM3", "QM4", "QM5", "QM6", "sub TENNIS"}
     assert "resolves to TC, cluster CLUSTER2 (DIRECT)" in tennis.boxes["QM5"].lines
     assert "topic host" in tennis.boxes["QM4"].lines
     football = topology_diagram(t, topic="/Sport/Football", clusters=["CLUSTER1"])
-    assert {b.lines[0] for b in football.boxes.values()} == {"QM1", "QM2", "QM3", "sub FOOTBALL"}
+    assert {b.lines[0] for b in football.boxes.values() if b.shape is not Shape.CLUSTER} == {
+        "QM1",
+        "QM2",
+        "QM3",
+        "sub FOOTBALL",
+    }
 
 
 def test_ems_routes_with_zones_selectors_and_definers() -> None:

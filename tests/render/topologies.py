@@ -64,3 +64,20 @@ def awkward() -> Topology:
     t.add(ems.sub(AWKWARD_SERVERS[2], 'sub "q" #1 <b>|x;%\\', AWKWARD_TOPIC, durable=True))
     t.add(ems.sub(AWKWARD_SERVERS[3], "far/away", "t.>"))
     return t
+
+
+def three_clusters() -> Topology:
+    """Issue 25's estate: EU = FR1, FR2, GW; US = NY1, GW; ASIA = TK1, TK2, GW, TK3 also in EU (two
+    gateways); a topic hosted in each cluster, one clustered in GHOST (a cluster with no member), and a
+    cluster whose every member is a gateway (BRIDGE = GW, TK3)."""
+    return mq.topo(
+        [mq.qm(n) for n in ("FR1", "FR2", "GW", "NY1", "TK1", "TK2", "TK3")],
+        mq.cluster("EU", "FR1", "FR2", "GW", "TK3"),
+        mq.cluster("US", "NY1", "GW"),
+        mq.cluster("ASIA", "TK1", "TK2", "GW", "TK3"),
+        mq.cluster("BRIDGE", "GW", "TK3"),
+        mq.topic("FR1", "PRICES", "/Prices", "EU"),
+        mq.topic("NY1", "ORDERS", "/Orders", "US"),
+        mq.topic("GW", "SPORT", "/Sport", "ASIA"),
+        mq.topic("TK1", "LOST", "/Lost", "GHOST"),
+    )

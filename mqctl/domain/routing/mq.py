@@ -882,8 +882,30 @@ class _Engine:
             why = f"no proxy subscription from {node} for '{self.topic}' reaches {pub} in {res.cluster}"
         return (
             f"No cluster or hierarchy path carries the publication from {pub} to {s.label}: {why}, "
-            "and no hierarchy link leads there either."
+            f"and {self._hierarchy_there(node, res.cluster if res.clustered else '')}."
         )
+
+    def _hierarchy_there(self, node: str, cluster: str) -> str:
+        """The hierarchy links around ``node`` and where they end (a NO_PATH sentence's last clause)."""
+        prepared = self.prepared
+        seen, todo, links = {node}, [node], set()
+        while todo:
+            at = todo.pop()
+            for other in prepared.neighbours(at):
+                links.add(prepared.hierarchy_name(at, other))
+                if other not in seen:
+                    seen.add(other)
+                    todo.append(other)
+        if not links:
+            return "no hierarchy link leads there either"
+        ends = sorted(seen - {node})
+        text = (
+            f"the hierarchy links there ({', '.join(sorted(links))}) lead from {node} to "
+            f"{', '.join(ends[:-1]) + ' and ' + ends[-1] if len(ends) > 1 else ends[0]} only"
+        )
+        if cluster and not any(prepared.index.is_member(n, cluster) for n in seen):
+            text += f", none of them a member of cluster {cluster}"
+        return text
 
     # -- warnings
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mqctl.domain.messages import RESERVED_WORDS, is_identifier_part, is_identifier_start
-from mqctl.domain.selector.errors import clip, selector_error
+from mqctl.domain.selector.errors import SelectorError, clip, selector_error
 
 # Token kinds.
 STRING = "string"
@@ -95,9 +95,12 @@ def _string(text: str, start: int) -> Token:
     n = len(text)
     while True:
         j = text.find("'", i)
-        if j < 0:
-            expected = f"a closing ' for the string literal at column {start + 1}"
-            raise selector_error(expected, n + 1, "end of selector")
+        if j < 0:  # one position, the literal's opening quote: where the user has to look
+            raise SelectorError(
+                f"the string literal at column {start + 1} has no closing ' before the end of the selector",
+                column=start + 1,
+                expected="a closing '",
+            )
         parts.append(text[i:j])
         if j + 1 < n and text[j + 1] == "'":
             parts.append("'")

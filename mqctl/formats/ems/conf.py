@@ -104,6 +104,32 @@ def read_key_values(text: str, *, file: str | None) -> dict[str, Setting]:
     return out
 
 
+def looks_like(text: str) -> tuple[str, int] | None:
+    """Which other EMS file ``text`` looks like, and the line that tells (a file given in the wrong
+    place, ``--topics factories.conf``): ``[sections]`` are in factories.conf, routes.conf or
+    bridges.conf, ``server = NAME`` in tibemsd.conf; a topics.conf holds none of those."""
+    sections: list[tuple[str, int]] = []
+    keys: set[str] = set()
+    for number, raw in enumerate(text.splitlines(), start=1):
+        stripped = raw.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        if stripped.startswith("[") and stripped.endswith("]"):
+            sections.append((stripped[1:-1].strip(), number))
+        elif "=" in stripped and not stripped.split("=", 1)[0].strip().count(" "):
+            keys.add(stripped.split("=", 1)[0].strip().lower())
+    if sections:
+        first, line = sections[0]
+        if "factory" in first.lower() or "type" in keys and "url" in keys and "zone_name" not in keys:
+            return "factories.conf", line
+        if ":" in first or "destination" in keys:
+            return "bridges.conf", line
+        return "routes.conf", line
+    if "server" in keys and keys & {"listen", "topics", "routes", "store", "users"}:
+        return "tibemsd.conf", 1
+    return None
+
+
 def read_topics_conf(state: NodeState, text: str, *, file: str | None, next_seq: Callable[[], int]) -> None:
     """Add the definitions of a ``topics.conf`` to ``state.topics``."""
     first_line: dict[str, int] = {}
@@ -111,6 +137,10 @@ def read_topics_conf(state: NodeState, text: str, *, file: str | None, next_seq:
         stripped = raw.strip()
         if not stripped or stripped.startswith("#"):
             continue
+        if not first_line and (other := looks_like(text)) is not None:  # before a topic-string error
+            raise InputError(
+                f"this is not a topics.conf (it looks like {other[0]})", file=file, line=other[1], column=1
+            )
         indent = len(raw) - len(raw.lstrip())
         name = stripped.split()[0]
         check_pattern(name, line=number, column=indent + 1, file=file)

@@ -19,7 +19,7 @@ from mqctl.formats.mqsc import clusters, topics
 from mqctl.formats.mqsc.display import display
 from mqctl.formats.mqsc.parser import BadCommand, Command, SkippedInsert, echo, iter_mqsc
 from mqctl.formats.mqsc.topics import Unmodelled
-from mqctl.formats.mqsc.values import Context
+from mqctl.formats.mqsc.values import Context, MqscSyntaxError
 from mqctl.formats.mqsc.vocabulary import DISPLAYED_NOUNS
 from mqctl.formats.script_run import ScriptRun
 
@@ -129,6 +129,11 @@ def _one(ctx: Context, cmd: Command, run: MqscRun) -> None:
         run.unmodelled[f"{cmd.verb} {cmd.noun}"] += 1
         run.lines.append(f"mqctl: not modelled ({skip.reason}); skipped.")
         return
+    except MqscSyntaxError as err:  # before InputError, of which it is one
+        run.syntax_errors += 1
+        run.errors.append(err)
+        run.lines.append(f"AMQ8405I: Syntax error detected: {err.one_line()}")
+        return
     except InputError as err:
         run.failed += 1
         run.errors.append(err)
@@ -143,9 +148,8 @@ def _one(ctx: Context, cmd: Command, run: MqscRun) -> None:
 def summary(run: MqscRun) -> list[str]:
     """runmqsc's closing lines, plus mqctl's counts of skipped commands."""
     out = [":", f"{run.read} MQSC commands read."]
-    if run.syntax_errors == 0:
-        if run.failed == 0:  # never "no syntax error" beside a refused command
-            out.append("No commands have a syntax error.")
+    if run.syntax_errors == 0:  # runmqsc says so beside a refused command too
+        out.append("No commands have a syntax error.")
     elif run.syntax_errors == 1:
         out.append("One command has a syntax error.")
     else:
@@ -156,9 +160,11 @@ def summary(run: MqscRun) -> list[str]:
         out.append("One valid MQSC command could not be processed.")
     else:
         out.append(f"{run.failed} valid MQSC commands could not be processed.")
+    attributes = run.attributes_not_modelled
     out.append(
         f"{run.not_modelled} commands not modelled by mqctl and skipped; "
-        f"{run.skipped} skipped for an insert with no value."
+        f"{run.skipped} skipped for an insert with no value; "
+        f"{attributes} {'attribute' if attributes == 1 else 'attributes'} not modelled and ignored."
     )
     if run.unmodelled:
         out.append(f"Not modelled: {run.unmodelled_text()}.")

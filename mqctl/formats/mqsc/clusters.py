@@ -191,7 +191,7 @@ def alter_qmgr(ctx: Context, cmd: Command) -> str:
             ctx.unmodelled[f"{keyword} on QMGR"] += 1
     for keyword in ("FORCE",):
         if keyword in p and p[keyword].values is not None:
-            raise ctx.fail(f"{keyword} takes no value", p[keyword].pos)
+            raise ctx.syntax(f"{keyword} takes no value", p[keyword].pos)
     parent_dialect = None
     if "PARENT" in p:
         value = ctx.one(p["PARENT"])

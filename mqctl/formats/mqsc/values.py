@@ -14,9 +14,34 @@ from mqctl.domain.names import check_mq_name
 from mqctl.formats._located import locate
 from mqctl.formats.mqsc.lexer import Pos
 from mqctl.formats.mqsc.parser import Command, Param, Value
-from mqctl.formats.mqsc.vocabulary import IGNORED
+from mqctl.formats.mqsc.vocabulary import AS_MODELLED, IGNORED
 
 E = TypeVar("E", bound=StrEnum)
+
+
+def _as_modelled(what: str, param: Param) -> bool:
+    """``TYPE(LOCAL)`` on a topic: a value saying what the model is anyway (``AS_MODELLED``)."""
+    values = AS_MODELLED.get((what, param.keyword))
+    return (
+        values is not None
+        and param.values is not None
+        and len(param.values) == 1
+        and (param.values[0].text.upper() in values)
+    )
+
+
+class MqscSyntaxError(InputError):
+    """What runmqsc answers with AMQ8405I (a syntax error) rather than refusing a valid command: an
+    unknown keyword for the object, a bad enumeration value, a value missing, extra or not a number.
+    Counted in "N commands have a syntax error", as runmqsc counts it."""
+
+
+def _syntax(err: InputError) -> MqscSyntaxError:
+    return MqscSyntaxError(
+        err.message, obj=err.obj, attribute=err.attribute, file=err.file, line=err.line, column=err.column
+    )
+
+
 T = TypeVar("T")
 
 
@@ -62,6 +87,12 @@ class Context:
     ) -> InputError:
         return InputError(message, obj=obj, attribute=attribute, file=self.file, line=pos[0], column=pos[1])
 
+    def syntax(
+        self, message: str, pos: Pos, *, obj: str | None = None, attribute: str | None = None
+    ) -> MqscSyntaxError:
+        """An error runmqsc reports as a syntax error (``MqscSyntaxError``)."""
+        return _syntax(self.fail(message, pos, obj=obj, attribute=attribute))
+
     def rule(self, cmd: Command, check: Callable[..., None], *args: object) -> None:
         """Run a domain rule (``mqctl.domain.objects``) on what the command built; an error is placed at
         the parameter it names (``TOPICSTR(...)``), else at the object name."""
@@ -84,16 +115,16 @@ class Context:
         the accepted-and-ignored ones are counted, so the summary names what was not modelled."""
         ignored = IGNORED.get(what, frozenset())
         for param in cmd.params.values():
-            if param.keyword in ignored:
+            if param.keyword in ignored and not _as_modelled(what, param):
                 self.unmodelled[f"{param.keyword} on {what}"] += 1
             if param.keyword not in allowed:
-                raise self.fail(
+                raise self.syntax(
                     f"unknown parameter {param.keyword} for {cmd.verb} {what}; expected one of "
                     f"{', '.join(sorted(allowed))}",
                     param.pos,
                 )
             if param.keyword in ("REPLACE", "NOREPLACE", "FORCE", "ALL") and param.values is not None:
-                raise self.fail(f"{param.keyword} takes no value", param.values[0].pos)
+                raise self.syntax(f"{param.keyword} takes no value", param.values[0].pos)
 
     def name(self, cmd: Command, kind: str, *, check: bool = True) -> Value:
         """The object name in ``NOUN(name)``; required for the commands that call this."""
@@ -118,11 +149,11 @@ class Context:
 
     def one(self, param: Param) -> Value:
         if param.values is None:
-            raise self.fail(
+            raise self.syntax(
                 f"{param.keyword} needs a value in parentheses, such as {param.keyword}(...)", param.pos
             )
         if len(param.values) != 1:
-            raise self.fail(
+            raise self.syntax(
                 f"{param.keyword} takes one value, found {len(param.values)}", param.values[1].pos
             )
         return param.values[0]
@@ -140,14 +171,14 @@ class Context:
             return parse_enum(kind, value.text, "", param.keyword)
         except InputError as err:
             err.obj = None
-            raise locate(err, file=self.file, line=value.pos[0], column=value.pos[1]) from None
+            raise _syntax(locate(err, file=self.file, line=value.pos[0], column=value.pos[1])) from None
 
     def integer(self, param: Param) -> int:
         """A numeric attribute (CLWLRANK(5)); its range is the domain rule's to check."""
         value = self.one(param)
         text = value.text.strip()
         if not text.isdigit() or len(text) > 9:
-            raise self.fail(
+            raise self.syntax(
                 f"bad value {value.text!r}; expected a number", value.pos, attribute=param.keyword
             )
         return int(text)
@@ -156,7 +187,7 @@ class Context:
         value = self.one(param)
         upper = value.text.upper()
         if upper not in choices:
-            raise self.fail(
+            raise self.syntax(
                 f"bad value {value.text!r}; expected one of {', '.join(choices)}",
                 value.pos,
                 attribute=param.keyword,

@@ -271,3 +271,8 @@ IGNORED: dict[str, frozenset[str]] = {
     "CHANNEL": CHANNEL_IGNORED,
 }
 """Attributes accepted on modelled objects but not modelled: counted and named in the summary."""
+
+AS_MODELLED: dict[tuple[str, str], frozenset[str]] = {("TOPIC", "TYPE"): frozenset({"LOCAL"})}
+"""Ignored attributes whose value says what the model is anyway: read without a word (``export mqsc``
+writes ``TYPE(LOCAL)`` on every topic object, as dmpmqcfg does, and every topic object mqctl models is
+a local definition). Any other value is counted as not modelled."""
