@@ -234,3 +234,11 @@ def test_probes_from_the_user_and_narrowing(tmp_path: Path) -> None:
     assert "sampled" in sampled["probes"]["how"]
     log.write_text('{"topic": "/a"}\n')
     one_line(diff(str(before), str(after), "--publications", str(log)), "day.jsonl")
+
+
+def test_ci_doc_posts_the_markdown_as_a_review_comment() -> None:
+    ci_md = (Path(__file__).resolve().parents[2] / "docs" / "ci.md").read_text()
+    assert 'mqctl diff --git "$base:estate" estate -o markdown > mqctl-diff.md' in ci_md
+    assert "gh pr comment" in ci_md and "--body-file mqctl-diff.md" in ci_md  # GitHub Actions
+    assert "merge_requests/$CI_MERGE_REQUEST_IID/notes" in ci_md and "body@mqctl-diff.md" in ci_md  # GitLab
+    assert "--fail-on lost" in ci_md
