@@ -173,7 +173,7 @@ def import_mqsc_command(
         ...,
         metavar="[NAME=]PATH...",
         help="MQSC files or folders of them, one queue manager per file (named by its dmpmqcfg header or "
-        "its file name), per sub-folder (mq/QM1/*.mqsc, in name order), or as QM1=PATH.",
+        "its file name), by its sub-folder when its name is none (mq/QM1/10-dev.mqsc), or as QM1=PATH.",
     ),
     set_: list[str] = typer.Option([], "--set", metavar="NAME=VALUE", help="Value of an insert +NAME+."),
     encoding: str | None = ENCODING_OPTION,

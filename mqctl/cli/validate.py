@@ -62,7 +62,7 @@ def validate_command(
         metavar="[NAME=]PATH",
         help="MQSC file or folder, or an EMS tibemsd.conf/tibemsd.json (repeatable): validate the model "
         "these files define, alone (the store is not read). NAME=PATH names the queue manager or server "
-        "of a file; a sub-folder named after a queue manager holds its files (mq/QM1/*.mqsc).",
+        "of a file; a file not named after its queue manager takes its folder's name (mq/QM1/10-dev.mqsc).",
     ),
     encoding: str | None = typer.Option(
         None, "--encoding", metavar="NAME", help="Encoding of the --file files (default UTF-8)."

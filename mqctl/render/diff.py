@@ -59,7 +59,6 @@ def headline(report: DiffReport) -> str:
 def render_text(report: DiffReport) -> None:
     from rich.console import Console
     from rich.markup import escape
-    from rich.table import Table
 
     console = Console(highlight=False)
     console.print(
@@ -80,22 +79,16 @@ def render_text(report: DiffReport) -> None:
         for f in items:
             console.print(f"  {label} {f.rule.id} {f.rule.code}  {escape(f.message)}", soft_wrap=True)
     console.print(f"\n[bold]Routing[/bold] ({report.probes.how})")
-    if report.routing:
-        table = Table(show_edge=False)
-        for column in ("SUBSCRIPTION", "NODE", "CHANGE", "PUBLISHER", "TOPIC", "BEFORE", "AFTER"):
-            table.add_column(column)
-        for r, n in grouped(report.routing):
-            table.add_row(
-                escape(r.subscription),
-                escape(r.node),
-                r.change,
-                escape(r.probe.publisher),
-                escape(r.probe.topic + (f" ({_props(r)})" if r.probe.properties else ""))
-                + (f" [dim](+{n - 1} probes)[/dim]" if n > 1 else ""),
-                escape(r.before.text() if r.before else "-"),
-                escape(r.after.text() if r.after else "-"),
-            )
-        console.print(table)
+    for r, n in grouped(report.routing):
+        probe = f"{r.probe.topic} ({_props(r)})" if r.probe.properties else r.probe.topic
+        more = f" [dim](+{n - 1} probes)[/dim]" if n > 1 else ""
+        console.print(
+            f"  [bold]{r.change:<7}[/bold] sub {escape(r.subscription)} on {escape(r.node)}: "
+            f"published on {escape(r.probe.publisher)}, {escape(probe)}{more}",
+            soft_wrap=True,
+        )
+        console.print(f"      before: {escape(r.before.text() if r.before else '-')}", soft_wrap=True)
+        console.print(f"      after:  {escape(r.after.text() if r.after else '-')}", soft_wrap=True)
     style = "red" if report.routing else "green"
     console.print(f"\n[bold {style}]{escape(headline(report))}[/bold {style}]")
 

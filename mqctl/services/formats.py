@@ -146,8 +146,9 @@ def mqsc_files(paths: Iterable[Path | str | MqscFile]) -> list[MqscFile]:
     """Files named, and the MQSC files of folders named, in name order (templates are skipped).
 
     ``QM1=PATH`` applies PATH (a file, or every MQSC file of a folder) to QM1. In a folder named, a file
-    in a sub-folder whose name is an MQ name applies to that queue manager, as the MQ container applies
-    every ``/etc/mqm/*.mqsc`` to its one queue manager: ``mq/QM1/10-dev.mqsc``, ``mq/QM1/20-config.mqsc``.
+    whose name is no queue manager name, in a sub-folder whose name is one, applies to that queue
+    manager, as the MQ container applies every ``/etc/mqm/*.mqsc`` to its one queue manager:
+    ``mq/QM1/10-dev.mqsc``, ``mq/QM1/20-config.mqsc`` (``qmgr_for_file``).
     """
     found: list[MqscFile] = []
     for item in paths:
@@ -183,8 +184,11 @@ def has_commands(text: str) -> bool:
 
 
 def qmgr_for_file(path: Path, text: str, given: str | None = None, *, named: bool = False) -> str:
-    """The queue manager the user named (``NAME=PATH``), else the dump header's, else the one of the
-    file's folder, else the file name."""
+    """The queue manager the user named (``NAME=PATH``), else the dump header's, else the file name,
+    else (a file name that is no queue manager name, as ``10-dev.mqsc``) the one of its folder.
+
+    The file name wins over the folder so that a folder of per-queue-manager files grouped by cluster
+    (``mqsc/CL01/QM1.mqsc``) keeps meaning what it always meant."""
     from mqctl.formats.mqsc import dump_header_qmgr
 
     if given is not None and named:
@@ -192,12 +196,12 @@ def qmgr_for_file(path: Path, text: str, given: str | None = None, *, named: boo
     header = dump_header_qmgr(text, file=str(path))
     if header is not None:
         return header
-    if given is not None:
-        return given
     name = path.stem
     try:
         check_mq_name(name, "qmgr")
     except InputError as exc:
+        if given is not None:
+            return given
         raise InputError(
             f"{exc.message}: name its queue manager with --file QM1={path} (import mqsc QM1={path}), "
             f"put it in a folder named after its queue manager ({path.parent / 'QM1' / path.name}), "

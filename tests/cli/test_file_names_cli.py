@@ -103,3 +103,13 @@ def test_an_empty_file_creates_nothing_unless_named(cli: Cli, tmp_path: Path) ->
     ok(cli("import", "mqsc", f"QM9={empty}"))
     data = cli("display", "qmgr", "*", "-o", "json").json()
     assert isinstance(data, list) and [q["name"] for q in data] == ["QM9"]
+
+
+def test_a_file_named_after_its_queue_manager_keeps_its_name_in_any_folder(cli: Cli, tmp_path: Path) -> None:
+    """``mqsc/CL01/QMA.mqsc`` (files grouped by cluster, as the benchmarks write them) is QMA's, not CL01's."""
+    folder = tmp_path / "mqsc" / "CL01"
+    folder.mkdir(parents=True)
+    (folder / "QMA.mqsc").write_text("DEFINE TOPIC(TA) TOPICSTR('/a')\n")
+    (folder / "QMB.mqsc").write_text("DEFINE TOPIC(TB) TOPICSTR('/b')\n")
+    result = ok(cli("import", "mqsc", str(tmp_path / "mqsc"), "-o", "json")).json()
+    assert isinstance(result, list) and [r["qmgr"] for r in result] == ["QMA", "QMB"]
