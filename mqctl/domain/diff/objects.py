@@ -157,6 +157,8 @@ def diff_objects(before: Topology, after: Topology) -> list[ObjectChange]:
                     changes.append(_whole(kind, was, "removed", skip))
                     changes.append(_whole(kind, now, "added", skip))
                     continue
+                if _comparable(was[2]) == _comparable(now[2]):
+                    continue  # the common case, without writing every attribute out
                 attrs_a = _attributes(was[2], was[3], skip)
                 attrs_b = _attributes(now[2], now[3], skip)
                 changed = tuple(
@@ -173,6 +175,21 @@ def diff_objects(before: Topology, after: Topology) -> list[ObjectChange]:
             elif was is not None:
                 changes.append(_whole(kind, was, "removed", skip))
     return changes
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _comparable(obj: Any) -> tuple[Any, ...]:
+    """The object's attributes (not its sequence or source), for a quick equality test."""
+    names = _FIELDS.get(type(obj))
+    if names is None:
+        names = _FIELDS[type(obj)] = tuple(
+            f.name
+            for f in dataclasses.fields(obj)
+            if f.name not in NOT_ATTRIBUTES or f.name in ("node", "name")
+        )
+    return tuple(getattr(obj, n) for n in names)
 
 
 def _order(a: dict[str, str], b: dict[str, str]) -> Callable[[str], tuple[int, str]]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from mqctl.domain.diff.objects import ObjectChange
 from mqctl.domain.messages import HEADER_TYPES, JmsValue
@@ -268,27 +269,64 @@ def _property_sets(
     topic: str,
     dialect: Dialect,
     changed: list[str],
-    cache: dict[frozenset[str], list[Properties]],
+    cache: dict[frozenset[tuple[str, ...]], list[Properties]],
 ) -> list[Properties]:
-    """The boundary values of the changed selectors and of every selector in scope that a publication on
-    ``topic`` meets (its subscriptions', its route selectors'): a subscriber whose selector refuses the
-    probe would otherwise hide a change."""
-    texts = set(changed)
+    """Property sets for the probes on ``topic``: candidates from the boundary values of every selector
+    a publication on it meets in scope (its subscriptions', its route selectors', the changed ones), then
+    as few of them as give every subscription every verdict its selectors can give (a set cover).
+
+    A subscription's answer depends on the properties only through its own selector and the route
+    selectors on its path, so two sets that these judge alike get the same answer for it; a subscriber
+    whose selector refuses every probe would otherwise hide a change."""
+    # a subscription's selectors on both sides together: the probe that tells before from after must
+    # give the two sides' selectors their verdicts at once
+    by_sub: dict[tuple[str, str], set[str]] = {}
     for side in sides:
-        texts |= {
-            s.selector
-            for s in side.subscriptions
-            if s.selector and s.node in scope and _matches(s.topicstr, topic, dialect)
-        }
-        texts |= {
+        on_routes = {
             rs.selector
             for rs in side.route_selectors
             if rs.selector and rs.node in scope and _matches(rs.topic, topic, dialect)
         }
-    key = frozenset(texts)
+        for sub in side.subscriptions:
+            if sub.node in scope and _matches(sub.topicstr, topic, dialect):
+                texts = by_sub.setdefault((sub.node, sub.name), set(changed))
+                texts |= on_routes | ({sub.selector} if sub.selector else set())
+    groups = {tuple(sorted(texts)) for texts in by_sub.values()}
+    if changed:
+        groups.add(tuple(sorted(set(changed))))
+    groups.discard(())
+    key = frozenset(groups)
     if key not in cache:
-        cache[key] = boundary_values(sorted(texts))
+        every = sorted({t for g in groups for t in g})
+        cache[key] = _cover(boundary_values(every), sorted(groups))
     return cache[key]
+
+
+def _cover(candidates: list[Properties], groups: list[tuple[str, ...]]) -> list[Properties]:
+    """Greedily, the candidates that give each group of selectors every verdict vector any candidate gives."""
+    from mqctl.domain.messages import Message
+    from mqctl.domain.selector import compile_selector
+
+    if not groups:
+        return [()]
+    compiled: dict[str, Any] = {}
+    for text in {t for g in groups for t in g}:
+        try:
+            compiled[text] = compile_selector(text)
+        except Exception:  # noqa: BLE001 — a selector that does not compile judges nothing
+            compiled[text] = None
+    reached: list[set[tuple[int, tuple[bool | None, ...]]]] = []
+    for props in candidates:
+        message = Message.create(dict(props), {})
+        verdicts = {t: (c.evaluate(message) if c is not None else None) for t, c in compiled.items()}
+        reached.append({(i, tuple(verdicts[t] for t in g)) for i, g in enumerate(groups)})
+    wanted = set().union(*reached)
+    chosen: list[Properties] = []
+    while wanted:
+        best = max(range(len(candidates)), key=lambda i: (len(reached[i] & wanted), -i))
+        chosen.append(candidates[best])
+        wanted -= reached[best]
+    return chosen
 
 
 def derive(
@@ -305,7 +343,7 @@ def derive(
     and at most ``max_probes`` of them (a deterministic sample that keeps every topic when it can)."""
     sides = (before, after)
     causes: dict[Probe, set[int]] = {}
-    cache: dict[frozenset[str], list[Properties]] = {}
+    cache: dict[frozenset[tuple[str, ...]], list[Properties]] = {}
     for index, change in enumerate(changes):
         if change.change == "changed" and all(a.name in NO_ROUTING for a in change.attributes):
             continue

@@ -8,6 +8,7 @@ host), ``path`` (other hops) or ``reason`` (missed on both sides, for another re
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -51,6 +52,8 @@ class RoutingChange:
     probe: Probe
     before: Outcome | None
     after: Outcome | None
+    probes: int = 1
+    """How many probes from this publisher on this topic (other properties) gave this same change."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -62,6 +65,7 @@ class RoutingChange:
             "properties": {k: v.value for k, v in self.probe.properties},
             "before": None if self.before is None else self.before.to_json(),
             "after": None if self.after is None else self.after.to_json(),
+            "probes": self.probes,
         }
 
 
@@ -116,16 +120,24 @@ def route_diff(
 ) -> list[RoutingChange]:
     """Every (probe, subscription) whose answer differs between the two models."""
     old, new = RoutingModel(before), RoutingModel(after)
-    changes: list[RoutingChange] = []
+    found: dict[tuple[Any, ...], RoutingChange] = {}
     for i, probe in enumerate(probes):
         a, b = answer(old, probe), answer(new, probe)
         for key in sorted(a.keys() | b.keys()):
-            kind = classify(a.get(key), b.get(key))
-            if kind is not None:
-                changes.append(RoutingChange(key[1], key[0], kind, probe, a.get(key), b.get(key)))
+            was, now = a.get(key), b.get(key)
+            kind = classify(was, now)
+            if kind is None:
+                continue
+            # probes that differ only in their properties and change the answer alike: one entry
+            same = (key, kind, probe.publisher, probe.topic, was, now)
+            first = found.get(same)
+            if first is None:
+                found[same] = RoutingChange(key[1], key[0], kind, probe, was, now)
+            else:
+                found[same] = dataclasses.replace(first, probes=first.probes + 1)
         if progress is not None:
             progress(i + 1)
-    return changes
+    return list(found.values())
 
 
 def by_subscription(changes: Iterable[RoutingChange]) -> dict[tuple[str, str], list[RoutingChange]]:
