@@ -32,7 +32,17 @@ QM3 = (
     "DEFINE CHANNEL(CL1.QM3) CHLTYPE(CLUSRCVR) CLUSTER(CL1) CONNAME('qm3(1414)')\n"
     "DEFINE SUB(S3) TOPICSTR('/USA/#') DEST(Q)\n"
 )
-ROUTING_KEYS = {"subscription", "node", "change", "publisher", "topic", "properties", "before", "after", "probes"}
+ROUTING_KEYS = {
+    "subscription",
+    "node",
+    "change",
+    "publisher",
+    "topic",
+    "properties",
+    "before",
+    "after",
+    "probes",
+}
 
 
 def estate(folder: Path, qm2: str = QM2) -> Path:
