@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from mqctl.cli.apps import sub_app
-from mqctl.cli.common import OUTPUT_OPTION, Output, emit_json, reading, transaction
+from mqctl.cli.common import OUTPUT_OPTION, Output, emit_json, hint, reading, transaction
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -169,8 +169,11 @@ def _count_lines(files: list[Path]) -> int:
 
 @import_app.command("mqsc")
 def import_mqsc_command(
-    paths: list[Path] = typer.Argument(
-        ..., help="MQSC files or folders of them, one queue manager per file."
+    paths: list[str] = typer.Argument(
+        ...,
+        metavar="[NAME=]PATH...",
+        help="MQSC files or folders of them, one queue manager per file (named by its dmpmqcfg header or "
+        "its file name), by its sub-folder when its name is none (mq/QM1/10-dev.mqsc), or as QM1=PATH.",
     ),
     set_: list[str] = typer.Option([], "--set", metavar="NAME=VALUE", help="Value of an insert +NAME+."),
     encoding: str | None = ENCODING_OPTION,
@@ -184,7 +187,7 @@ def import_mqsc_command(
     files = mqsc_files(paths)
     # The bar counts lines (statements, near enough), so that one big file moves it too; counting them
     # costs a read of the files, done only when the bar can be shown.
-    lines = _count_lines(files) if sys.stderr.isatty() else 0
+    lines = _count_lines([f.path for f in files]) if sys.stderr.isatty() else 0
     with Progress(transient=True, disable=lines < PROGRESS_MIN_LINES) as bar:
         task = bar.add_task(f"importing {len(files)} file(s)", total=lines)
         with transaction() as store:
@@ -195,6 +198,10 @@ def import_mqsc_command(
                 inserts=_inserts(set_),
                 lines_done=lambda n: bar.advance(task, n),
                 encoding=_encoding(encoding),
+                empty=lambda path: hint(
+                    f"{path} holds no MQSC command (empty, or comments only): nothing imported from it "
+                    f"(name its queue manager, QM1={path}, to create one)"
+                ),
             )
     summary: list[dict[str, Any]] = [
         {

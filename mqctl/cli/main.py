@@ -34,6 +34,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "db": ("mqctl.cli.db", "db_app"),
     "graph": ("mqctl.cli.graph", "app"),
     "validate": ("mqctl.cli.validate", "app"),
+    "diff": ("mqctl.cli.diff", "app"),
     "spark": ("mqctl.cli.spark", "app"),
 }
 """Command name -> (module, Typer app attribute)."""

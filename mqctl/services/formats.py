@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -110,23 +110,87 @@ def runmqsc(
     return result
 
 
-def mqsc_files(paths: Iterable[Path]) -> list[Path]:
-    """Files named, and the MQSC files of folders named, in name order (templates are skipped)."""
-    found: list[Path] = []
-    for path in paths:
+@dataclass(frozen=True)
+class MqscFile:
+    """One MQSC file and the queue manager it applies to when the user or its folder names it.
+
+    ``qmgr`` is None when the file names it itself (a dmpmqcfg header, else the file name); ``named``
+    says the user wrote ``NAME=PATH`` (then even an empty file creates the queue manager)."""
+
+    path: Path
+    qmgr: str | None = None
+    named: bool = False
+
+
+def named_path(text: str | Path, option: str = "--file") -> tuple[str | None, Path]:
+    """``NAME=PATH`` (the queue manager or server named explicitly) or a bare ``PATH``.
+
+    A path that exists as written is a path, even with ``=`` in it; otherwise the text before the first
+    ``=`` is the name, checked as an MQ name."""
+    raw = str(text)
+    name, sep, rest = raw.partition("=")
+    if not sep or not name or not rest or "/" in name or Path(raw).exists():
+        return None, Path(raw)
+    try:
+        check_mq_name(name, "qmgr")
+    except InputError as exc:
+        raise InputError(
+            f"{exc.message} (in NAME=PATH, {name!r} names the queue manager)", attribute=option
+        ) from None
+    return name, Path(rest)
+
+
+def mqsc_files(paths: Iterable[Path | str | MqscFile]) -> list[MqscFile]:
+    """Files named, and the MQSC files of folders named, in name order (templates are skipped).
+
+    ``QM1=PATH`` applies PATH (a file, or every MQSC file of a folder) to QM1. In a folder named, a file
+    whose name is no queue manager name, in a sub-folder whose name is one, applies to that queue
+    manager, as the MQ container applies every ``/etc/mqm/*.mqsc`` to its one queue manager:
+    ``mq/QM1/10-dev.mqsc``, ``mq/QM1/20-config.mqsc`` (``qmgr_for_file``).
+    """
+    found: list[MqscFile] = []
+    for item in paths:
+        if isinstance(item, MqscFile):
+            found.append(item)
+            continue
+        qmgr, path = named_path(item)
         if path.is_dir():
-            found += [p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in MQSC_SUFFIXES]
+            for p in path.rglob("*"):
+                if p.is_file() and p.suffix.lower() in MQSC_SUFFIXES:
+                    found.append(MqscFile(p, qmgr or _folder_qmgr(path, p), qmgr is not None))
         elif path.is_file():
-            found.append(path)
+            found.append(MqscFile(path, qmgr, qmgr is not None))
         else:
             raise InputError("no such file or folder", file=str(path))
-    return sorted(found, key=lambda p: (p.name, str(p)))
+    return sorted(found, key=lambda f: (f.path.name, str(f.path)))
 
 
-def qmgr_for_file(path: Path, text: str) -> str:
-    """The dump header's queue manager name, else the file name without its extension."""
+def _folder_qmgr(root: Path, path: Path) -> str | None:
+    """The queue manager of a file in a sub-folder of ``root`` named after one (a folder per queue manager)."""
+    if path.parent == root:
+        return None
+    try:
+        check_mq_name(path.parent.name, "qmgr")
+    except InputError:
+        return None
+    return path.parent.name
+
+
+def has_commands(text: str) -> bool:
+    """Whether an MQSC text holds a command: not only blank lines and ``*`` comments."""
+    return any(line.strip() and not line.lstrip().startswith("*") for line in text.splitlines())
+
+
+def qmgr_for_file(path: Path, text: str, given: str | None = None, *, named: bool = False) -> str:
+    """The queue manager the user named (``NAME=PATH``), else the dump header's, else the file name,
+    else (a file name that is no queue manager name, as ``10-dev.mqsc``) the one of its folder.
+
+    The file name wins over the folder so that a folder of per-queue-manager files grouped by cluster
+    (``mqsc/CL01/QM1.mqsc``) keeps meaning what it always meant."""
     from mqctl.formats.mqsc import dump_header_qmgr
 
+    if given is not None and named:
+        return given
     header = dump_header_qmgr(text, file=str(path))
     if header is not None:
         return header
@@ -134,28 +198,43 @@ def qmgr_for_file(path: Path, text: str) -> str:
     try:
         check_mq_name(name, "qmgr")
     except InputError as exc:
+        if given is not None:
+            return given
         raise InputError(
-            f"{exc.message}: name the file after its queue manager, or give a dmpmqcfg header", file=str(path)
+            f"{exc.message}: name its queue manager with --file QM1={path} (import mqsc QM1={path}), "
+            f"put it in a folder named after its queue manager ({path.parent / 'QM1' / path.name}), "
+            "name the file after its queue manager, or give a dmpmqcfg header",
+            file=str(path),
         ) from None
     return name
 
 
 def import_mqsc(
     store: Store,
-    paths: list[Path],
+    paths: Sequence[Path | str | MqscFile],
     *,
     inserts: Mapping[str, str],
     lines_done: Callable[[int], None] | None = None,
     encoding: str | None = None,
+    empty: Callable[[Path], None] | None = None,
 ) -> list[FileResult]:
     """Many queue managers at once, one file each, in one transaction; any error changes nothing.
 
     ``lines_done`` is called with the number of lines read since its last call (also inside a big
-    file), for a bar that moves with the work rather than the files."""
+    file), for a bar that moves with the work rather than the files. A file without a command (empty,
+    or comments only) creates nothing unless its queue manager was named (``NAME=PATH``): ``empty`` is
+    told of it."""
     results = []
-    for path in mqsc_files(paths):
+    for item in mqsc_files(paths):
+        path = item.path
         text = read_text_file(path, encoding)
-        qmgr = qmgr_for_file(path, text)
+        if not item.named and not has_commands(text):
+            if empty is not None:
+                empty(path)
+            if lines_done is not None:
+                lines_done(text.count("\n"))
+            continue
+        qmgr = qmgr_for_file(path, text, item.qmgr, named=item.named)
         reached = 0
 
         def advance(line: int) -> None:

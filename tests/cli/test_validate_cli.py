@@ -364,29 +364,31 @@ def test_import_error_is_a_finding_with_file_and_line(cli: Cli, tmp_path: Path) 
     assert findings(cli, "IMPORT_ERROR", "--file", str(conf))[0]["source"] == f["source"]
 
 
-def test_file_validates_the_store_as_it_would_be_and_changes_nothing(
+def test_file_validates_the_files_alone_whatever_the_store_holds(
     cli: Cli, store_url: str, tmp_path: Path
 ) -> None:
-    cluster(cli, "CL1", "QM1", "QM2")
-    before = dump_store(store_url)
+    """Issue 21: the same output against an empty store and one holding unrelated servers; unchanged."""
     (tmp_path / "QM3.mqsc").write_text(
         member("CL1", "QM3", repos=True) + "DEFINE TOPIC(T) TOPICSTR('/a/#')\n"
     )
-    with_files = cli("validate", "--file", str(tmp_path), "-o", "json").json()
-    assert isinstance(with_files, dict)
-    codes = {f["code"]: f for f in with_files["findings"]}
-    assert "more than the two" in codes["FULL_REPOSITORY_COUNT"]["message"]  # QM1, QM2 from the store + QM3
+    args = ("validate", "--file", str(tmp_path), "--fail-on", "info")
+    empty = [cli(*args, "-o", o) for o in ("json", "text", "sarif")]
+    cluster(cli, "CL1", "QM1", "QM2")  # unrelated to the files, and a cluster of the same name
+    ems(cli, "E1", "create topic orders global\n")
+    before = dump_store(store_url)
+    full = [cli(*args, "-o", o) for o in ("json", "text", "sarif")]
+    assert [(r.exit_code, r.stdout, r.stderr) for r in empty] == [
+        (r.exit_code, r.stdout, r.stderr) for r in full
+    ]
+    data = full[0].json()
+    assert isinstance(data, dict) and full[0].exit_code == 1
+    codes = {f["code"]: f for f in data["findings"]}
+    assert "1 full repository (QM3)" in codes["FULL_REPOSITORY_COUNT"]["message"]
     assert "TOPICSTR_WILDCARD_CHARACTER" in codes
     assert dump_store(store_url) == before
-    assert ok(cli("validate", "-o", "json")).json() == {
-        "findings": [],
-        "summary": {"error": 0, "warning": 0, "info": 0},
-    }
 
 
-def test_file_without_a_store_validates_the_files_alone(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_file_never_reads_nor_creates_the_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "mq").mkdir()
     (tmp_path / "mq" / "QM3.mqsc").write_text(member("CL1", "QM3", repos=True))
     server = tmp_path / "ems" / "A"
@@ -406,24 +408,20 @@ def test_file_without_a_store_validates_the_files_alone(
     )  # type: ignore[index]
     default_store.unlink(missing_ok=True)  # `db current` itself may create it; validate must not need it
     assert run_cli(["validate", "--file", str(tmp_path / "mq"), "-o", "json"]).exit_code == 0
-    assert not default_store.exists()
-    # MQCTL_DB names a store explicitly: then the files are validated with it
-    store = tmp_path / "store.db"
-    ok(
-        run_cli(
-            ["runmqsc", "QM1", "--create"], db=f"sqlite:///{store}", stdin=member("CL1", "QM1", repos=True)
-        )
+    assert not default_store.exists() and not default_store.parent.joinpath("mqctl.db-wal").exists()
+    # a store named (MQCTL_DB), even one that is not a store at all, is not read either
+    junk = tmp_path / "junk.db"
+    junk.write_text("not a database")
+    monkeypatch.setenv("MQCTL_DB", f"sqlite:///{junk}")
+    again = run_cli(["validate", "--file", str(tmp_path / "mq"), "-o", "json"])
+    assert (
+        again.exit_code == 0
+        and again.json()
+        == run_cli(
+            ["validate", "--file", str(tmp_path / "mq"), "-o", "json"], db=f"sqlite:///{tmp_path / 'x.db'}"
+        ).json()
     )
-    ok(
-        run_cli(
-            ["runmqsc", "QM2", "--create"], db=f"sqlite:///{store}", stdin=member("CL1", "QM2", repos=True)
-        )
-    )
-    monkeypatch.setenv("MQCTL_DB", f"sqlite:///{store}")
-    data = run_cli(
-        ["validate", "--file", str(tmp_path / "mq"), "--select", "FULL_REPOSITORY_COUNT", "-o", "json"]
-    ).json()
-    assert isinstance(data, dict) and "more than the two" in data["findings"][0]["message"]
+    assert junk.read_text() == "not a database" and not (tmp_path / "x.db").exists()
 
 
 def test_model_findings_point_at_the_imported_file_and_line(tmp_path: Path) -> None:
@@ -472,15 +470,15 @@ def test_a_store_problem_is_exit_3(tmp_path: Path) -> None:
     engine.dispose()
     result = run_cli(["validate"], db=f"sqlite:///{foreign}")
     assert result.exit_code == 3 and "not an mqctl store" in result.stderr
-    assert run_cli(["validate", "--file", str(tmp_path)], db=f"sqlite:///{foreign}").exit_code in (2, 3)
+    # --file does not read the store: the files alone are validated (here: none, so bad input)
+    assert run_cli(["validate", "--file", str(tmp_path)], db=f"sqlite:///{foreign}").exit_code == 2
 
 
 def scenario(cli: Cli, tmp_path: Path) -> Path:
-    """An error without a file (no full repository), a warning, an info, and an import error with a line."""
-    mqsc(
-        cli,
-        "QM1",
-        member("CL1", "QM1") + "DEFINE TOPIC(T) TOPICSTR('/a/#') CLUSTER(CL1) CLROUTE(TOPICHOST)\n",
+    """An error without a file (no full repository), a warning, an info, and an import error with a line,
+    in one folder of files (given to --file as ``bad.parent``)."""
+    (tmp_path / "QM1.mqsc").write_text(
+        member("CL1", "QM1") + "DEFINE TOPIC(T) TOPICSTR('/a/#') CLUSTER(CL1) CLROUTE(TOPICHOST)\n"
     )
     bad = tmp_path / "QM2.mqsc"
     bad.write_text("DEFINE TOPIC(X) WILDCARD(NOPE)\n")
@@ -489,7 +487,7 @@ def scenario(cli: Cli, tmp_path: Path) -> Path:
 
 def test_text_report_groups_by_severity_with_a_summary(lite: Cli, tmp_path: Path) -> None:
     bad = scenario(lite, tmp_path)
-    result = lite("validate", "--file", str(bad))
+    result = lite("validate", "--file", str(bad.parent))
     assert result.exit_code == 1
     out = result.stdout
     assert out.index("Errors (2)") < out.index("Warnings (1)") < out.index("Information (1)")
@@ -501,7 +499,7 @@ def test_text_report_groups_by_severity_with_a_summary(lite: Cli, tmp_path: Path
 
 
 def test_json_shape(lite: Cli, tmp_path: Path) -> None:
-    data = lite("validate", "--file", str(scenario(lite, tmp_path)), "-o", "json").json()
+    data = lite("validate", "--file", str(scenario(lite, tmp_path).parent), "-o", "json").json()
     assert isinstance(data, dict) and list(data) == ["findings", "summary"]
     assert data["summary"] == {"error": 2, "warning": 1, "info": 1}
     assert [f["severity"] for f in data["findings"]] == ["error", "error", "warning", "info"]
@@ -567,7 +565,7 @@ def check_sarif(log: Any) -> None:
 
 def test_sarif(lite: Cli, tmp_path: Path) -> None:
     bad = scenario(lite, tmp_path)
-    result = lite("validate", "--file", str(bad), "-o", "sarif")
+    result = lite("validate", "--file", str(bad.parent), "-o", "sarif")
     assert result.exit_code == 1
     log = result.json()
     check_sarif(log)
@@ -601,7 +599,7 @@ def test_sarif_uris_of_relative_files_stay_relative(
 
 def test_junit(lite: Cli, tmp_path: Path) -> None:
     bad = scenario(lite, tmp_path)
-    result = lite("validate", "--file", str(bad), "-o", "junit", "--fail-on", "warning")
+    result = lite("validate", "--file", str(bad.parent), "-o", "junit", "--fail-on", "warning")
     assert result.exit_code == 1 and result.stdout.startswith("<?xml")
     root = ET.fromstring(result.stdout)
     assert root.tag == "testsuites"

@@ -1,0 +1,125 @@
+"""`mqctl diff BEFORE AFTER`: what a configuration change does to the objects, the findings and routing.
+
+Parses the options, calls ``services.diff.run_diff``, hands the report to ``render.diff``. Exit 0 when
+routing is unchanged, 1 when it changed (``--fail-on``), 2 on bad input.
+"""
+
+from __future__ import annotations
+
+import sys
+from enum import StrEnum
+from pathlib import Path
+
+import typer
+
+from mqctl.cli.apps import sub_app
+from mqctl.cli.common import emit_json
+
+app = sub_app()
+
+
+class DiffOutput(StrEnum):
+    text = "text"
+    json = "json"
+    markdown = "markdown"
+    sarif = "sarif"
+
+
+class FailOn(StrEnum):
+    lost = "lost"
+    any = "any"
+    none = "none"
+
+
+@app.command("diff")
+def diff_command(
+    before: str | None = typer.Argument(
+        None,
+        metavar="BEFORE",
+        help="A store URL (sqlite:///..., postgresql+psycopg://...), a snapshot folder, or MQSC/EMS files "
+        "and folders as validate --file reads them.",
+    ),
+    after: str | None = typer.Argument(None, metavar="AFTER", help="The other side, as BEFORE."),
+    git: list[str] = typer.Option(
+        [],
+        "--git",
+        metavar="REV:PATH",
+        help="A side read from a git revision without a checkout (git archive), e.g. origin/main:mq/; it "
+        "takes the place of BEFORE (given twice: of both sides).",
+    ),
+    output: DiffOutput = typer.Option(
+        DiffOutput.text,
+        "--output",
+        "-o",
+        case_sensitive=False,
+        help="text for people; json for programs; markdown for a pull-request comment; sarif for code scanning.",
+    ),
+    fail_on: FailOn = typer.Option(
+        FailOn.any,
+        "--fail-on",
+        case_sensitive=False,
+        help="Exit 1 when routing changed (any), when a subscription loses publications (lost), or never (none).",
+    ),
+    publications: Path | None = typer.Option(
+        None,
+        "--publications",
+        metavar="FILE",
+        help="Your own probes too: a publication log as spark analyze reads it (Parquet, CSV, JSON lines).",
+    ),
+    from_node: list[str] = typer.Option(
+        [], "--from", metavar="NODE", help="Only probes published on this node (repeatable)."
+    ),
+    topic: list[str] = typer.Option(
+        [], "--topic", metavar="TOPIC", help="Only probes on this topic (repeatable)."
+    ),
+    max_probes: int = typer.Option(
+        20000, "--max-probes", metavar="N", help="Route at most N probes (a deterministic sample beyond)."
+    ),
+    encoding: str | None = typer.Option(
+        None, "--encoding", metavar="NAME", help="Encoding of the sides' files (default UTF-8)."
+    ),
+) -> None:
+    """Compare two versions of an estate: objects, validate findings, and whose publications change."""
+    from mqctl.domain.errors import InputError
+    from mqctl.services.diff import run_diff
+
+    if len(git) > 2:
+        raise InputError("is given more than twice (there are two sides)", attribute="--git")
+    sides = [f"git:{g}" for g in git] + [s for s in (before, after) if s is not None]
+    if len(sides) != 2:
+        raise InputError(
+            f"needs two sides, BEFORE and AFTER (or --git REV:PATH and AFTER); got {len(sides)}",
+            attribute="BEFORE AFTER",
+        )
+    enc = None
+    if encoding is not None:
+        from mqctl.formats.text_io import check_encoding
+
+        enc = check_encoding(encoding)
+    report = run_diff(
+        sides[0],
+        sides[1],
+        publications=publications,
+        publishers=from_node,
+        topics=topic,
+        max_probes=max_probes,
+        encoding=enc,
+    )
+    if output is DiffOutput.json:
+        emit_json(report.to_json())
+    elif output is DiffOutput.markdown:
+        from mqctl.render.diff import render_markdown
+
+        sys.stdout.write(render_markdown(report))
+    elif output is DiffOutput.sarif:
+        from mqctl import __version__
+        from mqctl.render.diff import to_sarif
+
+        emit_json(to_sarif(report, __version__))
+    else:
+        from mqctl.render.diff import render_text
+
+        render_text(report)
+    lost = any(c.change == "lost" for c in report.routing)
+    if (fail_on is FailOn.any and report.routing) or (fail_on is FailOn.lost and lost):
+        raise typer.Exit(1)

@@ -1,0 +1,207 @@
+"""What changed between two models, object by object and attribute by attribute, in MQSC and EMS terms.
+
+Objects are matched by their key as the product keys them (a queue manager or server by name, a topic
+object by node and name, an EMS route by node and peer, a route selector by route, direction and
+topic...). Definition sequences and source positions are not attributes: a model read from files and
+the same model read from a store do not differ.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from mqctl.domain.model import Dialect, Topology
+
+NOT_ATTRIBUTES = frozenset({"node", "name", "seq", "source_file", "source_line"})
+
+
+@dataclass(frozen=True, slots=True)
+class AttributeChange:
+    """One attribute, as the product writes it: ``CLROUTE(DIRECT)`` before, ``CLROUTE(TOPICHOST)`` after;
+    ``None`` where it is not set on that side."""
+
+    name: str
+    before: str | None
+    after: str | None
+
+    def text(self) -> str:
+        return f"{self.before or '(not set)'} -> {self.after or '(not set)'}"
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectChange:
+    kind: str
+    """``qmgr``, ``server``, ``membership``, ``topic``, ``sub``, ``route``, ``route-selector``,
+    ``channel``, ``namelist``."""
+    node: str
+    name: str
+    change: str
+    """``added``, ``removed`` or ``changed``."""
+    attributes: tuple[AttributeChange, ...]
+    source: tuple[str, int | None] | None
+    """Where the object is defined: on the after side, or the before side for a removed one."""
+    dialect: Dialect
+
+    def label(self) -> str:
+        return self.name if self.kind in ("qmgr", "server") else f"{self.name} at {self.node}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "node": self.node,
+            "name": self.name,
+            "change": self.change,
+            "attributes": [{"name": a.name, "before": a.before, "after": a.after} for a in self.attributes],
+            "source": None if self.source is None else {"file": self.source[0], "line": self.source[1]},
+        }
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "YES" if value else "NO"
+    if isinstance(value, Enum):
+        return str(value.value)
+    if isinstance(value, tuple | list):
+        return ",".join(_text(v) for v in value)
+    return "" if value is None else str(value)
+
+
+def written(dialect: Dialect, name: str, value: Any) -> str:
+    """``KEYWORD(value)`` for MQ, ``name=value`` for EMS (a flag property alone)."""
+    text = _text(value)
+    if dialect is Dialect.EMS:
+        return name if value is None else f"{name}={text}"
+    if text == "" or any(c in text for c in " ,()'") or text != text.upper():
+        text = "'" + text.replace("'", "''") + "'"
+    return f"{name.upper()}({text})"
+
+
+def _attributes(obj: Any, dialect: Dialect, skip: frozenset[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for f in dataclasses.fields(obj):
+        if f.name in NOT_ATTRIBUTES or f.name in skip:
+            continue
+        value = getattr(obj, f.name)
+        if f.name == "properties":
+            for key, prop in sorted(value.items()):
+                out[f"property {key}"] = written(Dialect.EMS, key, prop)
+            continue
+        out[f.name] = written(dialect, f.name, value)
+    return out
+
+
+Keyed = dict[tuple[str, ...], tuple[str, str, Any, Dialect]]
+"""key -> (node, name, object, dialect)."""
+
+
+def _index(topology: Topology) -> dict[str, Keyed]:
+    dialect = {name: node.dialect for name, node in topology.nodes.items()}
+
+    def d(node: str) -> Dialect:
+        return dialect.get(node, Dialect.MQ)
+
+    out: dict[str, Keyed] = {k: {} for k in KINDS}
+    for n in topology.nodes.values():
+        out["qmgr" if n.dialect is Dialect.MQ else "server"][(n.name,)] = (n.name, n.name, n, n.dialect)
+    for m in topology.memberships:
+        out["membership"][(m.node, m.cluster)] = (m.node, m.cluster, m, d(m.node))
+    for t in topology.topics:
+        out["topic"][(t.node, t.name)] = (t.node, t.name, t, d(t.node))
+    for s in topology.subscriptions:
+        out["sub"][(s.node, s.name)] = (s.node, s.name, s, d(s.node))
+    for r in topology.routes:
+        out["route"][(r.node, r.peer)] = (r.node, r.peer, r, Dialect.EMS)
+    by_key: dict[tuple[str, ...], list[Any]] = {}
+    for rs in topology.route_selectors:
+        by_key.setdefault((rs.node, rs.peer, str(rs.direction), rs.topic), []).append(rs)
+    for key, items in by_key.items():
+        node, peer, direction, topic = key
+        first = sorted(items, key=lambda r: r.seq)[0]
+        merged = dataclasses.replace(first, selector=" | ".join(sorted(r.selector for r in items)))
+        out["route-selector"][key] = (node, f"{peer} {direction}_topic={topic}", merged, Dialect.EMS)
+    for c in topology.channels:
+        out["channel"][(c.node, c.name)] = (c.node, c.name, c, d(c.node))
+    for nl in topology.namelists:
+        out["namelist"][(nl.node, nl.name)] = (nl.node, nl.name, nl, d(nl.node))
+    return out
+
+
+KINDS = ("qmgr", "server", "membership", "topic", "sub", "route", "route-selector", "channel", "namelist")
+KEY_FIELDS: dict[str, frozenset[str]] = {
+    "membership": frozenset({"cluster"}),
+    "route": frozenset({"peer"}),
+    "route-selector": frozenset({"peer", "direction", "topic"}),
+}
+
+
+def _source(obj: Any) -> tuple[str, int | None] | None:
+    file = getattr(obj, "source_file", None)
+    return None if file is None else (file, getattr(obj, "source_line", None))
+
+
+def diff_objects(before: Topology, after: Topology) -> list[ObjectChange]:
+    """Added, removed and changed objects, by kind then node then name."""
+    old, new = _index(before), _index(after)
+    changes: list[ObjectChange] = []
+    for kind in KINDS:
+        skip = KEY_FIELDS.get(kind, frozenset())
+        a, b = old[kind], new[kind]
+        for key in sorted(a.keys() | b.keys()):
+            was, now = a.get(key), b.get(key)
+            if was is not None and now is not None:
+                if was[3] is not now[3]:  # the same name, another product: removed and added
+                    changes.append(_whole(kind, was, "removed", skip))
+                    changes.append(_whole(kind, now, "added", skip))
+                    continue
+                if _comparable(was[2]) == _comparable(now[2]):
+                    continue  # the common case, without writing every attribute out
+                attrs_a = _attributes(was[2], was[3], skip)
+                attrs_b = _attributes(now[2], now[3], skip)
+                changed = tuple(
+                    AttributeChange(name, attrs_a.get(name), attrs_b.get(name))
+                    for name in sorted(attrs_a.keys() | attrs_b.keys(), key=_order(attrs_a, attrs_b))
+                    if attrs_a.get(name) != attrs_b.get(name)
+                )
+                if changed:
+                    changes.append(
+                        ObjectChange(kind, now[0], now[1], "changed", changed, _source(now[2]), now[3])
+                    )
+            elif now is not None:
+                changes.append(_whole(kind, now, "added", skip))
+            elif was is not None:
+                changes.append(_whole(kind, was, "removed", skip))
+    return changes
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _comparable(obj: Any) -> tuple[Any, ...]:
+    """The object's attributes (not its sequence or source), for a quick equality test."""
+    names = _FIELDS.get(type(obj))
+    if names is None:
+        names = _FIELDS[type(obj)] = tuple(
+            f.name
+            for f in dataclasses.fields(obj)
+            if f.name not in NOT_ATTRIBUTES or f.name in ("node", "name")
+        )
+    return tuple(getattr(obj, n) for n in names)
+
+
+def _order(a: dict[str, str], b: dict[str, str]) -> Callable[[str], tuple[int, str]]:
+    names = list(dict.fromkeys([*a, *b]))
+    return lambda name: (names.index(name), name)
+
+
+def _whole(kind: str, item: tuple[str, str, Any, Dialect], change: str, skip: frozenset[str]) -> ObjectChange:
+    node, name, obj, dialect = item
+    attrs = _attributes(obj, dialect, skip)
+    pairs: Iterable[AttributeChange] = (
+        AttributeChange(k, None, v) if change == "added" else AttributeChange(k, v, None)
+        for k, v in attrs.items()
+    )
+    return ObjectChange(kind, node, name, change, tuple(pairs), _source(obj), dialect)

@@ -1,0 +1,48 @@
+"""validate's report for people: findings grouped by severity, a summary table, the verdict (Rich)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from mqctl.domain.validation import Finding, Severity
+
+HEADINGS = {"error": "Errors", "warning": "Warnings", "info": "Information"}
+STYLES = {"error": "red", "warning": "yellow", "info": "cyan"}
+
+
+def render(findings: Sequence[Finding], fail_on: Severity) -> None:
+    """Findings grouped by severity (most severe first), then a summary table and the verdict."""
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    from mqctl.domain.validation import failing, summary
+
+    console = Console(highlight=False)
+    counts = summary(findings)
+    for severity in Severity:
+        group = [f for f in findings if f.severity is severity]
+        if not group:
+            continue
+        style = STYLES[str(severity)]
+        console.print(f"[bold {style}]{HEADINGS[str(severity)]} ({len(group)})[/bold {style}]")
+        for f in group:
+            # one line per finding, never wrapped: CI logs are read with grep
+            console.print(
+                f"  [{style}]{f.rule.id} {f.rule.code}[/{style}]  {escape(f.message)}", soft_wrap=True
+            )
+            if f.source is not None:
+                where = f.source.file + (f":{f.source.line}" if f.source.line is not None else "")
+                console.print(f"      [dim]at {escape(where)}[/dim]", soft_wrap=True)
+        console.print()
+    table = Table(title="mqctl validate", title_justify="left")
+    table.add_column("SEVERITY")
+    table.add_column("FINDINGS", justify="right")
+    for severity in Severity:
+        table.add_row(str(severity), str(counts[str(severity)]))
+    console.print(table)
+    failed = failing(findings, fail_on)
+    if failed:
+        console.print(f"[bold red]FAILED[/bold red]: {len(failed)} finding(s) at or above {fail_on}.")
+    else:
+        console.print(f"[bold green]PASSED[/bold green]: nothing at or above {fail_on}.")

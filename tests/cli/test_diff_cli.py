@@ -1,0 +1,254 @@
+"""`mqctl diff BEFORE AFTER` through the real entry point (issue 23): the contract (folders of QMNAME.mqsc
+files as sides, the JSON's ``routing`` beside ``objects`` and ``findings``, exit 0/1/2), every input door
+as a side (files, a store on SQLite and PostgreSQL, a snapshot, a git revision), bad sides, the Markdown's
+Mermaid parsed back, and SARIF checked as validate's is."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.cli.test_validate_cli import check_sarif
+from tests.conftest import Result, run_cli
+from tests.render.mermaid_grammar import parse
+
+Cli = Callable[..., Result]
+QM1 = (
+    "DEFINE CHANNEL(CL1.QM1) CHLTYPE(CLUSRCVR) CLUSTER(CL1) CONNAME('qm1(1414)')\n"
+    "ALTER QMGR REPOS(CL1)\n"
+    "DEFINE SUB(S1) TOPICSTR('/USA/Alabama/#') DEST(Q)\n"
+)
+QM2 = (
+    "DEFINE CHANNEL(CL1.QM2) CHLTYPE(CLUSRCVR) CLUSTER(CL1) CONNAME('qm2(1414)')\n"
+    "ALTER QMGR REPOS(CL1)\n"
+    "DEFINE TOPIC(T1) TOPICSTR('/USA/Alabama') CLUSTER(CL1) CLROUTE(DIRECT) DESCR('Alabama')\n"
+)
+QM3 = (
+    "DEFINE CHANNEL(CL1.QM3) CHLTYPE(CLUSRCVR) CLUSTER(CL1) CONNAME('qm3(1414)')\n"
+    "DEFINE SUB(S3) TOPICSTR('/USA/#') DEST(Q)\n"
+)
+ROUTING_KEYS = {
+    "subscription",
+    "node",
+    "change",
+    "publisher",
+    "topic",
+    "properties",
+    "before",
+    "after",
+    "probes",
+}
+
+
+def estate(folder: Path, qm2: str = QM2) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in (("QM1", QM1), ("QM2", qm2), ("QM3", QM3)):
+        (folder / f"{name}.mqsc").write_text(text)
+    return folder
+
+
+def diff(*args: str, db: str | None = None) -> Result:
+    return run_cli(["diff", *args], db=db)
+
+
+def data(result: Result) -> dict[str, Any]:
+    value = result.json()
+    assert isinstance(value, dict)
+    return value
+
+
+def one_line(result: Result, *words: str) -> str:
+    assert result.exit_code == 2, (result.stdout, result.stderr)
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("mqctl: error: "), result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+    for word in words:
+        assert word in lines[0], lines[0]
+    return lines[0]
+
+
+def test_the_contract_on_two_folders_of_qmname_mqsc_files(tmp_path: Path) -> None:
+    before = estate(tmp_path / "before")
+    after = estate(tmp_path / "after", QM2.replace("CLROUTE(DIRECT)", "CLROUTE(TOPICHOST)"))
+    result = diff(str(before), str(after), "-o", "json")
+    assert result.exit_code == 1, result.stderr
+    report = data(result)
+    assert {"routing", "objects", "findings"} <= set(report)
+    [change] = report["objects"]
+    assert (change["kind"], change["node"], change["name"], change["change"]) == (
+        "topic",
+        "QM2",
+        "T1",
+        "changed",
+    )
+    assert change["attributes"] == [
+        {"name": "clroute", "before": "CLROUTE(DIRECT)", "after": "CLROUTE(TOPICHOST)"}
+    ]
+    assert change["source"] == {"file": str(after / "QM2.mqsc"), "line": 3}
+    assert report["routing"] and all(set(r) == ROUTING_KEYS for r in report["routing"])
+    assert {(r["subscription"], r["node"], r["change"]) for r in report["routing"]} == {("S1", "QM1", "host")}
+    entry = report["routing"][0]
+    assert entry["publisher"] in {"QM1", "QM2", "QM3"} and entry["topic"].startswith("/USA/Alabama")
+    assert entry["before"]["host"] is None and entry["after"]["host"] == "QM2"
+    assert {f["code"] for f in report["findings"]["introduced"]} >= {"SINGLE_TOPIC_HOST"}
+    assert report["findings"]["resolved"] == []
+    assert report["probes"]["exhaustive"] is True and report["probes"]["routed"] > 0
+    text = diff(str(before), str(after))
+    assert text.exit_code == 1 and "CLROUTE(DIRECT) -> CLROUTE(TOPICHOST)" in text.stdout
+    assert "exhaustive" in text.stdout
+    assert diff(str(before), str(after), "--fail-on", "lost").exit_code == 0  # nobody loses
+    assert diff(str(before), str(after), "--fail-on", "none").exit_code == 0
+
+
+def test_a_descr_change_is_an_object_diff_only(tmp_path: Path) -> None:
+    before = estate(tmp_path / "before")
+    after = estate(tmp_path / "after", QM2.replace("DESCR('Alabama')", "DESCR('Heart of Dixie')"))
+    result = diff(str(before), str(after), "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    report = data(result)
+    assert [a["name"] for c in report["objects"] for a in c["attributes"]] == ["descr"]
+    assert report["routing"] == [] and report["routing_changed"] is False
+    assert diff(str(before), str(before), "-o", "json").exit_code == 0
+
+
+def lost_pair(tmp_path: Path) -> tuple[Path, Path]:
+    before = estate(tmp_path / "before")
+    after = estate(tmp_path / "after", QM2.replace("CLROUTE(DIRECT)", "CLROUTE(DIRECT) PUBSCOPE(QMGR)"))
+    return before, after
+
+
+def test_markdown_has_the_three_diffs_and_a_mermaid_picture_that_parses(tmp_path: Path) -> None:
+    before, after = lost_pair(tmp_path)
+    result = diff(str(before), str(after), "-o", "markdown")
+    assert result.exit_code == 1
+    text = result.stdout
+    assert "### Objects" in text and "### Findings" in text and "### Routing" in text
+    assert "PUBSCOPE(ASPARENT) -&gt; PUBSCOPE(QMGR)" in text
+    block = text.split("```mermaid\n", 1)[1].split("```", 1)[0]
+    chart = parse(block)
+    sub = chart.node_named("S1")
+    into_sub = [i for i, (tail, head, *_rest) in enumerate(chart.edges) if head == sub]
+    assert into_sub and all("#c62828" in chart.link_styles[i] for i in into_sub)  # lost: red
+    gained = diff(str(after), str(before), "-o", "markdown").stdout  # the other way round: gained, green
+    chart = parse(gained.split("```mermaid\n", 1)[1].split("```", 1)[0])
+    sub = chart.node_named("S1")
+    assert all("#2e7d32" in chart.link_styles[i] for i, e in enumerate(chart.edges) if e[1] == sub)
+
+
+def test_sarif_locates_a_lost_delivery_at_the_changed_line(tmp_path: Path) -> None:
+    before, after = lost_pair(tmp_path)
+    result = diff(str(before), str(after), "-o", "sarif")
+    assert result.exit_code == 1
+    log = result.json()
+    check_sarif(log)
+    assert isinstance(log, dict)
+    lost = [r for r in log["runs"][0]["results"] if r["ruleId"] == "MQD001"]
+    assert len(lost) == 1 and "sub S1 on QM1" in lost[0]["message"]["text"]
+    assert lost[0]["locations"][0]["physicalLocation"] == {
+        "artifactLocation": {"uri": (after / "QM2.mqsc").as_uri()},
+        "region": {"startLine": 3},
+    }
+    assert lost[0]["level"] == "error"
+
+
+def test_every_door_is_a_side(
+    cli: Cli, store_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Files, a store (SQLite and PostgreSQL), a snapshot and a git revision give the same routing diff."""
+    before, after = lost_pair(tmp_path)
+    expected = {
+        (r["subscription"], r["node"], r["change"])
+        for r in data(diff(str(before), str(after), "-o", "json"))["routing"]
+    }
+    assert ("S1", "QM1", "lost") in expected
+    assert cli("import", "mqsc", str(before)).exit_code == 0
+    snap = tmp_path / "snap"
+    assert cli("export", "snapshot", "--out", str(snap)).exit_code == 0
+    repo = tmp_path / "repo"
+    estate(repo / "mq")
+    git = ["git", "-c", "user.email=t@example.com", "-c", "user.name=t", "-C", str(repo)]
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    subprocess.run([*git, "add", "mq"], check=True)
+    subprocess.run([*git, "commit", "-qm", "before"], check=True)
+    (repo / "mq" / "QM2.mqsc").write_text((after / "QM2.mqsc").read_text())
+    for side in (store_url, str(snap)):
+        report = data(diff(side, str(after), "-o", "json"))
+        assert {(r["subscription"], r["node"], r["change"]) for r in report["routing"]} == expected, side
+    monkeypatch.chdir(repo)
+    result = diff("--git", "HEAD:mq", "mq", "-o", "json")
+    report = data(result)
+    assert report["before"] == {"side": "git:HEAD:mq", "kind": "git"}
+    assert {(r["subscription"], r["node"], r["change"]) for r in report["routing"]} == expected
+    assert report["objects"][0]["source"] == {"file": "mq/QM2.mqsc", "line": 3}
+    sarif = diff("--git", "HEAD:mq", "mq", "-o", "sarif").json()
+    assert isinstance(sarif, dict)
+    uris = {
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in sarif["runs"][0]["results"]
+    }
+    assert uris == {"mq/QM2.mqsc"}
+
+
+def test_bad_sides_are_one_line_and_exit_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    good = estate(tmp_path / "good")
+    one_line(diff(str(tmp_path / "nowhere"), str(good)), "nowhere")
+    one_line(diff(str(good)), "two sides")
+    corrupt = tmp_path / "snap"
+    corrupt.mkdir()
+    (corrupt / "manifest.json").write_text("{not json")
+    one_line(diff(str(corrupt), str(good)), "snap")
+    ems = tmp_path / "ems" / "QM1"
+    ems.mkdir(parents=True)
+    (ems / "tibemsd.conf").write_text("server = QM1\n")
+    one_line(diff(str(good), str(ems / "tibemsd.conf")), "QM1")
+    one_line(diff(f"sqlite:///{tmp_path / 'missing.db'}", str(good)), "missing.db")
+    assert not (tmp_path / "missing.db").exists()
+    broken = estate(tmp_path / "broken", "DEFINE TOPIC(T1) TOPICSTR(\n")
+    one_line(diff(str(good), str(broken)), "QM2.mqsc")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path.parent))
+    one_line(diff("--git", "HEAD:good", str(good)), "git repository")
+    one_line(diff("--git", "nocolon", str(good)), "REV:PATH")
+    one_line(diff(str(good), str(good), "--max-probes", "0"), "--max-probes")
+
+
+def test_probes_from_the_user_and_narrowing(tmp_path: Path) -> None:
+    before, after = lost_pair(tmp_path)
+    narrowed = data(diff(str(before), str(after), "--from", "QM2", "--topic", "/USA/Alabama", "-o", "json"))
+    assert {(r["publisher"], r["topic"]) for r in narrowed["routing"]} == {("QM2", "/USA/Alabama")}
+    log = tmp_path / "day.jsonl"
+    log.write_text(
+        json.dumps({"from": "QM3", "topic": "/USA/Alabama/Mobile", "properties": '{"a": 1}'}) + "\n"
+    )
+    mine = data(
+        diff(
+            str(before),
+            str(after),
+            "--publications",
+            str(log),
+            "--topic",
+            "/USA/Alabama/Mobile",
+            "-o",
+            "json",
+        )
+    )
+    assert {(r["publisher"], r["topic"], json.dumps(r["properties"])) for r in mine["routing"]} == {
+        ("QM3", "/USA/Alabama/Mobile", '{"a": 1}')
+    }
+    sampled = data(diff(str(before), str(after), "--max-probes", "1", "-o", "json"))
+    assert sampled["probes"]["routed"] == 1 and sampled["probes"]["exhaustive"] is False
+    assert "sampled" in sampled["probes"]["how"]
+    log.write_text('{"topic": "/a"}\n')
+    one_line(diff(str(before), str(after), "--publications", str(log)), "day.jsonl")
+
+
+def test_ci_doc_posts_the_markdown_as_a_review_comment() -> None:
+    ci_md = (Path(__file__).resolve().parents[2] / "docs" / "ci.md").read_text()
+    assert 'mqctl diff --git "$base:estate" estate -o markdown > mqctl-diff.md' in ci_md
+    assert "gh pr comment" in ci_md and "--body-file mqctl-diff.md" in ci_md  # GitHub Actions
+    assert "merge_requests/$CI_MERGE_REQUEST_IID/notes" in ci_md and "body@mqctl-diff.md" in ci_md  # GitLab
+    assert "--fail-on lost" in ci_md
