@@ -35,6 +35,7 @@ from mqctl.domain.explanation import (
     NotDelivered,
     Reason,
     Status,
+    own_kind,
 )
 from mqctl.domain.messages import Message
 from mqctl.domain.model import Dialect, Subscription
@@ -43,6 +44,7 @@ from mqctl.domain.selector import compile_selector
 __all__ = ["Arrival", "Ladder", "Miss", "verdict_words"]
 
 
+@own_kind
 class Arrival(NamedTuple):
     """A copy reaches the subscription's node: how, and where it waits if a hop on the way fails.
 

@@ -47,6 +47,7 @@ from mqctl.domain.explanation import (
     Via,
     Warning,
     WarningCode,
+    own_kind,
 )
 from mqctl.domain.model import (
     ClRoute,
@@ -189,7 +190,9 @@ def _char_wild(pattern: str) -> bool:
 class _Source(NamedTuple):
     """Something that makes a queue manager send proxy subscriptions: a subscription or a FORCE object.
 
-    (A named tuple: made once per matching subscription and question, so it has to be cheap.)"""
+    (A named tuple: made once per matching subscription and question, so it has to be cheap. It, ``_Held``
+    and ``_Grant`` are keys of this module's own dicts and sets, never compared with another kind, so
+    they keep the tuple's C equality rather than ``own_kind``'s, which a dict hit would pay for.)"""
 
     origin: str
     prefix: tuple[str, ...]
@@ -479,6 +482,7 @@ def _propagate(prepared: MqPrepared, source: _Source, scopes: bool) -> _Spread:
 # --- publication flow (§5) -------------------------------------------------------------------------
 
 
+@own_kind
 class _Arrival(NamedTuple):
     """One way the publication reaches ``node``; ``stored_at`` is where it waits if a hop fails.
 
