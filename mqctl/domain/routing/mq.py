@@ -224,25 +224,39 @@ class _Grant(NamedTuple):
 _Spread = tuple[_Grant, ...]
 """Where one proxy subscription ends up."""
 
+_FURTHER: tuple[str, frozenset[str]] = ("", frozenset())
+"""``MqPrepared._into_one_cluster``: the proxy goes further than one cluster (``spread`` it)."""
+
 
 class _Holders:
-    """The proxy subscriptions held at each queue manager for one topic, gathered when asked."""
+    """The proxy subscriptions held at each queue manager for one topic, gathered when asked.
 
-    def __init__(self, spreads: Iterable[_Spread]) -> None:
-        self._grants = [g for s in spreads for g in s]
+    ``clustered``: the proxies that went no further than into one cluster (every subscription of a
+    cluster-only estate), by (cluster, targets) with their senders, rather than one grant each: a topic
+    has many subscriptions from few clusters, and a publication asks only the few queue managers it
+    reaches. ``grants``: the others, as spread.
+    """
+
+    def __init__(
+        self,
+        grants: list[_Grant],
+        clustered: dict[tuple[str, frozenset[str]], dict[str, None]] | None = None,
+    ) -> None:
+        self._grants = grants
+        self._clustered = clustered or {}
         self._at: dict[str, frozenset[_Held]] = {}
 
     def with_source(self, spread: _Spread) -> _Holders:
-        out = _Holders(())
-        out._grants = [*self._grants, *spread]
-        return out
+        return _Holders([*self._grants, *spread], self._clustered)
 
     def get(self, node: str) -> frozenset[_Held]:
         found = self._at.get(node)
         if found is None:
-            found = self._at[node] = frozenset(
-                g.held for g in self._grants if node in g.targets and node not in g.excluded
-            )
+            held = {g.held for g in self._grants if node in g.targets and node not in g.excluded}
+            for (cluster, targets), senders in self._clustered.items():
+                if node in targets:
+                    held.update(_Held(sender, False, cluster) for sender in senders if sender != node)
+            found = self._at[node] = frozenset(held)
         return found
 
 
@@ -352,6 +366,41 @@ class MqPrepared:
         key = (publication.topic, publication.from_node, failures, detail)
         return self._routed.get(key, lambda: _Engine(self, publication, failures, detail).run())
 
+    def holders(self, candidates: Iterable[_Sub], force: Iterable[_Source], scopes: bool) -> _Holders:
+        """Where the proxies of these subscriptions and FORCE objects are held (``spread`` of each; the
+        ones that go only into one cluster gathered by cluster and targets)."""
+        clustered: dict[tuple[str, frozenset[str]], dict[str, None]] = {}
+        others: dict[_Source, None] = {}
+        neighbours = self._neighbours
+        for s in candidates:
+            origin, own_qmgr = s.sub.node, scopes and s.sub.subscope == SubScope.QMGR
+            if own_qmgr:
+                continue  # its proxy never leaves its queue manager (``_propagate``)
+            into = self._into_one_cluster(origin, s.prefix, scopes) if origin not in neighbours else _FURTHER
+            if into is _FURTHER:
+                others[_Source(origin, s.prefix, False)] = None
+            elif into is not None:
+                clustered.setdefault(into, {})[origin] = None
+        grants = [g for src in [*others, *force] for g in self.spread(src, scopes)]
+        return _Holders(grants, clustered)
+
+    def _into_one_cluster(
+        self, origin: str, prefix: tuple[str, ...], scopes: bool
+    ) -> tuple[str, frozenset[str]] | None:
+        """From a queue manager without hierarchy neighbours: the (cluster, targets) its proxy goes to
+        and no further, ``None`` when it goes nowhere, else ``_FURTHER`` (a target relays it on)."""
+        point = self.trees.at(origin).point(prefix)
+        cluster = point.cluster
+        if not cluster or (scopes and point.subscope == Scope.QMGR):
+            return None
+        members = self.member_set(cluster)
+        if origin not in members:
+            return None
+        targets = members if point.clroute == ClRoute.DIRECT else self._frozen(point.hosts)
+        if not self._neighbours or all(t == origin for t in self.in_hierarchy(targets)):
+            return (cluster, targets)
+        return _FURTHER
+
     def spread(self, source: _Source, scopes: bool) -> _Spread:
         """Where one proxy subscription ends up.
 
@@ -403,18 +452,6 @@ class _TopicFacts:
         self.force = prepared.force_sources(topic)
         self._holders: dict[tuple[frozenset[tuple[str, str]], bool], _Holders] = {}
 
-    def sources(self, gone: frozenset[tuple[str, str]], scopes: bool) -> list[_Source]:
-        """Live subscriptions whose proxy matches T, then FORCE objects on T's chain (§4.4).
-
-        Subscriptions that propagate alike (same node, prefix and own scope) count once.
-        """
-        out: dict[_Source, None] = {}
-        for s in self.candidates:
-            if gone and s.key in gone:
-                continue
-            out[_Source(s.sub.node, s.prefix, scopes and s.sub.subscope == SubScope.QMGR)] = None
-        return [*out, *self.force]
-
     def holders(self, gone: frozenset[tuple[str, str]], scopes: bool) -> _Holders:
         """Where the proxies for T are held (never mutated by callers)."""
         key = (gone, scopes)
@@ -422,7 +459,8 @@ class _TopicFacts:
         if found is None:
             if len(self._holders) >= self._KEPT:
                 self._holders.clear()
-            found = self._holders[key] = _spread(self.prepared, self.sources(gone, scopes), scopes)
+            live = [s for s in self.candidates if s.key not in gone] if gone else self.candidates
+            found = self._holders[key] = self.prepared.holders(live, self.force, scopes)
         return found
 
 
@@ -437,10 +475,6 @@ class _Kind(Enum):
     CLUSTER = "cluster"
     AT_HOST = "at_host"
     """A publication handed to a topic host by a non-host: the host forwards it into the cluster."""
-
-
-def _spread(prepared: MqPrepared, sources: Iterable[_Source], scopes: bool) -> _Holders:
-    return _Holders(prepared.spread(src, scopes) for src in sources)
 
 
 def _propagate(prepared: MqPrepared, source: _Source, scopes: bool) -> _Spread:
@@ -530,12 +564,13 @@ class _Flower:
         start = _Arrival(self.e.pub.from_node, (self.e.pub.from_node,), (), _Kind.ORIGIN)
         heap: list[tuple[tuple[bool, int, tuple[str, ...]], int, _Arrival]] = [(start.key, 0, start)]
         counter = 1
+        relays = self.e.prepared._neighbours
         while heap:
             _, _, arr = heapq.heappop(heap)
             seen = flow.arrivals.setdefault(arr.node, [])
             seen.append(arr)
-            if len(seen) > 1:
-                continue
+            if len(seen) > 1 or (arr.kind is _Kind.CLUSTER and arr.node not in relays):
+                continue  # a copy already forwarded; a plain cluster receiver relays nothing (``_forwards``)
             nxt = self._forwards(arr)
             if arr.kind is _Kind.AT_HOST:
                 flow.host_forwards[arr.node] = len(nxt)
@@ -588,10 +623,18 @@ class _Flower:
     def _to_proxies(self, arr: _Arrival, cluster: str) -> list[_Arrival]:
         """One copy to each member that registered a matching proxy here in ``cluster``."""
         held = sorted(h for h in self.holders.get(arr.node) if not h.hierarchy and h.cluster == cluster)
+        if self.e.hops_can_fail or arr.stored_at is not None:
+            return [
+                self._extend(arr, h.sender, Via.CLUSTER, cluster, _Kind.CLUSTER)
+                for h in held
+                if h.sender not in arr.path
+            ]
+        # ``_extend`` without a failing hop, made inline: one arrival per subscriber's queue manager
+        node, path, hops, kind, via = arr.node, arr.path, arr.hops, _Kind.CLUSTER, Via.CLUSTER
         return [
-            self._extend(arr, h.sender, Via.CLUSTER, cluster, _Kind.CLUSTER)
+            _Arrival(h.sender, (*path, h.sender), (*hops, Hop(node, h.sender, via, cluster)), kind)
             for h in held
-            if h.sender not in arr.path
+            if h.sender not in path
         ]
 
     def _extend(self, arr: _Arrival, to: str, via: Via, name: str, kind: _Kind) -> _Arrival:
@@ -721,8 +764,11 @@ class _Engine:
     # -- the answer
 
     def run(self) -> _Routed:
-        reach = self.ladder.reach
-        outcomes = [(s.sub, reach(s.sub, lambda s=s: self._reach(s))) for s in self.matching]  # type: ignore[misc]
+        if self.failures.offline or self.failures.down:
+            reach = self.ladder.reach
+            outcomes = [(s.sub, reach(s.sub, lambda s=s: self._reach(s))) for s in self.matching]  # type: ignore[misc]
+        else:  # ``Ladder.reach``'s first steps read only those failures: straight to reachability
+            outcomes = [(s.sub, self._reach(s)) for s in self.matching]
         if self.detail:
             self._for_readers()
         e = self.explanation
