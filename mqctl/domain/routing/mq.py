@@ -425,6 +425,8 @@ class MqPrepared:
 
     def force_sources(self, topic: str) -> list[_Source]:
         """§4.4: FORCE objects on T's chain send proxies from every queue manager whose tree holds them."""
+        if not self._force:
+            return []  # the usual estate: no FORCE object anywhere, no chain to walk
         out: set[_Source] = set()
         for topicstr in chain_topicstrs(levels(topic, MQ)):
             for obj in self._force.get(topicstr, ()):
