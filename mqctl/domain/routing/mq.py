@@ -61,7 +61,14 @@ from mqctl.domain.model import (
     Wildcard,
     WSchema,
 )
-from mqctl.domain.resolution import ClusterIndex, Conflict, Resolution, TopicTrees, chain_topicstrs
+from mqctl.domain.resolution import (
+    ClusterIndex,
+    ClusterPoint,
+    Conflict,
+    Resolution,
+    TopicTrees,
+    chain_topicstrs,
+)
 from mqctl.domain.routing.cache import BoundedCache
 from mqctl.domain.routing.ladder import Arrival, Ladder, Miss
 from mqctl.domain.routing.workload import ClusterChannels, HostChoice, choose_host
@@ -79,6 +86,9 @@ from mqctl.domain.topics import (
 __all__ = ["MqPrepared", "explain_mq"]
 
 MQ = Dialect.MQ
+
+SUB_POINTS_KEPT = 1 << 17
+"""Subscriptions whose cluster point a model keeps (``MqPrepared._points``): a bound, not a working set."""
 
 ROUTED_KEPT = 16
 """Answers up to the selectors kept (``MqPrepared.routed``): enough for a topic's keys in many variants."""
@@ -259,6 +269,22 @@ class _Holders:
             found = self._at[node] = frozenset(held)
         return found
 
+    def senders(self, node: str, cluster: str) -> list[str]:
+        """Who ``node`` holds a proxy from over ``cluster``, by name (``get`` without the proxies made)."""
+        found = {
+            g.held.sender
+            for g in self._grants
+            if not g.held.hierarchy
+            and g.held.cluster == cluster
+            and node in g.targets
+            and node not in g.excluded
+        }
+        for (into, targets), senders in self._clustered.items():
+            if into == cluster and node in targets:
+                found.update(senders)
+        found.discard(node)  # a queue manager holds no proxy of its own (no grant gives it one either)
+        return sorted(found)
+
 
 # --- the prepared topology -------------------------------------------------------------------------
 
@@ -300,6 +326,9 @@ class MqPrepared:
         """Some topic object has SUBSCOPE(QMGR): else no tree needs asking (``TopicTree.uses``)."""
         self.any_block = any(o.wildcard == Wildcard.BLOCK for o in topology.topics)
         """Some topic object has WILDCARD(BLOCK)."""
+        self._points: dict[_Sub, ClusterPoint] = {}
+        """Each subscription's cluster point (``holders``), once asked: a subscription serves every topic
+        its pattern matches, and the point depends on the pattern only."""
         self._facts: BoundedCache[str, _TopicFacts] = BoundedCache(cache_size)
         self._spread: BoundedCache[tuple[_Source, bool], _Spread] = BoundedCache(cache_size * 64)
         self._routed: BoundedCache[tuple[str, str, Failures, bool], _Routed] = BoundedCache(
@@ -376,7 +405,16 @@ class MqPrepared:
             origin, own_qmgr = s.sub.node, scopes and s.sub.subscope == SubScope.QMGR
             if own_qmgr:
                 continue  # its proxy never leaves its queue manager (``_propagate``)
-            into = self._into_one_cluster(origin, s.prefix, scopes) if origin not in neighbours else _FURTHER
+            into: tuple[str, frozenset[str]] | None
+            if origin in neighbours:
+                into = _FURTHER
+            else:
+                point = self._points.get(s)
+                if point is None:
+                    if len(self._points) >= SUB_POINTS_KEPT:
+                        self._points.clear()
+                    point = self._points[s] = self.trees.at(origin).point(s.prefix)
+                into = self._into_one_cluster(origin, point, scopes)
             if into is _FURTHER:
                 others[_Source(origin, s.prefix, False)] = None
             elif into is not None:
@@ -385,11 +423,11 @@ class MqPrepared:
         return _Holders(grants, clustered)
 
     def _into_one_cluster(
-        self, origin: str, prefix: tuple[str, ...], scopes: bool
+        self, origin: str, point: ClusterPoint, scopes: bool
     ) -> tuple[str, frozenset[str]] | None:
-        """From a queue manager without hierarchy neighbours: the (cluster, targets) its proxy goes to
-        and no further, ``None`` when it goes nowhere, else ``_FURTHER`` (a target relays it on)."""
-        point = self.trees.at(origin).point(prefix)
+        """From a queue manager without hierarchy neighbours, with this cluster point for the pattern:
+        the (cluster, targets) its proxy goes to and no further, ``None`` when it goes nowhere, else
+        ``_FURTHER`` (a target relays it on)."""
         cluster = point.cluster
         if not cluster or (scopes and point.subscope == Scope.QMGR):
             return None
@@ -624,19 +662,19 @@ class _Flower:
 
     def _to_proxies(self, arr: _Arrival, cluster: str) -> list[_Arrival]:
         """One copy to each member that registered a matching proxy here in ``cluster``."""
-        held = sorted(h for h in self.holders.get(arr.node) if not h.hierarchy and h.cluster == cluster)
+        held = self.holders.senders(arr.node, cluster)
         if self.e.hops_can_fail or arr.stored_at is not None:
             return [
-                self._extend(arr, h.sender, Via.CLUSTER, cluster, _Kind.CLUSTER)
-                for h in held
-                if h.sender not in arr.path
+                self._extend(arr, sender, Via.CLUSTER, cluster, _Kind.CLUSTER)
+                for sender in held
+                if sender not in arr.path
             ]
         # ``_extend`` without a failing hop, made inline: one arrival per subscriber's queue manager
         node, path, hops, kind, via = arr.node, arr.path, arr.hops, _Kind.CLUSTER, Via.CLUSTER
         return [
-            _Arrival(h.sender, (*path, h.sender), (*hops, Hop(node, h.sender, via, cluster)), kind)
-            for h in held
-            if h.sender not in path
+            _Arrival(sender, (*path, sender), (*hops, Hop(node, sender, via, cluster)), kind)
+            for sender in held
+            if sender not in path
         ]
 
     def _extend(self, arr: _Arrival, to: str, via: Via, name: str, kind: _Kind) -> _Arrival:
