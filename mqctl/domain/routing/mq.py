@@ -90,6 +90,11 @@ MQ = Dialect.MQ
 SUB_POINTS_KEPT = 1 << 17
 """Subscriptions whose cluster point a model keeps (``MqPrepared._points``): a bound, not a working set."""
 
+CHOICES_KEPT = 4096
+"""Topic host choices a model keeps (``MqPrepared.choose_host``)."""
+
+_NO_CHOICE = object()
+
 ROUTED_KEPT = 16
 """Answers up to the selectors kept (``MqPrepared.routed``): enough for a topic's keys in many variants."""
 
@@ -326,6 +331,7 @@ class MqPrepared:
         """Some topic object has SUBSCOPE(QMGR): else no tree needs asking (``TopicTree.uses``)."""
         self.any_block = any(o.wildcard == Wildcard.BLOCK for o in topology.topics)
         """Some topic object has WILDCARD(BLOCK)."""
+        self._choices: dict[tuple[str, tuple[str, ...], str, Failures], HostChoice | None] = {}
         self._points: dict[_Sub, ClusterPoint] = {}
         """Each subscription's cluster point (``holders``), once asked: a subscription serves every topic
         its pattern matches, and the point depends on the pattern only."""
@@ -394,6 +400,17 @@ class MqPrepared:
         """
         key = (publication.topic, publication.from_node, failures, detail)
         return self._routed.get(key, lambda: _Engine(self, publication, failures, detail).run())
+
+    def choose_host(self, node: str, res: Resolution, failures: Failures) -> HostChoice | None:
+        """``workload.choose_host``, kept: it depends on the chooser, the hosts, the cluster and the
+        failures only, and every topic under one topic-host object asks the same."""
+        key = (node, res.hosts, res.cluster, failures)
+        found = self._choices.get(key, _NO_CHOICE)
+        if found is _NO_CHOICE:
+            if len(self._choices) >= CHOICES_KEPT:
+                self._choices.clear()
+            found = self._choices[key] = choose_host(node, res.hosts, res.cluster, self.channels, failures)
+        return found  # type: ignore[return-value]
 
     def holders(self, candidates: Iterable[_Sub], force: Iterable[_Source], scopes: bool) -> _Holders:
         """Where the proxies of these subscriptions and FORCE objects are held (``spread`` of each; the
@@ -624,7 +641,8 @@ class _Flower:
         if arr.kind is _Kind.CLUSTER and not self.e.prepared.neighbours(arr.node):
             return []  # a plain cluster receiver: nothing to relay (hierarchy proxies are held only at
             # queue managers with hierarchy neighbours), and no tree to build or holders to gather
-        held = sorted(h for h in self.holders.get(arr.node) if h.hierarchy)
+        relays = arr.node in self.e.prepared._neighbours  # only they hold hierarchy proxies
+        held = sorted(h for h in self.holders.get(arr.node) if h.hierarchy) if relays else []
         if arr.kind is _Kind.CLUSTER and not held:
             return []  # a plain cluster receiver: nothing to relay (and no tree to build)
         res = self.e.res_t(arr.node)
@@ -752,9 +770,7 @@ class _Engine:
     def host_choice(self, node: str, res: Resolution) -> HostChoice | None:
         """The topic host ``node`` sends T to when it publishes or relays into a TOPICHOST cluster."""
         if node not in self._choices:
-            self._choices[node] = choose_host(
-                node, res.hosts, res.cluster, self.prepared.channels, self.failures
-            )
+            self._choices[node] = self.prepared.choose_host(node, res, self.failures)
         return self._choices[node]
 
     # -- flows
