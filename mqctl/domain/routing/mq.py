@@ -326,6 +326,8 @@ class MqPrepared:
         for obj in topology.topics:
             if obj.proxysub == ProxySub.FORCE and self.is_mq(obj.node):
                 self._force[obj.topicstr].append(obj)
+        self._admin = frozenset(o.topicstr for o in topology.topics if self.is_mq(o.node))
+        """Every topic object's TOPICSTR: a topic resolves alike to the deepest of them above it."""
         self._full = {m.cluster for m in topology.memberships if m.full_repository}
         self.any_subscope_qmgr = any(o.subscope == Scope.QMGR for o in topology.topics)
         """Some topic object has SUBSCOPE(QMGR): else no tree needs asking (``TopicTree.uses``)."""
@@ -478,6 +480,12 @@ class MqPrepared:
                 return (_Grant(_Held(origin, False, cluster), targets, self._alone(origin)),)
         return self._spread.get((source, scopes), lambda: _propagate(self, source, scopes))
 
+    def resolves_as(self, topic: str) -> str:
+        """The deepest TOPICSTR of any topic object on T's chain (``''``: none): every tree holds only
+        such strings, so T resolves there as that string does, and topics under it share resolutions."""
+        chain = chain_topicstrs(levels(topic, MQ))
+        return next((s for s in reversed(chain) if s in self._admin), "")
+
     def force_sources(self, topic: str) -> list[_Source]:
         """§4.4: FORCE objects on T's chain send proxies from every queue manager whose tree holds them."""
         if not self._force:
@@ -507,6 +515,8 @@ class _TopicFacts:
         self.matching = [s for s in self.candidates if s.sub.wschema != WSchema.CHAR or s.receives(topic)]
         """Subscriptions that receive T: the index matched a topic-schema pattern exactly already."""
         self.force = prepared.force_sources(topic)
+        self.resolves_as = prepared.resolves_as(topic)
+        """Where T resolves on every queue manager: the deepest topic object string above it."""
         self._holders: dict[tuple[frozenset[tuple[str, str]], bool], _Holders] = {}
 
     def holders(self, gone: frozenset[tuple[str, str]], scopes: bool) -> _Holders:
@@ -751,7 +761,8 @@ class _Engine:
     # -- shared lookups
 
     def res_t(self, node: str) -> Resolution:
-        return self.prepared.trees.resolve(node, self.topic)
+        """T at ``node``, resolved as the deepest topic string of the estate above it (the same chain)."""
+        return self.prepared.trees.resolve(node, self.facts.resolves_as)
 
     def res_sub(self, sub: _Sub) -> Resolution:
         return self.prepared.trees.at(sub.sub.node).resolve_pattern(sub.prefix)
