@@ -512,7 +512,8 @@ class _TopicFacts:
         self.topic = topic
         self.candidates = [prepared.subs[i] for i in sorted(prepared._by_proxy.match(topic))]
         """Subscriptions whose proxy pattern matches T (a CHAR pattern's proxy is wider than itself)."""
-        self.matching = [s for s in self.candidates if s.sub.wschema != WSchema.CHAR or s.receives(topic)]
+        char = WSchema.CHAR  # read once: an enum member is a slow attribute to look up per subscription
+        self.matching = [s for s in self.candidates if s.sub.wschema != char or s.receives(topic)]
         """Subscriptions that receive T: the index matched a topic-schema pattern exactly already."""
         self.force = prepared.force_sources(topic)
         self.resolves_as = prepared.resolves_as(topic)
