@@ -88,7 +88,7 @@ __all__ = ["MqPrepared", "explain_mq"]
 MQ = Dialect.MQ
 
 SUB_POINTS_KEPT = 1 << 17
-"""Subscriptions whose cluster point a model keeps (``MqPrepared._points``): a bound, not a working set."""
+"""Subscriptions whose proxy target a model keeps (``MqPrepared._into``): a bound, not a working set."""
 
 CHOICES_KEPT = 4096
 """Topic host choices a model keeps (``MqPrepared.choose_host``)."""
@@ -240,6 +240,7 @@ _Spread = tuple[_Grant, ...]
 """Where one proxy subscription ends up."""
 
 _FURTHER: tuple[str, frozenset[str]] = ("", frozenset())
+_SUB_QMGR = SubScope.QMGR  # read once per holders, not per subscription
 """``MqPrepared._into_one_cluster``: the proxy goes further than one cluster (``spread`` it)."""
 
 
@@ -334,9 +335,10 @@ class MqPrepared:
         self.any_block = any(o.wildcard == Wildcard.BLOCK for o in topology.topics)
         """Some topic object has WILDCARD(BLOCK)."""
         self._choices: dict[tuple[str, tuple[str, ...], str, Failures], HostChoice | None] = {}
-        self._points: dict[_Sub, ClusterPoint] = {}
-        """Each subscription's cluster point (``holders``), once asked: a subscription serves every topic
-        its pattern matches, and the point depends on the pattern only."""
+        self._into: dict[_Sub, tuple[tuple[str, frozenset[str]] | None, ...]] = {}
+        """Where each subscription's proxy goes when it goes into one cluster only (``holders``; without
+        and with scopes), once asked: a subscription serves every topic its pattern matches, and this
+        depends on its queue manager and pattern only."""
         self._facts: BoundedCache[str, _TopicFacts] = BoundedCache(cache_size)
         self._spread: BoundedCache[tuple[_Source, bool], _Spread] = BoundedCache(cache_size * 64)
         self._routed: BoundedCache[tuple[str, str, Failures, bool], _Routed] = BoundedCache(
@@ -419,21 +421,25 @@ class MqPrepared:
         ones that go only into one cluster gathered by cluster and targets)."""
         clustered: dict[tuple[str, frozenset[str]], dict[str, None]] = {}
         others: dict[_Source, None] = {}
-        neighbours = self._neighbours
+        neighbours, kept, qmgr = self._neighbours, self._into, _SUB_QMGR
         for s in candidates:
-            origin, own_qmgr = s.sub.node, scopes and s.sub.subscope == SubScope.QMGR
-            if own_qmgr:
+            origin = s.sub.node
+            if scopes and s.sub.subscope == qmgr:
                 continue  # its proxy never leaves its queue manager (``_propagate``)
             into: tuple[str, frozenset[str]] | None
             if origin in neighbours:
                 into = _FURTHER
             else:
-                point = self._points.get(s)
-                if point is None:
-                    if len(self._points) >= SUB_POINTS_KEPT:
-                        self._points.clear()
-                    point = self._points[s] = self.trees.at(origin).point(s.prefix)
-                into = self._into_one_cluster(origin, point, scopes)
+                both = kept.get(s)
+                if both is None:
+                    if len(kept) >= SUB_POINTS_KEPT:
+                        kept.clear()
+                    point = self.trees.at(origin).point(s.prefix)
+                    both = kept[s] = (
+                        self._into_one_cluster(origin, point, False),
+                        self._into_one_cluster(origin, point, True),
+                    )
+                into = both[scopes]
             if into is _FURTHER:
                 others[_Source(origin, s.prefix, False)] = None
             elif into is not None:
