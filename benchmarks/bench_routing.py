@@ -116,7 +116,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     from mqctl.store.topology import load_topology
 
     out = generated(Path(args.cache).expanduser(), args)
-    db, import_s = build_store(out, args.reuse_store)
+    db, import_s = (args.store, None) if args.store else build_store(out, args.reuse_store)
     r: dict[str, Any] = {"store_import_s": round(import_s, 1) if import_s else None}
     engine = create_engine(f"sqlite:///{db}")
     t0 = time.perf_counter()
@@ -179,6 +179,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--cache", default="~/.cache/mqctl-bench", help="where the generated estate is kept")
     ap.add_argument("--reuse-store", action="store_true", help="keep the store imported by an earlier run")
+    ap.add_argument(
+        "--store", type=Path, help="an imported store of the same estate (e.g. bench_explain's stores/big.db)"
+    )
     ap.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     args = ap.parse_args(argv)
     r = run(args)

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from functools import cached_property
 from typing import NamedTuple
 
+from mqctl.domain.explanation import own_kind
 from mqctl.domain.model import Dialect, Route, Topology, ZoneType
 
 __all__ = ["EmsNetwork", "Link"]
@@ -23,6 +24,7 @@ __all__ = ["EmsNetwork", "Link"]
 NO_ZONES: frozenset[str] = frozenset()
 
 
+@own_kind
 class Link(NamedTuple):
     """The connection between two servers, made of one (active-passive) or two (active-active) routes."""
 

@@ -35,6 +35,7 @@ from mqctl.domain.explanation import (
     NotDelivered,
     Reason,
     Status,
+    own_kind,
 )
 from mqctl.domain.messages import Message
 from mqctl.domain.model import Dialect, Subscription
@@ -42,7 +43,10 @@ from mqctl.domain.selector import compile_selector
 
 __all__ = ["Arrival", "Ladder", "Miss", "verdict_words"]
 
+_DELIVERED, _STORED = Status.DELIVERED, Status.STORED  # read once per subscription reached: kept at hand
 
+
+@own_kind
 class Arrival(NamedTuple):
     """A copy reaches the subscription's node: how, and where it waits if a hop on the way fails.
 
@@ -118,7 +122,7 @@ class Ladder:
         offline = self.failures.offline
         if stored_at is None and offline and (sub.node, sub.name) in offline:
             stored_at = sub.node  # a durable subscriber offline: its messages wait at its own node
-        status = Status.DELIVERED if stored_at is None else Status.STORED
+        status = _DELIVERED if stored_at is None else _STORED
         delivery = Delivery(sub.name, sub.node, status, stored_at, list(outcome.path), list(outcome.hops))
         if self.detail and (outcome.alternatives or outcome.more_alternatives):
             delivery.alternatives = [list(a) for a in outcome.alternatives]

@@ -47,6 +47,7 @@ from mqctl.domain.explanation import (
     Via,
     Warning,
     WarningCode,
+    own_kind,
 )
 from mqctl.domain.model import (
     ClRoute,
@@ -60,7 +61,14 @@ from mqctl.domain.model import (
     Wildcard,
     WSchema,
 )
-from mqctl.domain.resolution import ClusterIndex, Conflict, Resolution, TopicTrees, chain_topicstrs
+from mqctl.domain.resolution import (
+    ClusterIndex,
+    ClusterPoint,
+    Conflict,
+    Resolution,
+    TopicTrees,
+    chain_topicstrs,
+)
 from mqctl.domain.routing.cache import BoundedCache
 from mqctl.domain.routing.ladder import Arrival, Ladder, Miss
 from mqctl.domain.routing.workload import ClusterChannels, HostChoice, choose_host
@@ -78,6 +86,14 @@ from mqctl.domain.topics import (
 __all__ = ["MqPrepared", "explain_mq"]
 
 MQ = Dialect.MQ
+
+SUB_POINTS_KEPT = 1 << 17
+"""Subscriptions whose proxy target a model keeps (``MqPrepared._into``): a bound, not a working set."""
+
+CHOICES_KEPT = 4096
+"""Topic host choices a model keeps (``MqPrepared.choose_host``)."""
+
+_NO_CHOICE = object()
 
 ROUTED_KEPT = 16
 """Answers up to the selectors kept (``MqPrepared.routed``): enough for a topic's keys in many variants."""
@@ -189,7 +205,9 @@ def _char_wild(pattern: str) -> bool:
 class _Source(NamedTuple):
     """Something that makes a queue manager send proxy subscriptions: a subscription or a FORCE object.
 
-    (A named tuple: made once per matching subscription and question, so it has to be cheap.)"""
+    (A named tuple: made once per matching subscription and question, so it has to be cheap. It, ``_Held``
+    and ``_Grant`` are keys of this module's own dicts and sets, never compared with another kind, so
+    they keep the tuple's C equality rather than ``own_kind``'s, which a dict hit would pay for.)"""
 
     origin: str
     prefix: tuple[str, ...]
@@ -221,26 +239,57 @@ class _Grant(NamedTuple):
 _Spread = tuple[_Grant, ...]
 """Where one proxy subscription ends up."""
 
+_FURTHER: tuple[str, frozenset[str]] = ("", frozenset())
+_SUB_QMGR = SubScope.QMGR  # read once per holders, not per subscription
+"""``MqPrepared._into_one_cluster``: the proxy goes further than one cluster (``spread`` it)."""
+
 
 class _Holders:
-    """The proxy subscriptions held at each queue manager for one topic, gathered when asked."""
+    """The proxy subscriptions held at each queue manager for one topic, gathered when asked.
 
-    def __init__(self, spreads: Iterable[_Spread]) -> None:
-        self._grants = [g for s in spreads for g in s]
+    ``clustered``: the proxies that went no further than into one cluster (every subscription of a
+    cluster-only estate), by (cluster, targets) with their senders, rather than one grant each: a topic
+    has many subscriptions from few clusters, and a publication asks only the few queue managers it
+    reaches. ``grants``: the others, as spread.
+    """
+
+    def __init__(
+        self,
+        grants: list[_Grant],
+        clustered: dict[tuple[str, frozenset[str]], dict[str, None]] | None = None,
+    ) -> None:
+        self._grants = grants
+        self._clustered = clustered or {}
         self._at: dict[str, frozenset[_Held]] = {}
 
     def with_source(self, spread: _Spread) -> _Holders:
-        out = _Holders(())
-        out._grants = [*self._grants, *spread]
-        return out
+        return _Holders([*self._grants, *spread], self._clustered)
 
     def get(self, node: str) -> frozenset[_Held]:
         found = self._at.get(node)
         if found is None:
-            found = self._at[node] = frozenset(
-                g.held for g in self._grants if node in g.targets and node not in g.excluded
-            )
+            held = {g.held for g in self._grants if node in g.targets and node not in g.excluded}
+            for (cluster, targets), senders in self._clustered.items():
+                if node in targets:
+                    held.update(_Held(sender, False, cluster) for sender in senders if sender != node)
+            found = self._at[node] = frozenset(held)
         return found
+
+    def senders(self, node: str, cluster: str) -> list[str]:
+        """Who ``node`` holds a proxy from over ``cluster``, by name (``get`` without the proxies made)."""
+        found = {
+            g.held.sender
+            for g in self._grants
+            if not g.held.hierarchy
+            and g.held.cluster == cluster
+            and node in g.targets
+            and node not in g.excluded
+        }
+        for (into, targets), senders in self._clustered.items():
+            if into == cluster and node in targets:
+                found.update(senders)
+        found.discard(node)  # a queue manager holds no proxy of its own (no grant gives it one either)
+        return sorted(found)
 
 
 # --- the prepared topology -------------------------------------------------------------------------
@@ -278,11 +327,18 @@ class MqPrepared:
         for obj in topology.topics:
             if obj.proxysub == ProxySub.FORCE and self.is_mq(obj.node):
                 self._force[obj.topicstr].append(obj)
+        self._admin = frozenset(o.topicstr for o in topology.topics if self.is_mq(o.node))
+        """Every topic object's TOPICSTR: a topic resolves alike to the deepest of them above it."""
         self._full = {m.cluster for m in topology.memberships if m.full_repository}
         self.any_subscope_qmgr = any(o.subscope == Scope.QMGR for o in topology.topics)
         """Some topic object has SUBSCOPE(QMGR): else no tree needs asking (``TopicTree.uses``)."""
         self.any_block = any(o.wildcard == Wildcard.BLOCK for o in topology.topics)
         """Some topic object has WILDCARD(BLOCK)."""
+        self._choices: dict[tuple[str, tuple[str, ...], str, Failures], HostChoice | None] = {}
+        self._into: dict[_Sub, tuple[tuple[str, frozenset[str]] | None, ...]] = {}
+        """Where each subscription's proxy goes when it goes into one cluster only (``holders``; without
+        and with scopes), once asked: a subscription serves every topic its pattern matches, and this
+        depends on its queue manager and pattern only."""
         self._facts: BoundedCache[str, _TopicFacts] = BoundedCache(cache_size)
         self._spread: BoundedCache[tuple[_Source, bool], _Spread] = BoundedCache(cache_size * 64)
         self._routed: BoundedCache[tuple[str, str, Failures, bool], _Routed] = BoundedCache(
@@ -349,6 +405,65 @@ class MqPrepared:
         key = (publication.topic, publication.from_node, failures, detail)
         return self._routed.get(key, lambda: _Engine(self, publication, failures, detail).run())
 
+    def choose_host(self, node: str, res: Resolution, failures: Failures) -> HostChoice | None:
+        """``workload.choose_host``, kept: it depends on the chooser, the hosts, the cluster and the
+        failures only, and every topic under one topic-host object asks the same."""
+        key = (node, res.hosts, res.cluster, failures)
+        found = self._choices.get(key, _NO_CHOICE)
+        if found is _NO_CHOICE:
+            if len(self._choices) >= CHOICES_KEPT:
+                self._choices.clear()
+            found = self._choices[key] = choose_host(node, res.hosts, res.cluster, self.channels, failures)
+        return found  # type: ignore[return-value]
+
+    def holders(self, candidates: Iterable[_Sub], force: Iterable[_Source], scopes: bool) -> _Holders:
+        """Where the proxies of these subscriptions and FORCE objects are held (``spread`` of each; the
+        ones that go only into one cluster gathered by cluster and targets)."""
+        clustered: dict[tuple[str, frozenset[str]], dict[str, None]] = {}
+        others: dict[_Source, None] = {}
+        neighbours, kept, qmgr = self._neighbours, self._into, _SUB_QMGR
+        for s in candidates:
+            origin = s.sub.node
+            if scopes and s.sub.subscope == qmgr:
+                continue  # its proxy never leaves its queue manager (``_propagate``)
+            into: tuple[str, frozenset[str]] | None
+            if origin in neighbours:
+                into = _FURTHER
+            else:
+                both = kept.get(s)
+                if both is None:
+                    if len(kept) >= SUB_POINTS_KEPT:
+                        kept.clear()
+                    point = self.trees.at(origin).point(s.prefix)
+                    both = kept[s] = (
+                        self._into_one_cluster(origin, point, False),
+                        self._into_one_cluster(origin, point, True),
+                    )
+                into = both[scopes]
+            if into is _FURTHER:
+                others[_Source(origin, s.prefix, False)] = None
+            elif into is not None:
+                clustered.setdefault(into, {})[origin] = None
+        grants = [g for src in [*others, *force] for g in self.spread(src, scopes)]
+        return _Holders(grants, clustered)
+
+    def _into_one_cluster(
+        self, origin: str, point: ClusterPoint, scopes: bool
+    ) -> tuple[str, frozenset[str]] | None:
+        """From a queue manager without hierarchy neighbours, with this cluster point for the pattern:
+        the (cluster, targets) its proxy goes to and no further, ``None`` when it goes nowhere, else
+        ``_FURTHER`` (a target relays it on)."""
+        cluster = point.cluster
+        if not cluster or (scopes and point.subscope == Scope.QMGR):
+            return None
+        members = self.member_set(cluster)
+        if origin not in members:
+            return None
+        targets = members if point.clroute == ClRoute.DIRECT else self._frozen(point.hosts)
+        if not self._neighbours or all(t == origin for t in self.in_hierarchy(targets)):
+            return (cluster, targets)
+        return _FURTHER
+
     def spread(self, source: _Source, scopes: bool) -> _Spread:
         """Where one proxy subscription ends up.
 
@@ -371,8 +486,16 @@ class MqPrepared:
                 return (_Grant(_Held(origin, False, cluster), targets, self._alone(origin)),)
         return self._spread.get((source, scopes), lambda: _propagate(self, source, scopes))
 
+    def resolves_as(self, topic: str) -> str:
+        """The deepest TOPICSTR of any topic object on T's chain (``''``: none): every tree holds only
+        such strings, so T resolves there as that string does, and topics under it share resolutions."""
+        chain = chain_topicstrs(levels(topic, MQ))
+        return next((s for s in reversed(chain) if s in self._admin), "")
+
     def force_sources(self, topic: str) -> list[_Source]:
         """§4.4: FORCE objects on T's chain send proxies from every queue manager whose tree holds them."""
+        if not self._force:
+            return []  # the usual estate: no FORCE object anywhere, no chain to walk
         out: set[_Source] = set()
         for topicstr in chain_topicstrs(levels(topic, MQ)):
             for obj in self._force.get(topicstr, ()):
@@ -395,22 +518,13 @@ class _TopicFacts:
         self.topic = topic
         self.candidates = [prepared.subs[i] for i in sorted(prepared._by_proxy.match(topic))]
         """Subscriptions whose proxy pattern matches T (a CHAR pattern's proxy is wider than itself)."""
-        self.matching = [s for s in self.candidates if s.sub.wschema != WSchema.CHAR or s.receives(topic)]
+        char = WSchema.CHAR  # read once: an enum member is a slow attribute to look up per subscription
+        self.matching = [s for s in self.candidates if s.sub.wschema != char or s.receives(topic)]
         """Subscriptions that receive T: the index matched a topic-schema pattern exactly already."""
         self.force = prepared.force_sources(topic)
+        self.resolves_as = prepared.resolves_as(topic)
+        """Where T resolves on every queue manager: the deepest topic object string above it."""
         self._holders: dict[tuple[frozenset[tuple[str, str]], bool], _Holders] = {}
-
-    def sources(self, gone: frozenset[tuple[str, str]], scopes: bool) -> list[_Source]:
-        """Live subscriptions whose proxy matches T, then FORCE objects on T's chain (§4.4).
-
-        Subscriptions that propagate alike (same node, prefix and own scope) count once.
-        """
-        out: dict[_Source, None] = {}
-        for s in self.candidates:
-            if gone and s.key in gone:
-                continue
-            out[_Source(s.sub.node, s.prefix, scopes and s.sub.subscope == SubScope.QMGR)] = None
-        return [*out, *self.force]
 
     def holders(self, gone: frozenset[tuple[str, str]], scopes: bool) -> _Holders:
         """Where the proxies for T are held (never mutated by callers)."""
@@ -419,7 +533,8 @@ class _TopicFacts:
         if found is None:
             if len(self._holders) >= self._KEPT:
                 self._holders.clear()
-            found = self._holders[key] = _spread(self.prepared, self.sources(gone, scopes), scopes)
+            live = [s for s in self.candidates if s.key not in gone] if gone else self.candidates
+            found = self._holders[key] = self.prepared.holders(live, self.force, scopes)
         return found
 
 
@@ -434,10 +549,6 @@ class _Kind(Enum):
     CLUSTER = "cluster"
     AT_HOST = "at_host"
     """A publication handed to a topic host by a non-host: the host forwards it into the cluster."""
-
-
-def _spread(prepared: MqPrepared, sources: Iterable[_Source], scopes: bool) -> _Holders:
-    return _Holders(prepared.spread(src, scopes) for src in sources)
 
 
 def _propagate(prepared: MqPrepared, source: _Source, scopes: bool) -> _Spread:
@@ -479,6 +590,7 @@ def _propagate(prepared: MqPrepared, source: _Source, scopes: bool) -> _Spread:
 # --- publication flow (§5) -------------------------------------------------------------------------
 
 
+@own_kind
 class _Arrival(NamedTuple):
     """One way the publication reaches ``node``; ``stored_at`` is where it waits if a hop fails.
 
@@ -526,12 +638,13 @@ class _Flower:
         start = _Arrival(self.e.pub.from_node, (self.e.pub.from_node,), (), _Kind.ORIGIN)
         heap: list[tuple[tuple[bool, int, tuple[str, ...]], int, _Arrival]] = [(start.key, 0, start)]
         counter = 1
+        relays = self.e.prepared._neighbours
         while heap:
             _, _, arr = heapq.heappop(heap)
             seen = flow.arrivals.setdefault(arr.node, [])
             seen.append(arr)
-            if len(seen) > 1:
-                continue
+            if len(seen) > 1 or (arr.kind is _Kind.CLUSTER and arr.node not in relays):
+                continue  # a copy already forwarded; a plain cluster receiver relays nothing (``_forwards``)
             nxt = self._forwards(arr)
             if arr.kind is _Kind.AT_HOST:
                 flow.host_forwards[arr.node] = len(nxt)
@@ -545,7 +658,8 @@ class _Flower:
         if arr.kind is _Kind.CLUSTER and not self.e.prepared.neighbours(arr.node):
             return []  # a plain cluster receiver: nothing to relay (hierarchy proxies are held only at
             # queue managers with hierarchy neighbours), and no tree to build or holders to gather
-        held = sorted(h for h in self.holders.get(arr.node) if h.hierarchy)
+        relays = arr.node in self.e.prepared._neighbours  # only they hold hierarchy proxies
+        held = sorted(h for h in self.holders.get(arr.node) if h.hierarchy) if relays else []
         if arr.kind is _Kind.CLUSTER and not held:
             return []  # a plain cluster receiver: nothing to relay (and no tree to build)
         res = self.e.res_t(arr.node)
@@ -583,11 +697,19 @@ class _Flower:
 
     def _to_proxies(self, arr: _Arrival, cluster: str) -> list[_Arrival]:
         """One copy to each member that registered a matching proxy here in ``cluster``."""
-        held = sorted(h for h in self.holders.get(arr.node) if not h.hierarchy and h.cluster == cluster)
+        held = self.holders.senders(arr.node, cluster)
+        if self.e.hops_can_fail or arr.stored_at is not None:
+            return [
+                self._extend(arr, sender, Via.CLUSTER, cluster, _Kind.CLUSTER)
+                for sender in held
+                if sender not in arr.path
+            ]
+        # ``_extend`` without a failing hop, made inline: one arrival per subscriber's queue manager
+        node, path, hops, kind, via = arr.node, arr.path, arr.hops, _Kind.CLUSTER, Via.CLUSTER
         return [
-            self._extend(arr, h.sender, Via.CLUSTER, cluster, _Kind.CLUSTER)
-            for h in held
-            if h.sender not in arr.path
+            _Arrival(sender, (*path, sender), (*hops, Hop(node, sender, via, cluster)), kind)
+            for sender in held
+            if sender not in path
         ]
 
     def _extend(self, arr: _Arrival, to: str, via: Via, name: str, kind: _Kind) -> _Arrival:
@@ -646,7 +768,8 @@ class _Engine:
     # -- shared lookups
 
     def res_t(self, node: str) -> Resolution:
-        return self.prepared.trees.resolve(node, self.topic)
+        """T at ``node``, resolved as the deepest topic string of the estate above it (the same chain)."""
+        return self.prepared.trees.resolve(node, self.facts.resolves_as)
 
     def res_sub(self, sub: _Sub) -> Resolution:
         return self.prepared.trees.at(sub.sub.node).resolve_pattern(sub.prefix)
@@ -665,9 +788,7 @@ class _Engine:
     def host_choice(self, node: str, res: Resolution) -> HostChoice | None:
         """The topic host ``node`` sends T to when it publishes or relays into a TOPICHOST cluster."""
         if node not in self._choices:
-            self._choices[node] = choose_host(
-                node, res.hosts, res.cluster, self.prepared.channels, self.failures
-            )
+            self._choices[node] = self.prepared.choose_host(node, res, self.failures)
         return self._choices[node]
 
     # -- flows
@@ -717,8 +838,11 @@ class _Engine:
     # -- the answer
 
     def run(self) -> _Routed:
-        reach = self.ladder.reach
-        outcomes = [(s.sub, reach(s.sub, lambda s=s: self._reach(s))) for s in self.matching]  # type: ignore[misc]
+        if self.failures.offline or self.failures.down:
+            reach = self.ladder.reach
+            outcomes = [(s.sub, reach(s.sub, lambda s=s: self._reach(s))) for s in self.matching]  # type: ignore[misc]
+        else:  # ``Ladder.reach``'s first steps read only those failures: straight to reachability
+            outcomes = [(s.sub, self._reach(s)) for s in self.matching]
         if self.detail:
             self._for_readers()
         e = self.explanation

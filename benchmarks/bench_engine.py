@@ -1,0 +1,182 @@
+"""The engine on the Spark benchmark's log, in the job's order: answers' digest and cold keys per CPU second.
+
+    .venv/bin/python benchmarks/bench_engine.py                     # the full estate (generation: minutes)
+    .venv/bin/python benchmarks/bench_engine.py --digest            # + the digest of every answer
+    .venv/bin/python benchmarks/bench_engine.py --clusters 3 --qmgrs-per-cluster 20 --ems-servers 20 \
+        --publications 200000 --distinct-topics 2000                # quick
+
+1. The estate, its snapshot and the publication log of ``bench_spark.py`` (same parameters, same cache
+   folder: generated, imported and written once, reused afterwards).
+2. The first ``--keys`` distinct routing keys of the log, in the log's order (what ``bench_spark.py
+   --engine-keys`` routes).
+3. *Cold rate*: a fresh ``RoutingModel`` (built, then ``gc.freeze()``, outside the timing), then every key
+   through the executor code (``mqctl.spark.batches.route_batches``: ``explain(..., detail=False)`` and
+   the facts rows), timed in CPU seconds of this process (``time.process_time``: the rate per core,
+   however busy the shared machine is).
+4. ``--engine-only``: the same keys through ``explain(..., detail=False)`` alone on another fresh model
+   (the engine's share of the cold rate, the facts rows left out).
+5. ``--digest``: on another fresh model, every key's ``explain`` answer as JSON, with ``detail=False`` and
+   in full, hashed (SHA-256 over the canonical JSON, key after key): the engine must give the same
+   digests before and after a change of its internals (docs/benchmarks.md records them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import hashlib
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_explain import build_stores, topology  # noqa: E402
+from bench_spark import export_snapshot, write_publications  # noqa: E402
+
+TARGET_KEYS_PER_CPU_S = 15_000
+
+
+def prepare_files(args: argparse.Namespace) -> tuple[Path, Path]:
+    """The snapshot and the log of ``bench_spark.py`` (made when missing)."""
+    files = topology(args.cache, args)
+    stores = files / "stores"
+    stores.mkdir(exist_ok=True)
+    build_stores(files, stores, reuse=True)
+    snapshot = files / "snapshot"
+    export_snapshot(stores / "big.db", snapshot)
+    log = files / f"publications-{args.publications}-{args.distinct_topics}.parquet"
+    if not log.exists():
+        write_publications(log, args)
+    return snapshot, log
+
+
+def first_keys(topology: Any, log: Path, count: int) -> list[tuple[str, str, str]]:
+    """The first ``count`` distinct (from, topic, routing key) of the log, in its order."""
+    from mqctl.domain.publications import parse_properties, routing_key, selector_identifiers
+
+    relevant = selector_identifiers(topology)
+    seen: dict[tuple[str, str, str], None] = {}
+    for batch in pq.ParquetFile(log).iter_batches(columns=["from", "topic", "properties"]):
+        for row in batch.to_pylist():
+            properties, headers = parse_properties(row["properties"])
+            seen.setdefault((row["from"], row["topic"], routing_key(properties, headers, relevant)), None)
+            if len(seen) >= count:
+                return list(seen)
+    return list(seen)
+
+
+def cold_rate(topology: Any, keys: list[tuple[str, str, str]], profile: Path | None = None) -> dict[str, Any]:
+    """Keys per CPU second through ``route_batches`` on a fresh model (facts included)."""
+    from mqctl.spark.batches import Payload, route_batches
+
+    batch = pa.RecordBatch.from_pylist(
+        [{"from": f, "topic": t, "key": k, "messages": 1, "bytes": 1} for f, t, k in keys]
+    )
+    payload = Payload(topology, [], token=f"bench-{time.monotonic_ns()}")
+    t0 = time.process_time()
+    for _, model, _ in payload.models():
+        _ = model.mq, model.ems
+    gc.freeze()
+    build = time.process_time() - t0
+    profiler = None
+    if profile is not None:
+        import cProfile
+
+        profiler = cProfile.Profile()
+        profiler.enable()
+    t0 = time.process_time()
+    facts = sum(b.num_rows for b in route_batches(iter([batch]), payload))
+    cpu = time.process_time() - t0
+    if profiler is not None:
+        profiler.disable()
+        profiler.dump_stats(profile)
+    return {
+        "keys": len(keys),
+        "model_build_cpu_s": round(build, 1),
+        "routing_cpu_s": round(cpu, 2),
+        "keys_per_cpu_s": round(len(keys) / cpu),
+        "target_keys_per_cpu_s": TARGET_KEYS_PER_CPU_S,
+        "facts": facts,
+    }
+
+
+def engine_only(topology: Any, keys: list[tuple[str, str, str]]) -> dict[str, Any]:
+    """Keys per CPU second of ``explain(..., detail=False)`` alone on a fresh model (no facts rows)."""
+    from mqctl.domain.explanation import Failures
+    from mqctl.domain.publications import to_publication
+    from mqctl.domain.routing import RoutingModel, explain
+
+    model = RoutingModel(topology).prepare()
+    gc.freeze()
+    failures = Failures()
+    publications = [to_publication(*key) for key in keys]
+    t0 = time.process_time()
+    for publication in publications:
+        explain(model, publication, failures, detail=False)
+    cpu = time.process_time() - t0
+    return {"routing_cpu_s": round(cpu, 2), "keys_per_cpu_s": round(len(keys) / cpu)}
+
+
+def digests(topology: Any, keys: list[tuple[str, str, str]]) -> dict[str, str]:
+    """SHA-256 of every answer's JSON, key after key, with ``detail=False`` and in full (fresh model)."""
+    from mqctl.domain.explanation import Failures
+    from mqctl.domain.publications import to_publication
+    from mqctl.domain.routing import RoutingModel, explain
+
+    model = RoutingModel(topology).prepare()
+    gc.freeze()
+    failures = Failures()
+    out: dict[str, str] = {}
+    for detail in (False, True):
+        h = hashlib.sha256()
+        for key in keys:
+            answer = explain(model, to_publication(*key), failures, detail=detail)
+            h.update(json.dumps(answer.to_json(), sort_keys=True, separators=(",", ":")).encode())
+            h.update(b"\n")
+        out["detail" if detail else "no_detail"] = h.hexdigest()
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--clusters", type=int, default=50)
+    ap.add_argument("--qmgrs-per-cluster", type=int, default=100)
+    ap.add_argument("--topics-per-qmgr", type=int, default=10)
+    ap.add_argument("--subs-per-qmgr", type=int, default=100)
+    ap.add_argument("--ems-servers", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--publications", type=int, default=10_000_000)
+    ap.add_argument("--distinct-topics", type=int, default=100_000)
+    ap.add_argument("--keys", type=int, default=20_000, help="the first distinct keys of the log")
+    ap.add_argument("--digest", action="store_true", help="also hash every answer (explain JSON)")
+    ap.add_argument("--engine-only", action="store_true", help="also the cold rate without the facts")
+    ap.add_argument("--no-rate", action="store_true", help="skip the cold rate")
+    ap.add_argument("--profile", type=Path, help="cProfile the cold run into this file")
+    ap.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "mqctl-bench")
+    args = ap.parse_args(argv)
+
+    from mqctl.services.snapshot import read_topology
+
+    snapshot, log = prepare_files(args)
+    topology_ = read_topology(snapshot)
+    keys = first_keys(topology_, log, args.keys)
+    result: dict[str, Any] = {"distinct_keys": len(keys)}
+    if not args.no_rate:
+        result["cold"] = cold_rate(topology_, keys, args.profile)
+    if args.engine_only:
+        gc.unfreeze()
+        result["engine_only"] = engine_only(topology_, keys)
+    if args.digest:
+        gc.unfreeze()
+        result["digest"] = digests(topology_, keys)
+    print(json.dumps(result, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
