@@ -184,13 +184,6 @@ def main(argv: list[str] | None = None) -> int:
         result["snapshot_read_s"] = round(time.perf_counter() - t0, 1)
         analysis = analyze(spark, topology_, log, Path(tmp) / "out", [])
         result["analysis_s"] = round(time.perf_counter() - t0, 1)
-        keys = (
-            spark.read.parquet(str(Path(tmp) / "out" / "deliveries"))
-            .select("from", "topic", "properties")
-            .distinct()
-            .count()
-        )
-        result["distinct_keys_delivered"] = keys
         current = analysis.summary["variants"][0]
         result.update(
             deliveries=current["deliveries"],

@@ -77,6 +77,12 @@ def analyze_command(
         None, "--partitions", min=1, metavar="N", help="Spark shuffle partitions (default: Spark's)."
     ),
     driver_memory: str = typer.Option("2g", "--driver-memory", metavar="SIZE", help="Spark driver memory."),
+    per_key: bool = typer.Option(
+        False,
+        "--per-key",
+        help="Also write deliveries and misses per routing key (which key reached whom): far more rows, "
+        "the expensive mode.",
+    ),
     output: Output = OUTPUT_OPTION,
 ) -> None:
     """Replay publications through the snapshot (and each --what-if variant): deliveries, misses, load."""
@@ -105,7 +111,9 @@ def analyze_command(
             spark_session(master, driver_memory=driver_memory, partitions=partitions) as spark,
             spark_progress(spark.sparkContext, err_console(), output is Output.table),
         ):
-            result = analyze(spark, topology, publications, out, variants, fmt=fmt.value if fmt else None)
+            result = analyze(
+                spark, topology, publications, out, variants, fmt=fmt.value if fmt else None, per_key=per_key
+            )
     except (PySparkException, Py4JError) as exc:
         raise InputError(f"Spark failed: {_spark_failure(exc)}", obj=f"publications {publications}") from exc
     if output is Output.json:

@@ -120,9 +120,9 @@ def _keyer(broadcast: Any) -> Callable[[Iterator[pa.RecordBatch]], Iterator[pa.R
     return run
 
 
-def _router(broadcast: Any) -> Callable[[Iterator[pa.RecordBatch]], Iterator[pa.RecordBatch]]:
+def _router(broadcast: Any, per_key: bool) -> Callable[[Iterator[pa.RecordBatch]], Iterator[pa.RecordBatch]]:
     def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        return route_batches(batches, broadcast.value)
+        return route_batches(batches, broadcast.value, per_key)
 
     return run
 
@@ -145,8 +145,12 @@ def analyze(
     variants: list[Variant],
     *,
     fmt: str | None = None,
+    per_key: bool = False,
 ) -> Analysis:
-    """Replay ``publications`` through ``topology`` (and each variant); write the outputs under ``out``."""
+    """Replay ``publications`` through ``topology`` (and each variant); write the outputs under ``out``.
+
+    ``deliveries`` and ``not_delivered`` hold totals per subscription (and status or reason, stored_at,
+    hops); with ``per_key`` a row per routing key too, which is far more rows (docs/spark.md)."""
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
 
@@ -165,10 +169,12 @@ def analyze(
     # keys of one topic side by side in one partition: the engine keeps a topic's publisher-independent
     # work (matching subscriptions, proxies) in its cache, and the next key of that topic reuses it
     keys = keys.repartition("topic").sortWithinPartitions("topic", "from", "key")
-    routed = keys.mapInArrow(_router(broadcast), _ddl(ROUTED_SCHEMA)).persist(StorageLevel.MEMORY_AND_DISK)
+    routed = keys.mapInArrow(_router(broadcast, per_key), _ddl(ROUTED_SCHEMA)).persist(
+        StorageLevel.MEMORY_AND_DISK
+    )
     try:
-        outputs = _write_outputs(keyed, valid, routed, out)
-        summary = _summary(routed, outputs, [CURRENT] + [v.text for v in variants])
+        outputs = _write_outputs(keyed, valid, routed, out, per_key)
+        summary = _summary(outputs, [CURRENT] + [v.text for v in variants])
     finally:
         routed.unpersist()
         keyed.unpersist()
@@ -236,32 +242,14 @@ def _as_given(rows: DataFrame, reason: Column) -> DataFrame:
     )
 
 
-def _write_outputs(keyed: DataFrame, valid: DataFrame, routed: DataFrame, out: Path) -> dict[str, DataFrame]:
+def _write_outputs(
+    keyed: DataFrame, valid: DataFrame, routed: DataFrame, out: Path, per_key: bool
+) -> dict[str, DataFrame]:
     from pyspark.sql import functions as F
 
     kind = F.col("kind")
-    deliveries = routed.where(kind == "delivery").select(
-        "variant",
-        "from",
-        "topic",
-        F.col("key").alias("properties"),
-        "subscription",
-        "node",
-        "status",
-        "stored_at",
-        "hops",
-        F.col("messages").alias("count"),
-    )
-    not_delivered = routed.where(kind == "missed").select(
-        "variant",
-        "from",
-        "topic",
-        F.col("key").alias("properties"),
-        "subscription",
-        "node",
-        "reason",
-        F.col("messages").alias("count"),
-    )
+    deliveries = _facts(routed.where(kind == "delivery"), DELIVERY_COLUMNS, per_key)
+    not_delivered = _facts(routed.where(kind == "missed"), MISSED_COLUMNS, per_key)
     link_traffic = (
         routed.where(kind == "link")
         .groupBy("variant", "link_from", "link_to", "via")
@@ -281,7 +269,7 @@ def _write_outputs(keyed: DataFrame, valid: DataFrame, routed: DataFrame, out: P
     tally = _tally(routed).persist()
     link_traffic = link_traffic.persist()
     frames = {
-        "deliveries": deliveries,
+        "deliveries": deliveries if per_key else deliveries.persist(),  # the summary reads it again
         "not_delivered": not_delivered,
         "link_traffic": link_traffic,
         "node_load": _node_load(tally, link_traffic).persist(),
@@ -293,6 +281,30 @@ def _write_outputs(keyed: DataFrame, valid: DataFrame, routed: DataFrame, out: P
     return frames
 
 
+DELIVERY_COLUMNS = ("variant", "subscription", "node", "status", "stored_at", "hops")
+MISSED_COLUMNS = ("variant", "subscription", "node", "reason")
+KEY_COLUMNS = ("from", "topic", "properties")
+
+
+def _facts(facts: DataFrame, columns: tuple[str, ...], per_key: bool) -> DataFrame:
+    """``deliveries`` or ``not_delivered``: publications (``count``) and bytes per ``columns``, and per
+    routing key (``from``, ``topic``, ``properties``) with ``per_key``. The workers summed them per
+    batch; this sums the batches (a key is routed in one batch only: per key there is nothing to sum)."""
+    from pyspark.sql import functions as F
+
+    if per_key:
+        return facts.select(
+            columns[0],
+            "from",
+            "topic",
+            F.col("key").alias("properties"),
+            *columns[1:],
+            F.col("messages").alias("count"),
+            "bytes",
+        )
+    return facts.groupBy(*columns).agg(F.sum("messages").alias("count"), F.sum("bytes").alias("bytes"))
+
+
 def _rows(frame: DataFrame) -> list[tuple[Any, ...]]:
     """The rows of a small frame as tuples, collected as Arrow columns (a large estate's link list has
     hundreds of thousands of rows: Row objects one by one take several times longer)."""
@@ -300,15 +312,15 @@ def _rows(frame: DataFrame) -> list[tuple[Any, ...]]:
     return list(zip(*(table.column(i).to_pylist() for i in range(table.num_columns)), strict=True))
 
 
-def _summary(routed: DataFrame, outputs: dict[str, DataFrame], variants: list[str]) -> dict[str, Any]:
-    """summary.json: per variant, ``current`` first (docs/spark.md), from the small cached aggregates
-    (the facts themselves only for the gains and losses of a variant)."""
+def _summary(outputs: dict[str, DataFrame], variants: list[str]) -> dict[str, Any]:
+    """summary.json: per variant, ``current`` first (docs/spark.md), from the small cached aggregates,
+    each collected once (as Arrow)."""
     from pyspark.sql import functions as F
 
     totals: dict[str, dict[str, int]] = {v: {} for v in variants}
-    counted = outputs["tally"].groupBy("variant", "status")
-    for row in counted.agg(F.sum("messages").alias("m")).collect():
-        totals[row["variant"]][row["status"]] = int(row["m"] or 0)
+    counted = outputs["tally"].groupBy("variant", "status").agg(F.sum("messages").alias("m"))
+    for variant, status, messages in _rows(counted):
+        totals[variant][status] = int(messages or 0)
     by_node: dict[str, dict[str, int]] = {v: {} for v in variants}
     loads = outputs["node_load"].where(F.col("received") > 0).select("variant", "node", "received")
     for variant, node, received in _rows(loads):
@@ -317,35 +329,7 @@ def _summary(routed: DataFrame, outputs: dict[str, DataFrame], variants: list[st
     links = outputs["link_traffic"].select("variant", "from", "to", "via", "messages")
     for variant, a, b, via, messages in sorted(_rows(links)):
         by_link[variant].append({"from": a, "to": b, "via": via, "messages": messages})
-    delivered = (
-        routed.where((F.col("kind") == "delivery") & (F.col("status") == "delivered"))
-        .groupBy("variant", "subscription", "node")
-        .agg(F.sum("messages").alias("m"))
-    )
-    current = delivered.where(F.col("variant") == CURRENT).select(
-        "subscription", "node", F.col("m").alias("before")
-    )
-    changes: dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {}
-    for variant in variants[1:]:
-        mine = delivered.where(F.col("variant") == variant).select(
-            "subscription", "node", F.col("m").alias("after")
-        )
-        diff = (
-            current.join(mine, ["subscription", "node"], "full_outer")
-            .select(
-                "subscription",
-                "node",
-                (F.coalesce("after", F.lit(0)) - F.coalesce("before", F.lit(0))).alias("d"),
-            )
-            .where(F.col("d") != 0)
-            .orderBy("node", "subscription")
-        )
-        gained: list[dict[str, Any]] = []
-        lost: list[dict[str, Any]] = []
-        for row in diff.collect():
-            entry = {"subscription": row["subscription"], "node": row["node"], "count": abs(int(row["d"]))}
-            (gained if row["d"] > 0 else lost).append(entry)
-        changes[variant] = (gained, lost)
+    changes = _changes(outputs["deliveries"], variants) if len(variants) > 1 else {}
     rows = []
     for variant in variants:
         t = totals[variant]
@@ -368,3 +352,35 @@ def _summary(routed: DataFrame, outputs: dict[str, DataFrame], variants: list[st
     for frame in outputs.values():
         frame.unpersist()
     return {"variants": rows, "rejected": rejected}
+
+
+Change = dict[str, Any]
+
+
+def _changes(deliveries: DataFrame, variants: list[str]) -> dict[str, tuple[list[Change], list[Change]]]:
+    """Per variant but ``current``: (gained, lost), the subscriptions delivered more or fewer
+    publications than in ``current``, sorted by node then subscription. From one collect of the
+    publications delivered per variant and subscription (at most one row per variant and subscription)."""
+    from pyspark.sql import functions as F
+
+    delivered = (
+        deliveries.where(F.col("status") == "delivered")
+        .groupBy("variant", "node", "subscription")
+        .agg(F.sum("count").alias("m"))
+    )
+    counts: dict[str, dict[tuple[str, str], int]] = {v: {} for v in variants}
+    for variant, node, subscription, m in _rows(delivered):
+        counts[variant][(node, subscription)] = int(m)
+    current = counts[variants[0]]
+    changes: dict[str, tuple[list[Change], list[Change]]] = {}
+    for variant in variants[1:]:
+        mine = counts[variant]
+        gained: list[Change] = []
+        lost: list[Change] = []
+        for node, subscription in sorted(current.keys() | mine.keys()):
+            d = mine.get((node, subscription), 0) - current.get((node, subscription), 0)
+            if d:
+                entry = {"subscription": subscription, "node": node, "count": abs(d)}
+                (gained if d > 0 else lost).append(entry)
+        changes[variant] = (gained, lost)
+    return changes
