@@ -74,7 +74,7 @@ def analyze_command(
     ),
     force: bool = typer.Option(False, "--force", help="Write into a non-empty --out folder."),
     partitions: int | None = typer.Option(
-        None, "--partitions", min=1, metavar="N", help="Spark shuffle partitions (default: Spark's)."
+        None, "--partitions", min=1, metavar="N", help="Spark shuffle partitions (default: sized to the log)."
     ),
     driver_memory: str = typer.Option("2g", "--driver-memory", metavar="SIZE", help="Spark driver memory."),
     per_key: bool = typer.Option(
