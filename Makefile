@@ -43,6 +43,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_routing.py
 	$(BIN)/python benchmarks/bench_validate.py
 	$(BIN)/python benchmarks/bench_writers.py
+	$(BIN)/python benchmarks/bench_spark_small.py
 	$(BIN)/python benchmarks/bench_spark.py
 	$(BIN)/python benchmarks/bench_snapshot_import.py
 

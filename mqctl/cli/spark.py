@@ -29,21 +29,6 @@ class PublicationFormat(StrEnum):
     json = "json"
 
 
-def _check_out(out: Path, force: bool) -> None:
-    from mqctl.domain.errors import InputError
-
-    if out.exists() and not out.is_dir():
-        raise InputError("is a file, not a folder", obj=f"--out {out}")
-    if out.is_dir() and any(out.iterdir()) and not force:
-        raise InputError("is not empty (give --force to write over what it holds)", obj=f"--out {out}")
-
-
-def _spark_failure(exc: BaseException) -> str:
-    """The first line of what Spark said, without the JVM's stack."""
-    text = str(getattr(exc, "desc", None) or exc).strip()
-    return (text.splitlines() or [type(exc).__name__])[0][:300]
-
-
 @app.command("analyze")
 def analyze_command(
     snapshot: Path = typer.Option(
@@ -74,40 +59,35 @@ def analyze_command(
     ),
     force: bool = typer.Option(False, "--force", help="Write into a non-empty --out folder."),
     partitions: int | None = typer.Option(
-        None, "--partitions", min=1, metavar="N", help="Spark shuffle partitions (default: Spark's)."
+        None, "--partitions", min=1, metavar="N", help="Spark shuffle partitions (default: sized to the log)."
     ),
     driver_memory: str = typer.Option("2g", "--driver-memory", metavar="SIZE", help="Spark driver memory."),
+    per_key: bool = typer.Option(
+        False,
+        "--per-key",
+        help="Also write deliveries and misses per routing key (which key reached whom): far more rows, "
+        "the expensive mode.",
+    ),
     output: Output = OUTPUT_OPTION,
 ) -> None:
     """Replay publications through the snapshot (and each --what-if variant): deliveries, misses, load."""
-    from mqctl.domain.errors import InputError
-    from mqctl.domain.what_if import parse_variant
-    from mqctl.services.snapshot import read_topology
-
-    variants = [parse_variant(text) for text in what_if]
-    if not publications.exists():
-        raise InputError("no such file or folder", obj=f"publications {publications}")
-    _check_out(out, force)
-    topology = read_topology(snapshot)
-    from mqctl.spark.job import analyze, check_variants, publication_format
+    from mqctl.services.analyze import AnalyzeRequest, analyze
     from mqctl.spark.progress import spark_progress
-    from mqctl.spark.session import spark_session
     from mqctl.spark.summary_json import summary_text
 
-    check_variants(topology, variants)
-    publication_format(publications, fmt.value if fmt else None)
-    out.mkdir(parents=True, exist_ok=True)
-    from py4j.protocol import Py4JError
-    from pyspark.errors import PySparkException
-
-    try:
-        with (
-            spark_session(master, driver_memory=driver_memory, partitions=partitions) as spark,
-            spark_progress(spark.sparkContext, err_console(), output is Output.table),
-        ):
-            result = analyze(spark, topology, publications, out, variants, fmt=fmt.value if fmt else None)
-    except (PySparkException, Py4JError) as exc:
-        raise InputError(f"Spark failed: {_spark_failure(exc)}", obj=f"publications {publications}") from exc
+    request = AnalyzeRequest(
+        snapshot=snapshot,
+        publications=publications,
+        out=out,
+        what_if=what_if,
+        master=master,
+        fmt=fmt.value if fmt else None,
+        force=force,
+        partitions=partitions,
+        driver_memory=driver_memory,
+        per_key=per_key,
+    )
+    result = analyze(request, lambda context: spark_progress(context, err_console(), output is Output.table))
     if output is Output.json:
         sys.stdout.write(summary_text(result.summary))  # the text of summary.json
     else:

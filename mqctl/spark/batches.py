@@ -80,11 +80,12 @@ ROUTED_SCHEMA = pa.schema(
     ]
 )
 """A fact in one variant; ``kind`` says which columns are set. Per routing key (``from``, ``topic``,
-``key``; ``messages`` and ``bytes`` the key's totals): ``delivery`` (subscription, node, status,
-stored_at, hops), ``missed`` (subscription, node, reason), ``refused`` (reason: the engine refused the
-publication). Summed over the keys of one batch (no key columns), as only totals of them are written:
-``link`` (link_from, link_to, via, messages, bytes) and ``tally`` (status ``published``, ``delivered``,
-``stored`` or ``missed``; node; stored_at; messages)."""
+``key``; ``messages`` and ``bytes`` the key's totals): ``refused`` (reason: the engine refused the
+publication), and with ``per_key`` ``delivery`` (subscription, node, status, stored_at, hops) and
+``missed`` (subscription, node, reason). Summed over the keys of one batch (no key columns), as only
+totals of them are written: ``link`` (link_from, link_to, via, messages, bytes), ``tally`` (status
+``published``, ``delivered``, ``stored`` or ``missed``; node; stored_at; messages), and without
+``per_key`` ``delivery`` and ``missed``."""
 
 
 @dataclass(frozen=True)
@@ -305,17 +306,29 @@ _CHECKED = ("record", "from", "topic", "count_text", "bytes_text", "properties")
 """The columns a row's checks read, in ``_Checks.row``'s order."""
 
 
+DeliveryKey = tuple[str, str, str, str, str | None, int]
+"""(variant, subscription, node, status, stored_at, hops): a row of the aggregated ``deliveries``."""
+MissKey = tuple[str, str, str, str]
+"""(variant, subscription, node, reason): a row of the aggregated ``not_delivered``."""
+
+
 class _Facts:
     """Columns of ROUTED_SCHEMA being filled, several rows at a time, and the batch's sums of links and
     tallies: a publication log crosses the same links and reaches the same nodes key after key, and
-    only their totals are written."""
+    only their totals are written. Unless ``per_key``, deliveries and misses are summed per batch
+    too (capacity planning reads totals per subscription, not which key reached it)."""
 
-    def __init__(self) -> None:
+    def __init__(self, per_key: bool = False) -> None:
+        self.per_key = per_key
         self.columns: dict[str, list[Any]] = {f.name: [] for f in ROUTED_SCHEMA}
         self.links: dict[tuple[str, str, str, str], list[int]] = {}
         """(variant, from, to, via) -> [messages, bytes]"""
         self.tallies: dict[tuple[str, str, str, str | None], int] = {}
         """(variant, status, node, stored_at) -> messages"""
+        self.deliveries: dict[DeliveryKey, list[int]] = {}
+        """Without per_key: (variant, subscription, node, status, stored_at, hops) -> [messages, bytes]"""
+        self.misses: dict[MissKey, list[int]] = {}
+        """Without per_key: (variant, subscription, node, reason) -> [messages, bytes]"""
 
     def add(self, rows: int, **values: Any) -> None:
         """``rows`` rows: a list value gives each row its own, any other value is the same in each."""
@@ -327,22 +340,18 @@ class _Facts:
 
     def link(self, links: Iterable[tuple[str, str, str, str]], messages: int, size: int) -> None:
         """Each of ``links`` (variant, from, to, via) crossed by ``messages`` messages of ``size`` bytes."""
-        totals = self.links
-        for link in links:
-            total = totals.get(link)
-            if total is None:
-                totals[link] = [messages, size]
-            else:
-                total[0] += messages
-                total[1] += size
-
-    def tally(self, counts: Iterable[tuple[tuple[str, str, str, str | None], int]], messages: int) -> None:
-        """Each (variant, status, node, stored_at), counted ``n`` times, for ``messages * n`` messages."""
-        tallies = self.tallies
-        for key, n in counts:
-            tallies[key] = tallies.get(key, 0) + messages * n
+        _sum(self.links, links, messages, size)
 
     def batch(self) -> pa.RecordBatch:
+        for kind, totals in (("delivery", self.deliveries), ("missed", self.misses)):
+            if not totals:
+                continue
+            columns = ("variant", "subscription", "node") + (
+                ("status", "stored_at", "hops") if kind == "delivery" else ("reason",)
+            )
+            values = dict(zip(columns, map(list, zip(*totals, strict=True)), strict=True))
+            messages, size = map(list, zip(*totals.values(), strict=True))
+            self.add(len(messages), kind=kind, messages=messages, bytes=size, **values)
         if self.links:
             variant, link_from, link_to, via = map(list, zip(*self.links, strict=True))
             messages, size = map(list, zip(*self.links.values(), strict=True))
@@ -369,6 +378,23 @@ class _Facts:
             )
         return pa.RecordBatch.from_pydict(self.columns, schema=ROUTED_SCHEMA)
 
+    def tally(self, counts: Iterable[tuple[tuple[str, str, str, str | None], int]], messages: int) -> None:
+        """Each (variant, status, node, stored_at), counted ``n`` times, for ``messages * n`` messages."""
+        tallies = self.tallies
+        for key, n in counts:
+            tallies[key] = tallies.get(key, 0) + messages * n
+
+
+def _sum(totals: dict[Any, list[int]], keys: Iterable[Any], messages: int, size: int) -> None:
+    """Each of ``keys`` in ``totals`` gains ``messages`` messages and ``size`` bytes."""
+    for key in keys:
+        total = totals.get(key)
+        if total is None:
+            totals[key] = [messages, size]
+        else:
+            total[0] += messages
+            total[1] += size
+
 
 _TEXT: dict[str, str] = {member: str(member) for kind in (Status, Via, Reason) for member in kind}
 """Each status, via and reason as plain text (``str`` of an enum member makes a new string each time)."""
@@ -380,7 +406,6 @@ def explanation_facts(
     """The facts of one routed key: one message per link a publication crosses, however many
     subscriptions it then serves; a stored delivery has crossed the links up to where it is stored."""
     from_node, topic, pkey = key
-    common = {"variant": variant, "from": from_node, "topic": topic, "key": pkey, "messages": messages}
     facts.tally((((variant, "published", from_node, None), 1),), messages)
     links: dict[tuple[str, str, str, str], None] = {}
     deliveries = result.deliveries
@@ -394,29 +419,45 @@ def explanation_facts(
     nodes = [d.node for d in deliveries]
     stored = [d.stored_at for d in deliveries]
     facts.tally(Counter(zip(repeat(variant), statuses, nodes, stored)).items(), messages)
-    facts.add(
-        len(deliveries),
-        kind="delivery",
-        subscription=[d.subscription for d in deliveries],
-        node=nodes,
-        status=statuses,
-        stored_at=stored,
-        hops=[len(d.hops) for d in deliveries],
-        bytes=size,
-        **common,
-    )
+    subscriptions = [d.subscription for d in deliveries]
+    hops = [len(d.hops) for d in deliveries]
     missed = result.not_delivered
     missed_nodes = [n.node for n in missed]
     facts.tally(Counter(zip(repeat(variant), repeat("missed"), missed_nodes, repeat(None))).items(), messages)
+    missed_subscriptions = [n.subscription for n in missed]
+    reasons = [_TEXT[n.reason] for n in missed]
+    facts.link(links, messages, size)
+    if not facts.per_key:
+        rows = zip(repeat(variant), subscriptions, nodes, statuses, stored, hops)
+        _sum(facts.deliveries, rows, messages, size)
+        _sum(facts.misses, zip(repeat(variant), missed_subscriptions, missed_nodes, reasons), messages, size)
+        return
+    common = {
+        "variant": variant,
+        "from": from_node,
+        "topic": topic,
+        "key": pkey,
+        "messages": messages,
+        "bytes": size,
+    }
+    facts.add(
+        len(deliveries),
+        kind="delivery",
+        subscription=subscriptions,
+        node=nodes,
+        status=statuses,
+        stored_at=stored,
+        hops=hops,
+        **common,
+    )
     facts.add(
         len(missed),
         kind="missed",
-        subscription=[n.subscription for n in missed],
+        subscription=missed_subscriptions,
         node=missed_nodes,
-        reason=[_TEXT[n.reason] for n in missed],
+        reason=reasons,
         **common,
     )
-    facts.link(links, messages, size)
 
 
 FREEZE_EVERY = 256
@@ -430,14 +471,17 @@ def _freeze_new() -> None:
     gc.freeze()
 
 
-def route_batches(batches: Iterator[pa.RecordBatch], payload: Payload) -> Iterator[pa.RecordBatch]:
+def route_batches(
+    batches: Iterator[pa.RecordBatch], payload: Payload, per_key: bool = False
+) -> Iterator[pa.RecordBatch]:
     """``mapInArrow`` step 2: each distinct routing key (``from``, ``topic``, ``key``, with its
-    ``messages`` and ``bytes`` totals) routed in every variant by the same engine as ``explain``."""
+    ``messages`` and ``bytes`` totals) routed in every variant by the same engine as ``explain``.
+    Deliveries and misses come out per key with ``per_key``, else summed over the batch's keys."""
     payload = worker_payload(payload)
     models = payload.models()
     gc.freeze()  # the model's objects live as long as the worker: no collection walks them again
     for batch in batches:
-        facts = _Facts()
+        facts = _Facts(per_key)
         for done, row in enumerate(batch.to_pylist(), 1):
             if done % FREEZE_EVERY == 0:
                 _freeze_new()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,6 +26,7 @@ from mqctl.domain.errors import InputError
 from mqctl.domain.model import Topology
 from mqctl.domain.what_if import CURRENT, Variant, apply_variant
 from mqctl.spark.batches import KEYED_SCHEMA, ROUTED_SCHEMA, Keying, Payload, key_batches, route_batches
+from mqctl.spark.outputs import OUTPUTS, write_outputs
 from mqctl.spark.summary_json import summary_text
 
 if TYPE_CHECKING:
@@ -32,7 +34,6 @@ if TYPE_CHECKING:
 
 __all__ = ["OUTPUTS", "Analysis", "analyze", "publication_format"]
 
-OUTPUTS = ("deliveries", "not_delivered", "link_traffic", "node_load", "rejected")
 FORMATS = {".parquet": "parquet", ".csv": "csv", ".json": "json", ".jsonl": "json", ".ndjson": "json"}
 
 
@@ -120,9 +121,9 @@ def _keyer(broadcast: Any) -> Callable[[Iterator[pa.RecordBatch]], Iterator[pa.R
     return run
 
 
-def _router(broadcast: Any) -> Callable[[Iterator[pa.RecordBatch]], Iterator[pa.RecordBatch]]:
+def _router(broadcast: Any, per_key: bool) -> Callable[[Iterator[pa.RecordBatch]], Iterator[pa.RecordBatch]]:
     def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        return route_batches(batches, broadcast.value)
+        return route_batches(batches, broadcast.value, per_key)
 
     return run
 
@@ -145,226 +146,85 @@ def analyze(
     variants: list[Variant],
     *,
     fmt: str | None = None,
+    per_key: bool = False,
+    partitions: int | None = None,
 ) -> Analysis:
-    """Replay ``publications`` through ``topology`` (and each variant); write the outputs under ``out``."""
+    """Replay ``publications`` through ``topology`` (and each variant); write the outputs under ``out``.
+
+    ``deliveries`` and ``not_delivered`` hold totals per subscription (and status or reason, stored_at,
+    hops); with ``per_key`` a row per routing key too, which is far more rows (docs/spark.md).
+    ``partitions``: Spark's shuffle partitions; by default sized to the log (``sized_partitions``)."""
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
 
     check_variants(topology, variants)
     fmt = publication_format(publications, fmt)
-    frame, text_values = read_publications(spark, publications, fmt)
-    keying = spark.sparkContext.broadcast(Keying.of(topology, text_values))
-    broadcast = spark.sparkContext.broadcast(Payload(topology, variants, uuid.uuid4().hex))
-    distinct = frame.groupBy(*frame.columns).agg(F.count(F.lit(1)).alias("rows"))
-    keyed = distinct.mapInArrow(_keyer(keying), _ddl(KEYED_SCHEMA)).persist(StorageLevel.MEMORY_AND_DISK)
-    valid = keyed.where(F.col("reason").isNull())
-    messages = F.col("rows") * F.col("count")
-    keys = valid.groupBy("from", "topic", "key").agg(
-        F.sum(messages).alias("messages"), F.sum(messages * F.col("bytes")).alias("bytes")
-    )
-    # keys of one topic side by side in one partition: the engine keeps a topic's publisher-independent
-    # work (matching subscriptions, proxies) in its cache, and the next key of that topic reuses it
-    keys = keys.repartition("topic").sortWithinPartitions("topic", "from", "key")
-    routed = keys.mapInArrow(_router(broadcast), _ddl(ROUTED_SCHEMA)).persist(StorageLevel.MEMORY_AND_DISK)
-    try:
-        outputs = _write_outputs(keyed, valid, routed, out)
-        summary = _summary(routed, outputs, [CURRENT] + [v.text for v in variants])
-    finally:
-        routed.unpersist()
-        keyed.unpersist()
-        broadcast.unpersist()
-        keying.unpersist()
+    with _shuffle_partitions(spark, partitions or sized_partitions(spark, publications)):
+        frame, text_values = read_publications(spark, publications, fmt)
+        keying = spark.sparkContext.broadcast(Keying.of(topology, text_values))
+        broadcast = spark.sparkContext.broadcast(Payload(topology, variants, uuid.uuid4().hex))
+        distinct = frame.groupBy(*frame.columns).agg(F.count(F.lit(1)).alias("rows"))
+        keyed = distinct.mapInArrow(_keyer(keying), _ddl(KEYED_SCHEMA)).persist(StorageLevel.MEMORY_AND_DISK)
+        valid = keyed.where(F.col("reason").isNull())
+        messages = F.col("rows") * F.col("count")
+        # keys of one topic side by side in one partition: the engine keeps a topic's publisher-independent
+        # work (matching subscriptions, proxies) in its cache, and the next key of that topic reuses it.
+        # Grouping by key after the repartition by topic needs no second shuffle.
+        keys = (
+            valid.repartition("topic")
+            .groupBy("topic", "from", "key")
+            .agg(F.sum(messages).alias("messages"), F.sum(messages * F.col("bytes")).alias("bytes"))
+            .sortWithinPartitions("topic", "from", "key")
+        )
+        routed = keys.mapInArrow(_router(broadcast, per_key), _ddl(ROUTED_SCHEMA)).persist(
+            StorageLevel.MEMORY_AND_DISK
+        )
+        try:
+            names = [CURRENT] + [v.text for v in variants]
+            summary = write_outputs(spark, keyed, valid, routed, out, names, per_key)
+        finally:
+            routed.unpersist()
+            keyed.unpersist()
+            broadcast.unpersist()
+            keying.unpersist()
     (out / "summary.json").write_text(summary_text(summary), encoding="utf-8")
     return Analysis(summary, out, {name: out / name for name in OUTPUTS})
 
 
-LOAD_COLUMNS = ("received", "forwarded", "delivered", "stored")
+BYTES_PER_PARTITION = 8 << 20
+"""Log bytes per shuffle partition when sizing them from the log: a task each for small logs."""
 
 
-def _tally(routed: DataFrame) -> DataFrame:
-    """Messages per variant, status (``published``, ``delivered``, ``stored``, ``missed``), node and
-    stored_at: every count of the summary and of ``node_load`` but the links'. The facts hold these
-    already summed per batch: this sums the batches. Small: at most a few rows per node."""
-    from pyspark.sql import functions as F
-
-    return (
-        routed.where(F.col("kind") == "tally")
-        .groupBy("variant", "status", "node", "stored_at")
-        .agg(F.sum("messages").alias("messages"))
-    )
-
-
-def _node_load(tally: DataFrame, link_traffic: DataFrame) -> DataFrame:
-    """Per variant and node: messages received (published there or arriving over a link), forwarded
-    over links, delivered there, stored there; from the (small) tally and link traffic."""
-    from pyspark.sql import functions as F
-
-    status = F.col("status")
-
-    def part(frame: DataFrame, where: Column, node: str, counted: str) -> DataFrame:
-        values = [
-            (F.col("messages") if c == counted else F.lit(0).cast("bigint")).alias(c) for c in LOAD_COLUMNS
-        ]
-        return frame.where(where).select("variant", F.col(node).alias("node"), *values)
-
-    everything = F.lit(True)
-    union = part(tally, status == "published", "node", "received")
-    for more in (
-        part(link_traffic, everything, "to", "received"),
-        part(link_traffic, everything, "from", "forwarded"),
-        part(tally, status == "delivered", "node", "delivered"),
-        part(tally, status == "stored", "stored_at", "stored"),
-    ):
-        union = union.unionByName(more)
-    return union.groupBy("variant", "node").agg(*(F.sum(c).alias(c) for c in LOAD_COLUMNS))
+def sized_partitions(spark: SparkSession, publications: Path) -> int | None:
+    """Shuffle partitions for this log, or None to leave Spark's setting alone (one given to the
+    session, as ``spark-submit --conf`` does). Spark's default of 200 is for large shuffles: on a log
+    of a few thousand rows each stage would run 200 tiny tasks. One partition per
+    ``BYTES_PER_PARTITION`` of the log, at most two per core (the routing stage's tasks: enough to keep
+    every core busy); a log Python cannot measure (HDFS, S3) gets two per core."""
+    if spark.sparkContext.getConf().contains("spark.sql.shuffle.partitions"):
+        return None
+    cap = 2 * spark.sparkContext.defaultParallelism
+    try:
+        files = [publications] if publications.is_file() else list(publications.rglob("*"))
+        size = sum(p.stat().st_size for p in files if p.is_file())
+    except OSError:
+        return cap
+    return max(1, min(cap, -(-size // BYTES_PER_PARTITION)))
 
 
-def _as_given(rows: DataFrame, reason: Column) -> DataFrame:
-    """Distinct log rows as ``rejected/`` writes them: the columns as given, with ``reason``; a distinct
-    row stands for ``rows`` identical rows of the log, and each is written out again."""
-    from pyspark.sql import functions as F
-
-    one_each = F.explode(F.array_repeat(F.lit(1), F.col("rows").cast("int"))).alias("_each")
-    return rows.select("*", one_each).select(
-        "from",
-        "topic",
-        "properties",
-        F.col("count_text").alias("count"),
-        F.col("bytes_text").alias("bytes"),
-        "record",
-        reason.alias("reason"),
-    )
-
-
-def _write_outputs(keyed: DataFrame, valid: DataFrame, routed: DataFrame, out: Path) -> dict[str, DataFrame]:
-    from pyspark.sql import functions as F
-
-    kind = F.col("kind")
-    deliveries = routed.where(kind == "delivery").select(
-        "variant",
-        "from",
-        "topic",
-        F.col("key").alias("properties"),
-        "subscription",
-        "node",
-        "status",
-        "stored_at",
-        "hops",
-        F.col("messages").alias("count"),
-    )
-    not_delivered = routed.where(kind == "missed").select(
-        "variant",
-        "from",
-        "topic",
-        F.col("key").alias("properties"),
-        "subscription",
-        "node",
-        "reason",
-        F.col("messages").alias("count"),
-    )
-    link_traffic = (
-        routed.where(kind == "link")
-        .groupBy("variant", "link_from", "link_to", "via")
-        .agg(F.sum("messages").alias("messages"), F.sum("bytes").alias("bytes"))
-        .select(
-            "variant",
-            F.col("link_from").alias("from"),
-            F.col("link_to").alias("to"),
-            "via",
-            "messages",
-            "bytes",
-        )
-    )
-    refused = routed.where(kind == "refused").select("from", "topic", "key", F.col("reason").alias("refused"))
-    rejected_rows = _as_given(keyed.where(F.col("reason").isNotNull()), F.col("reason"))
-    refused_rows = _as_given(valid.join(refused, ["from", "topic", "key"]), F.col("refused"))
-    tally = _tally(routed).persist()
-    link_traffic = link_traffic.persist()
-    frames = {
-        "deliveries": deliveries,
-        "not_delivered": not_delivered,
-        "link_traffic": link_traffic,
-        "node_load": _node_load(tally, link_traffic).persist(),
-        "rejected": rejected_rows.unionByName(refused_rows).persist(),
-        "tally": tally,
-    }
-    for name in OUTPUTS:
-        frames[name].write.mode("overwrite").parquet(str(out / name))
-    return frames
-
-
-def _rows(frame: DataFrame) -> list[tuple[Any, ...]]:
-    """The rows of a small frame as tuples, collected as Arrow columns (a large estate's link list has
-    hundreds of thousands of rows: Row objects one by one take several times longer)."""
-    table = frame.toArrow()
-    return list(zip(*(table.column(i).to_pylist() for i in range(table.num_columns)), strict=True))
-
-
-def _summary(routed: DataFrame, outputs: dict[str, DataFrame], variants: list[str]) -> dict[str, Any]:
-    """summary.json: per variant, ``current`` first (docs/spark.md), from the small cached aggregates
-    (the facts themselves only for the gains and losses of a variant)."""
-    from pyspark.sql import functions as F
-
-    totals: dict[str, dict[str, int]] = {v: {} for v in variants}
-    counted = outputs["tally"].groupBy("variant", "status")
-    for row in counted.agg(F.sum("messages").alias("m")).collect():
-        totals[row["variant"]][row["status"]] = int(row["m"] or 0)
-    by_node: dict[str, dict[str, int]] = {v: {} for v in variants}
-    loads = outputs["node_load"].where(F.col("received") > 0).select("variant", "node", "received")
-    for variant, node, received in _rows(loads):
-        by_node[variant][node] = received
-    by_link: dict[str, list[dict[str, Any]]] = {v: [] for v in variants}
-    links = outputs["link_traffic"].select("variant", "from", "to", "via", "messages")
-    for variant, a, b, via, messages in sorted(_rows(links)):
-        by_link[variant].append({"from": a, "to": b, "via": via, "messages": messages})
-    delivered = (
-        routed.where((F.col("kind") == "delivery") & (F.col("status") == "delivered"))
-        .groupBy("variant", "subscription", "node")
-        .agg(F.sum("messages").alias("m"))
-    )
-    current = delivered.where(F.col("variant") == CURRENT).select(
-        "subscription", "node", F.col("m").alias("before")
-    )
-    changes: dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {}
-    for variant in variants[1:]:
-        mine = delivered.where(F.col("variant") == variant).select(
-            "subscription", "node", F.col("m").alias("after")
-        )
-        diff = (
-            current.join(mine, ["subscription", "node"], "full_outer")
-            .select(
-                "subscription",
-                "node",
-                (F.coalesce("after", F.lit(0)) - F.coalesce("before", F.lit(0))).alias("d"),
-            )
-            .where(F.col("d") != 0)
-            .orderBy("node", "subscription")
-        )
-        gained: list[dict[str, Any]] = []
-        lost: list[dict[str, Any]] = []
-        for row in diff.collect():
-            entry = {"subscription": row["subscription"], "node": row["node"], "count": abs(int(row["d"]))}
-            (gained if row["d"] > 0 else lost).append(entry)
-        changes[variant] = (gained, lost)
-    rows = []
-    for variant in variants:
-        t = totals[variant]
-        gained, lost = changes.get(variant, ([], []))
-        rows.append(
-            {
-                "variant": variant,
-                "publications": t.get("published", 0),
-                "deliveries": t.get("delivered", 0) + t.get("stored", 0),
-                "stored": t.get("stored", 0),
-                "not_delivered": t.get("missed", 0),
-                "channels_in_use": len(by_link[variant]),
-                "messages_by_node": dict(sorted(by_node[variant].items())),
-                "messages_by_link": by_link[variant],
-                "gained": gained,
-                "lost": lost,
-            }
-        )
-    rejected = outputs["rejected"].count()
-    for frame in outputs.values():
-        frame.unpersist()
-    return {"variants": rows, "rejected": rejected}
+@contextmanager
+def _shuffle_partitions(spark: SparkSession, partitions: int | None) -> Iterator[None]:
+    """``spark.sql.shuffle.partitions`` set for the analysis, then put back."""
+    if partitions is None:
+        yield
+        return
+    key = "spark.sql.shuffle.partitions"
+    before = spark.conf.get(key)
+    spark.conf.set(key, str(partitions))
+    try:
+        yield
+    finally:
+        if before is None:
+            spark.conf.unset(key)
+        else:
+            spark.conf.set(key, before)

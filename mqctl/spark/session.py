@@ -78,8 +78,7 @@ def spark_session(
         .config("spark.sql.execution.arrow.pyspark.enabled", "true")
         .config("spark.python.worker.reuse", "true")
     )
-    if partitions is None and is_local(master) and not submitted:
-        partitions = max(4, 2 * (os.cpu_count() or 1))  # Spark's 200 are for clusters: tiny tasks here
+    # without --partitions the job sizes the shuffle partitions to the log (job.sized_partitions)
     if partitions is not None:
         builder = builder.config("spark.sql.shuffle.partitions", str(partitions))
     if submitted:

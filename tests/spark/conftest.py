@@ -15,5 +15,5 @@ if TYPE_CHECKING:
 def spark() -> Iterator[SparkSession]:
     from mqctl.spark.session import spark_session
 
-    with spark_session("local[2]", partitions=4) as session:
+    with spark_session("local[2]") as session:  # shuffle partitions sized by the job
         yield session

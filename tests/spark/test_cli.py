@@ -4,6 +4,8 @@ and one clear line for each mistake."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -191,3 +193,29 @@ def test_inputs_that_cannot_be_read_are_named(spark: Any, tmp_path: Path) -> Non
         ]
     )
     assert bad_snap.exit_code == 2 and len(bad_snap.stderr.strip().splitlines()) == 1
+
+
+def test_spark_submit_entry_point_runs_the_same_service_without_the_cli(
+    spark: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from mqctl.spark import submit
+
+    snap, _ = _snapshot(tmp_path)
+    log = write_jsonl(tmp_path / "log.jsonl", ROWS)
+    base = ["--snapshot", str(snap), "--publications", str(log), "--what-if", "down:QM3"]
+    capsys.readouterr()
+    assert submit.main([*base, "--out", str(tmp_path / "a"), "-o", "json"]) == 0
+    by_submit = json.loads(capsys.readouterr().out)
+    by_cli = run_cli(["spark", "analyze", *base, "--out", str(tmp_path / "b"), "-o", "json"])
+    assert by_cli.exit_code == 0, by_cli.stderr
+    assert by_submit == by_cli.json() and by_submit["variants"][0]["publications"] == 5
+    assert submit.main([*base, "--out", str(tmp_path / "a")]) == 2  # not empty: one line, exit 2
+    err = capsys.readouterr().err
+    assert "not empty" in err and len(err.strip().splitlines()) == 1
+    # the entry point and the service it calls import neither the CLI (Typer, Rich) nor the store
+    code = (
+        "import sys, mqctl.spark.submit, mqctl.services.analyze; "
+        "print(sorted(m for m in sys.modules if m.startswith(('mqctl.cli', 'mqctl.store', 'typer'))))"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert proc.stdout.strip() == "[]"

@@ -72,7 +72,7 @@ def test_the_job_answers_as_explain_publication_by_publication(spark: Any, tmp_p
     rows = publications(500)
     log = write_jsonl(tmp_path / "publications.jsonl", rows)
     variants = [parse_variant(v) for v in VARIANTS]
-    result = analyze(spark, estate(), log, tmp_path / "out", variants)
+    result = analyze(spark, estate(), log, tmp_path / "out", variants, per_key=True)
     want_deliveries, want_misses = _expected(rows)
     got_deliveries: Counter[tuple[Any, ...]] = Counter()
     for r in _rows(tmp_path / "out" / "deliveries"):
@@ -139,6 +139,41 @@ def test_the_job_answers_as_explain_publication_by_publication(spark: Any, tmp_p
         assert load["received"] == current["messages_by_node"].get(node, 0)
     assert sum(load["delivered"] + load["stored"] for load in loads.values()) == current["deliveries"]
     assert all(t["bytes"] >= 100 * t["messages"] for t in traffic)
+
+
+def _summed(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> Counter[tuple[Any, ...]]:
+    """(count, bytes) of ``rows`` summed per ``columns``, as one Counter of (columns..., measure)."""
+    sums: Counter[tuple[Any, ...]] = Counter()
+    for r in rows:
+        for measure in ("count", "bytes"):
+            sums[(*(r[c] for c in columns), measure)] += r[measure]
+    return sums
+
+
+def test_aggregated_outputs_are_the_per_key_outputs_summed(spark: Any, tmp_path: Path) -> None:
+    rows = publications(400, seed=3)
+    log = write_jsonl(tmp_path / "publications.jsonl", rows)
+    variants = [parse_variant(v) for v in VARIANTS]
+    per_key = analyze(spark, estate(), log, tmp_path / "keys", variants, per_key=True)
+    totals = analyze(spark, estate(), log, tmp_path / "totals", variants)
+    assert totals.summary == per_key.summary  # summary.json does not depend on the mode
+    for name, columns in (
+        ("deliveries", ("variant", "subscription", "node", "status", "stored_at", "hops")),
+        ("not_delivered", ("variant", "subscription", "node", "reason")),
+    ):
+        detail = _rows(tmp_path / "keys" / name)
+        aggregated = _rows(tmp_path / "totals" / name)
+        assert set(aggregated[0]) == {*columns, "count", "bytes"}
+        assert set(detail[0]) == {*columns, "from", "topic", "properties", "count", "bytes"}
+        assert len(aggregated) == len({tuple(r[c] for c in columns) for r in aggregated})  # one row each
+        assert len(aggregated) < len(detail)  # the test log does repeat (subscription, status) over keys
+        assert _summed(aggregated, columns) == _summed(detail, columns)
+        assert all(r["bytes"] >= 100 * r["count"] for r in aggregated)  # every publication has a size
+    for name in ("link_traffic", "node_load"):
+        key = lambda r: sorted(r.items())  # noqa: E731
+        assert sorted(_rows(tmp_path / "totals" / name), key=key) == sorted(
+            _rows(tmp_path / "keys" / name), key=key
+        )
 
 
 def test_bad_rows_are_counted_with_their_reason_never_dropped(spark: Any, tmp_path: Path) -> None:

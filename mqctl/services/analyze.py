@@ -1,0 +1,99 @@
+"""Use case: replay a publication log through a snapshot on Apache Spark (``mqctl spark analyze``, and
+``spark-submit mqctl/spark/submit.py``). docs/spark.md.
+
+Everything that can be refused is refused before Spark starts (a missing log, a non-empty ``--out``, a
+snapshot the rules refuse, a variant naming what the snapshot lacks, a log whose format cannot be told),
+so a mistake costs no JVM start; a failure inside Spark becomes one ``InputError`` line too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from mqctl.domain.errors import InputError
+from mqctl.domain.what_if import parse_variant
+from mqctl.services.snapshot import read_topology
+
+if TYPE_CHECKING:
+    from pyspark import SparkContext
+
+    from mqctl.spark.job import Analysis
+
+__all__ = ["AnalyzeRequest", "Progress", "analyze"]
+
+Progress = Callable[["SparkContext"], AbstractContextManager[object]]
+"""What shows Spark's progress while the job runs (the CLI's bar on a terminal), given the context."""
+
+
+@dataclass(frozen=True)
+class AnalyzeRequest:
+    """The options of ``mqctl spark analyze`` (docs/spark.md, Options)."""
+
+    snapshot: Path
+    publications: Path
+    out: Path
+    what_if: Sequence[str] = ()
+    master: str = "local[*]"
+    fmt: str | None = None
+    force: bool = False
+    partitions: int | None = None
+    driver_memory: str = "2g"
+    per_key: bool = False
+
+
+def _check_out(out: Path, force: bool) -> None:
+    if out.exists() and not out.is_dir():
+        raise InputError("is a file, not a folder", obj=f"--out {out}")
+    if out.is_dir() and any(out.iterdir()) and not force:
+        raise InputError("is not empty (give --force to write over what it holds)", obj=f"--out {out}")
+
+
+def _spark_failure(exc: BaseException) -> str:
+    """The first line of what Spark said, without the JVM's stack."""
+    text = str(getattr(exc, "desc", None) or exc).strip()
+    return (text.splitlines() or [type(exc).__name__])[0][:300]
+
+
+def analyze(request: AnalyzeRequest, progress: Progress | None = None) -> Analysis:
+    """Check the request, start (or join) a SparkSession, run the job; the outputs are under
+    ``request.out``, the summary in the result."""
+    variants = [parse_variant(text) for text in request.what_if]
+    if not request.publications.exists():
+        raise InputError("no such file or folder", obj=f"publications {request.publications}")
+    _check_out(request.out, request.force)
+    topology = read_topology(request.snapshot)
+    from mqctl.spark.job import analyze as run_job
+    from mqctl.spark.job import check_variants, publication_format
+    from mqctl.spark.session import spark_session
+
+    check_variants(topology, variants)
+    fmt = publication_format(request.publications, request.fmt)
+    request.out.mkdir(parents=True, exist_ok=True)
+    from py4j.protocol import Py4JError
+    from pyspark.errors import PySparkException
+
+    try:
+        with (
+            spark_session(
+                request.master, driver_memory=request.driver_memory, partitions=request.partitions
+            ) as spark,
+            progress(spark.sparkContext) if progress else nullcontext(),
+        ):
+            return run_job(
+                spark,
+                topology,
+                request.publications,
+                request.out,
+                variants,
+                fmt=fmt,
+                per_key=request.per_key,
+                partitions=request.partitions,
+            )
+    except (PySparkException, Py4JError) as exc:
+        raise InputError(
+            f"Spark failed: {_spark_failure(exc)}", obj=f"publications {request.publications}"
+        ) from exc
