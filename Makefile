@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 DEMO_DB ?= $(CURDIR)/demo-store/demo.db
 
-.PHONY: install demo test lint typecheck unit bench clean completions fuzz
+.PHONY: install demo test check lint typecheck unit bench clean completions fuzz
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,12 @@ unit: $(STAMP)
 	$(BIN)/pytest -q
 
 test: lint typecheck unit
+
+# The fast inner loop: lint, types, and the tests that need neither PostgreSQL nor a JVM nor the slow
+# end-to-end ones, fuzz tests with 25 inputs each. `make test` (and CI) runs everything.
+CHECK_MARKERS ?= not slow and not postgres and not spark
+check: lint typecheck
+	MQCTL_FUZZ_EXAMPLES=25 $(BIN)/pytest -q -m "$(CHECK_MARKERS)"
 
 # Figures and how they were measured: docs/benchmarks.md. bench_explain generates (once, cached in
 # ~/.cache/mqctl-bench) and imports 5,000 queue managers and 500,000 subscriptions: several minutes.

@@ -1,7 +1,10 @@
 """Shared fixtures: a real store on SQLite and on PostgreSQL, and the CLI run in-process.
 
-PostgreSQL: ``MQCTL_TEST_PG_URL`` (default the local server). Each test run creates its own database and
-drops it afterwards. Outside CI a missing server skips those tests with the reason; with ``CI=true`` a
+Stores are migrated once per run and copied for each test (``store_url``, ``sqlite_url``);
+``empty_store_url`` is a database never migrated, for the tests of migrations and of first use.
+
+PostgreSQL: ``MQCTL_TEST_PG_URL`` (default the local server). Each test run creates its own databases and
+drops them afterwards. Outside CI a missing server skips those tests with the reason; with ``CI=true`` a
 missing server fails the run.
 """
 
@@ -10,16 +13,38 @@ from __future__ import annotations
 import io
 import os
 import sys
-import uuid
 from collections.abc import Callable, Iterator
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
-DEFAULT_PG = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+from tests.stores import STORES, _reset_pg, fresh_store, in_ci
+
+__all__ = ["FIXTURES", "SHARED", "Result", "_reset_pg", "fresh_store", "needs_shared", "run_cli"]
+
+# Hypothesis profiles: ``dev`` for the inner loop, ``ci`` (chosen when CI=true, or by HYPOTHESIS_PROFILE).
+# Neither has a deadline: a deadline is a timing assert, and the 2-core machine is shared. ``ci`` draws the
+# same examples on every run (a red CI is reproducible, never a dice roll) and writes no example database
+# into the clone; ``dev`` keeps the database, so a failure found once is tried first next time. A test that
+# sets ``max_examples`` keeps its own count; the fuzz tests take theirs from MQCTL_FUZZ_EXAMPLES.
+settings.register_profile("dev", max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile(
+    "ci",
+    max_examples=100,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if in_ci() else "dev"))
+
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+"""Small configurations written for the tests (the shared corpus may be absent: a clone alone)."""
 
 
 @dataclass
@@ -55,65 +80,48 @@ def run_cli(args: list[str], db: str | None = None, stdin: str | None = None) ->
     return Result(code, out.getvalue(), err.getvalue())
 
 
-def _pg_admin_url() -> str:
-    return os.environ.get("MQCTL_TEST_PG_URL", DEFAULT_PG)
+@pytest.fixture(scope="session", autouse=True)
+def _stores_of_the_run() -> Iterator[None]:
+    """Removes the run's template stores (and waits for the last PostgreSQL drops) at its end."""
+    yield
+    STORES.close()
 
 
 @pytest.fixture(scope="session")
 def pg_database() -> Iterator[str]:
-    """A fresh PostgreSQL database for this test run, dropped at the end."""
-    from sqlalchemy import create_engine, text
-    from sqlalchemy.engine import make_url
-
-    admin = make_url(_pg_admin_url())
-    try:
-        engine = create_engine(admin, isolation_level="AUTOCOMMIT")
-        with engine.connect() as conn:
-            conn.execute(text("SELECT 1"))
-    except Exception as exc:  # noqa: BLE001
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI=true but PostgreSQL at {admin.render_as_string()} is unreachable: {exc}")
-        pytest.skip(f"PostgreSQL at {admin.render_as_string()} is unreachable: {exc}")
-    name = f"mqctl_test_{uuid.uuid4().hex[:12]}"
-    with engine.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield admin.set(database=name).render_as_string(hide_password=False)
-    finally:
-        with engine.connect() as conn:
-            conn.execute(
-                text(
-                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = :n AND pid <> pg_backend_pid()"
-                ),
-                {"n": name},
-            )
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
-        engine.dispose()
-
-
-def _reset_pg(url: str) -> None:
-    from sqlalchemy import create_engine, text
-
-    engine = create_engine(url, isolation_level="AUTOCOMMIT")
-    with engine.connect() as conn:
-        conn.execute(text("DROP SCHEMA public CASCADE"))
-        conn.execute(text("CREATE SCHEMA public"))
-    engine.dispose()
+    """A PostgreSQL database at head for the whole test run (dropped at its end)."""
+    url = STORES.pg.create()
+    yield url
+    STORES.pg.discard(url)
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """An empty store URL, on each database in turn."""
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A store at head with nothing defined, on each database in turn (a copy of the run's template)."""
     if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'store.db'}"
-    url: str = request.getfixturevalue("pg_database")
-    _reset_pg(url)
-    return url
+        yield STORES.sqlite.fresh(tmp_path / "store.db")
+        return
+    url = STORES.pg.create()
+    yield url
+    STORES.pg.discard(url)
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def empty_store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """An empty database, never migrated, on each database in turn: for the tests of migrations and of
+    a store's creation on first use."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'store.db'}"
+        return
+    url = STORES.pg.create(migrated=False)
+    yield url
+    STORES.pg.discard(url)
 
 
 @pytest.fixture
 def sqlite_url(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'store.db'}"
+    """A SQLite store at head with nothing defined."""
+    return STORES.sqlite.fresh(tmp_path / "store.db")
 
 
 @pytest.fixture
@@ -135,8 +143,30 @@ def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
     monkeypatch.setenv("COLUMNS", "200")
 
 
+def _require_shared(path: Path) -> None:
+    """A test that reads ``../shared`` (the corpora beside the checkout): skipped with the reason when it
+    is absent (a clone of the repository alone), failed when ``CI=true`` (CI must run every test)."""
+    if path.exists():
+        return
+    why = f"{path} is absent (the shared folder beside the checkout)"
+    if in_ci():
+        pytest.fail(f"CI=true but {why}", pytrace=False)
+    pytest.skip(why)
+
+
+def needs_shared(*parts: str) -> pytest.MarkDecorator:
+    """``@needs_shared("corpus", "ems")``: the test reads ``../shared/corpus/ems``."""
+    return pytest.mark.shared(*parts)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Before the ``skipif`` marks (an empty corpus parametrisation is a skip too): in CI, a failure."""
+    for mark in item.iter_markers("shared"):
+        _require_shared(SHARED.joinpath(*mark.args))
+
+
 @pytest.fixture
 def shared_dir() -> Path:
-    if not SHARED.is_dir():
-        pytest.skip(f"{SHARED} is absent (the shared folder beside the checkout)")
+    _require_shared(SHARED)
     return SHARED

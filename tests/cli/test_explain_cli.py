@@ -23,14 +23,14 @@ from mqctl.domain.routing import explain
 from mqctl.store.session import unit_of_work
 from mqctl.store.slice import load_slice
 from mqctl.store.topology import load_topology
-from tests.conftest import SHARED, Result
+from tests.conftest import SHARED, Result, needs_shared
 from tests.domain import ems_builders as ems
 from tests.domain import mq_builders as mq
 
 Cli = Callable[..., Result]
 
 EMS_CORPUS = SHARED / "corpus" / "ems"
-needs_ems = pytest.mark.skipif(not EMS_CORPUS.is_dir(), reason=f"{EMS_CORPUS} is absent")
+needs_ems = needs_shared("corpus", "ems")
 REASONS = {str(r) for r in Reason}
 WARNINGS = {str(w) for w in WarningCode}
 VIAS = {"cluster", "topichost", "hierarchy", "route"}

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import SHARED, Result, _reset_pg
+from tests.conftest import SHARED, Result, _reset_pg, fresh_store, needs_shared
 from tests.helpers import dump_store
 
 Cli = Callable[..., Result]
@@ -22,8 +22,8 @@ CORPUS = SHARED / "corpus"
 MQSC_FILES = sorted((CORPUS / "mqsc").glob("*.mqsc")) if (CORPUS / "mqsc").is_dir() else []
 EMS_SERVERS = sorted((CORPUS / "ems").glob("*/*/tibemsd.conf")) if (CORPUS / "ems").is_dir() else []
 EMS_EXAMPLES = ("chain", "orders-central", "regions")
-needs_mqsc = pytest.mark.skipif(not MQSC_FILES, reason=f"{CORPUS}/mqsc is absent")
-needs_ems = pytest.mark.skipif(not EMS_SERVERS, reason=f"{CORPUS}/ems is absent")
+needs_mqsc = needs_shared("corpus", "mqsc")
+needs_ems = needs_shared("corpus", "ems")
 
 MQ_KINDS = ("qmgr", "topic", "sub", "namelist", "channel")
 EMS_KINDS = ("topic", "route", "sub")
@@ -66,7 +66,7 @@ def model(cli: Cli, kinds: tuple[str, ...]) -> dict[str, Any]:
 def empty_store(url: str) -> None:
     """Make the parametrised store empty again (a second, fresh store of the same database kind)."""
     if url.startswith("sqlite:///"):
-        Path(url.removeprefix("sqlite:///")).unlink()
+        fresh_store(url, Path(url.removeprefix("sqlite:///")))
     else:
         _reset_pg(url)
 

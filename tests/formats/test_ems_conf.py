@@ -26,11 +26,12 @@ from mqctl.domain.names import check_ems_server_name
 from mqctl.domain.topics import validate_pattern
 from mqctl.formats.ems import read_server, write_durables_conf, write_routes_conf, write_topics_conf
 from mqctl.formats.ems.writer import ROUTE_KEYS
+from tests.conftest import needs_shared
 from tests.helpers import without_sources
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "ems"
 SERVERS = sorted(CORPUS.glob("*/*/tibemsd.conf")) if CORPUS.is_dir() else []
-needs_corpus = pytest.mark.skipif(not SERVERS, reason="shared/corpus/ems is not beside the checkout")
+needs_corpus = needs_shared("corpus", "ems")
 
 
 @needs_corpus

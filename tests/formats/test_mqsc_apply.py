@@ -13,6 +13,7 @@ import pytest
 
 from mqctl.domain.model import ChannelType, ClRoute, Node, NodeState, Scope, SubScope, WSchema
 from mqctl.formats.mqsc import MqscRun, apply_mqsc, dump_header_qmgr, write_mqsc
+from tests.conftest import needs_shared
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
 MQSC_FILES = sorted((CORPUS / "mqsc").glob("*.mqsc")) if (CORPUS / "mqsc").is_dir() else []
@@ -76,7 +77,7 @@ def without_seq(state: NodeState) -> dict[str, object]:
     return result
 
 
-@pytest.mark.skipif(not MQSC_FILES, reason="shared/corpus/mqsc is not beside the checkout")
+@needs_shared("corpus", "mqsc")
 @pytest.mark.parametrize("path", MQSC_FILES, ids=lambda p: p.name[:60])
 def test_every_real_corpus_file_applies_without_error(path: Path) -> None:
     st, result = run(path.read_text(encoding="utf-8"))
@@ -92,6 +93,7 @@ def test_every_real_corpus_file_applies_without_error(path: Path) -> None:
     )
 
 
+@needs_shared("corpus", "mqsc", "mq-uniform-clusters__pubsub__simple-admin__QMConfig__UniCluster.mqsc")
 def test_corpus_pubsub_file_gives_topic_and_composed_subscription() -> None:
     path = CORPUS / "mqsc" / "mq-uniform-clusters__pubsub__simple-admin__QMConfig__UniCluster.mqsc"
     if not path.exists():

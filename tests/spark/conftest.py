@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
@@ -17,3 +18,13 @@ def spark() -> Iterator[SparkSession]:
 
     with spark_session("local[2]") as session:  # shuffle partitions sized by the job
         yield session
+
+
+HERE = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test here starts a JVM: marked ``spark`` so that ``make check`` can leave them out."""
+    for item in items:
+        if item.path.is_relative_to(HERE):
+            item.add_marker(pytest.mark.spark)

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import Result, _reset_pg, run_cli
+from tests.conftest import Result, _reset_pg, fresh_store, run_cli
 from tests.store.test_one_model import model
 
 Cli = Callable[..., Result]
@@ -32,10 +32,7 @@ PROPERTY = settings(
 def _fresh(store_url: str, tmp_path: Path, name: str) -> str:
     """An empty store of the same backend as ``store_url``."""
     if store_url.startswith("sqlite"):
-        path = tmp_path / f"{name}.db"
-        for suffix in ("", "-wal", "-shm"):
-            Path(f"{path}{suffix}").unlink(missing_ok=True)
-        return f"sqlite:///{path}"
+        return fresh_store(store_url, tmp_path / f"{name}.db")
     _reset_pg(store_url)
     return store_url
 

@@ -32,7 +32,8 @@ def test_head_constant_matches_the_migration_scripts() -> None:
     assert head_revision() == HEAD
 
 
-def test_upgrade_downgrade_round_trip_with_rows(store_url: str) -> None:
+def test_upgrade_downgrade_round_trip_with_rows(empty_store_url: str) -> None:
+    store_url = empty_store_url  # migrations start from a database never migrated
     assert run_cli(["db", "upgrade"], db=store_url).exit_code == 0
     assert {"nodes", "topics", "subscriptions", "routes", "route_selectors", "alembic_version"} <= _tables(
         store_url
@@ -73,8 +74,9 @@ def test_upgrade_downgrade_round_trip_with_rows(store_url: str) -> None:
     assert run_cli(["db", "current", "-o", "json"], db=store_url).json()["up_to_date"] is True
 
 
-def test_models_and_migrations_agree(store_url: str) -> None:
+def test_models_and_migrations_agree(empty_store_url: str) -> None:
     """Autogenerate against a migrated database finds no difference."""
+    store_url = empty_store_url  # migrations start from a database never migrated
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
 
@@ -212,9 +214,10 @@ def _at_initial_revision_with_rows(url: str) -> None:
         engine.dispose()
 
 
-def test_0002_migrates_rows_up_and_back_down(store_url: str) -> None:
+def test_0002_migrates_rows_up_and_back_down(empty_store_url: str) -> None:
     """0001 -> 0002 keeps every definition (dangling references become objects), and 0002 -> 0001 gives
     the same rows back; both on SQLite and PostgreSQL."""
+    store_url = empty_store_url  # migrations start from a database never migrated
     _at_initial_revision_with_rows(store_url)
     before = dump_store(store_url)
     assert run_cli(["db", "upgrade"], db=store_url).exit_code == 0

@@ -23,7 +23,7 @@ from mqctl.services.snapshot import read_topology
 from mqctl.store.revision import HEAD
 from mqctl.store.session import unit_of_work
 from mqctl.store.topology import load_topology
-from tests.conftest import SHARED, Result, run_cli
+from tests.conftest import FIXTURES, Result, run_cli
 from tests.helpers import dump_store
 from tests.store.same_model import assert_same_model
 from tests.store.test_door_properties import _build, _fresh, ems_commands, mq_commands
@@ -48,7 +48,7 @@ def build_rich_model(cli: Cli) -> None:
     """MQ clusters with full repositories, CLWL attributes, namelists, hierarchy, topic objects with every
     attribute, subscriptions with selectors; EMS servers with topics, properties, routes with zones and
     properties, route selectors, durables."""
-    for conf in sorted((SHARED / "corpus" / "ems" / "orders-central").glob("*/tibemsd.conf")):
+    for conf in sorted((FIXTURES / "ems" / "hub").glob("*/tibemsd.conf")):
         ok(cli("import", "ems", "--tibemsd", str(conf)))
     ok(cli("runmqsc", "QM1", "-", "--create", stdin=MQSC))
     ok(cli("define", "qmgr", "QM2", "--cluster", "C2", "--full-repository", "C3", "--descr", "second"))

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from mqctl.domain.model import Topology
 from mqctl.store.session import unit_of_work
 from mqctl.store.topology import load_topology
-from tests.conftest import SHARED, Result
+from tests.conftest import FIXTURES, Result
 from tests.store.same_model import assert_same_model
 
 Cli = Callable[..., Result]
@@ -25,7 +25,7 @@ def _by_node(url: str) -> Topology:
 
 
 def test_load_topology_equals_the_node_states(cli: Cli, store_url: str) -> None:
-    for conf in sorted((SHARED / "corpus" / "ems" / "orders-central").glob("*/tibemsd.conf")):
+    for conf in sorted((FIXTURES / "ems" / "hub").glob("*/tibemsd.conf")):
         assert cli("import", "ems", "--tibemsd", str(conf)).exit_code == 0
     script = (
         "DEFINE NAMELIST(NL) NAMES(C2,C3)\nDEFINE CHANNEL(TO.QM1) CHLTYPE(CLUSRCVR) CLUSNL(NL) CLWLWGHT(7)\n"
