@@ -365,3 +365,4 @@ def export_ems_command(
 
 # `export snapshot` and `import snapshot` register themselves on the apps above (their own module).
 import mqctl.cli.snapshot  # noqa: E402, F401
+from mqctl.cli import observed as _observed  # noqa: E402,F401  (registers `import display`)

@@ -36,6 +36,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "db": ("mqctl.cli.db", "db_app"),
     "graph": ("mqctl.cli.graph", "app"),
     "validate": ("mqctl.cli.validate", "app"),
+    "reconcile": ("mqctl.cli.observed", "reconcile_app"),
     "spark": ("mqctl.cli.spark", "app"),
 }
 """Command name -> (module, Typer app attribute)."""

@@ -1,0 +1,491 @@
+"""Saved output of runmqsc DISPLAY commands, and the REST API's ``runCommandJSON`` responses, read back.
+
+runmqsc prints a banner (``Starting MQSC for queue manager QM1.``), each command it reads echoed with its
+number (``     1 : DISPLAY SUB(*) SUBTYPE(ALL) ALL``), then one block per object: a message line
+(``AMQ8096I: IBM MQ subscription inquired.``) and ``KEYWORD(value)`` items laid out in two columns over
+as many lines as it takes, and at the end the counts (``3 MQSC commands read.``). A value may hold
+balanced parentheses and quoted text (a selector); bare keywords (CHSTATUS's ``CURRENT``) stand alone.
+
+The REST API answers ``{"commandResponse": [{"parameters": {...lower-case keys...}}]}``; a saved file
+holds that answer, a list of them, or ``{"qmgr": ..., "request": {...}, "response": {...}}`` pairs.
+
+Both give a ``Capture``: the queue manager, the DISPLAY commands seen, and the blocks with the line and
+column each came from. Anything that is not such output is refused with one ``InputError`` naming the
+file, line and column.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from mqctl.domain.errors import InputError
+
+__all__ = ["Block", "Capture", "read_capture"]
+
+BANNER = re.compile(r"^Starting MQSC for queue manager (\S+)\.\s*$")
+ECHO = re.compile(r"^\s*(\d+)\s:\s?(.*)$")
+ECHO_MORE = re.compile(r"^\s+:\s?(.*)$")
+MESSAGE = re.compile(r"^(AMQ\d{4,5})([A-Z])?:\s*(.*)$")
+FOOTER = re.compile(r"^\s*(\d+|One) MQSC commands? read\.\s*$")
+CAPTURED = re.compile(r"^#\s*captured(?:[ _]at)?\s*:?\s*(\S+)\s*$", re.IGNORECASE)
+"""A comment line a capture script may add (``# captured 2026-11-26T03:00:00Z``): the capture time."""
+
+KINDS = ("SUB", "TOPIC", "TCLUSTER", "QMGR", "PUBSUB", "CHSTATUS", "CLUSQMGR", "SBSTATUS")
+"""The blocks read (``OTHER`` and ``FAILED`` are counted only)."""
+
+_VERBS = {
+    "SUB": "SUB",
+    "SBSTATUS": "SBSTATUS",
+    "TOPIC": "TOPIC",
+    "TCLUSTER": "TCLUSTER",
+    "QMGR": "QMGR",
+    "PUBSUB": "PUBSUB",
+    "CHSTATUS": "CHSTATUS",
+    "CLUSQMGR": "CLUSQMGR",
+}
+_MESSAGES = {
+    "AMQ8096": "SUB",
+    "AMQ8099": "SBSTATUS",
+    "AMQ8633": "TOPIC",
+    "AMQ8408": "QMGR",
+    "AMQ8723": "PUBSUB",
+    "AMQ8417": "CHSTATUS",
+    "AMQ8441": "CLUSQMGR",
+}
+_PROXIES_SHOWN = re.compile(r"SUBTYPE\s*\(\s*(ALL|PROXY)\s*\)", re.IGNORECASE)
+"""DISPLAY SUB shows proxy subscriptions only when asked for them."""
+_KEYWORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+_REQUIRED = {
+    "SUB": ("SUB", "TOPICSTR"),
+    "TOPIC": ("TOPIC", "TOPICSTR"),
+    "TCLUSTER": ("TOPIC", "TOPICSTR", "CLUSTER"),
+    "QMGR": ("QMNAME",),
+    "PUBSUB": ("QMNAME", "TYPE", "STATUS"),
+    "CHSTATUS": ("CHANNEL", "STATUS"),
+    "CLUSQMGR": ("CLUSQMGR", "CLUSTER"),
+    "SBSTATUS": ("SUB",),
+}
+"""What a block of each kind always shows: a block without them was cut short."""
+
+
+@dataclass(slots=True)
+class Block:
+    """One object of a DISPLAY answer: its kind, the attributes (upper-case keywords), where it stands."""
+
+    kind: str
+    attrs: dict[str, str]
+    line: int
+    column: int = 1
+    message: str = ""
+    """``AMQ8096I: IBM MQ subscription inquired.`` (runmqsc), empty for REST."""
+    positions: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """Keyword -> (line, column) of the keyword, where known."""
+
+    def at(self, keyword: str) -> tuple[int, int]:
+        return self.positions.get(keyword, (self.line, self.column))
+
+
+@dataclass(slots=True)
+class Capture:
+    """What one file holds: one queue manager's answers to some DISPLAY commands."""
+
+    file: str
+    qmgr: str
+    qmgr_at: tuple[int, int]
+    captured_at: datetime | None
+    commands: list[str] = field(default_factory=list)
+    """The kinds of the DISPLAY commands seen (``SUB``, ``TCLUSTER``, ...), in order, once each."""
+    blocks: list[Block] = field(default_factory=list)
+    others: Counter[str] = field(default_factory=Counter)
+    """What is not read, counted by what it is (``QUEUE``, ``AMQ8147E``...)."""
+
+    def saw(self, kind: str) -> None:
+        if kind not in self.commands:
+            self.commands.append(kind)
+
+
+def read_capture(text: str, *, file: str, qmgr: str | None = None) -> Capture:
+    """The capture ``text`` holds; ``qmgr`` (``--qmgr``) when the file names none, and checked when it does."""
+    stripped = text.lstrip()
+    if stripped.startswith(("{", "[")):
+        return _read_json(text, file=file, qmgr=qmgr)
+    return _read_runmqsc(text, file=file, qmgr=qmgr)
+
+
+# --- runmqsc ----------------------------------------------------------------------------------------
+
+
+def _fail(message: str, file: str, line: int, column: int = 1) -> InputError:
+    return InputError(message, file=file, line=line, column=column)
+
+
+def _check_qmgr(named: str, given: str | None, file: str, line: int, column: int) -> str:
+    if given is not None and given != named:
+        raise _fail(f"output of queue manager {named}, not of {given} (--qmgr)", file, line, column)
+    return named
+
+
+def _command_kind(command: str) -> str:
+    """``DISPLAY SUB(*) ...`` -> ``SUB``; a command that is not a DISPLAY of a kind read -> ``OTHER``."""
+    words = re.split(r"[\s(]+", command.strip(), maxsplit=2)
+    if len(words) < 2 or not words[0].upper().startswith("DIS"):
+        return "OTHER"
+    kind = _VERBS.get(words[1].upper(), "OTHER")
+    if kind == "TOPIC" and re.search(r"TYPE\s*\(\s*CLUSTER\s*\)", command, re.IGNORECASE):
+        return "TCLUSTER"
+    return kind
+
+
+def _block_kind(command_kind: str, message_id: str, first: str, attrs: dict[str, str]) -> str:
+    kind = command_kind if command_kind != "OTHER" else _MESSAGES.get(message_id, "OTHER")
+    if kind in ("TOPIC", "TCLUSTER"):
+        return "TCLUSTER" if attrs.get("TYPE", "").upper() == "CLUSTER" else "TOPIC"
+    if kind == "OTHER" and first == "SUB" and "TOPICSTR" in attrs:
+        return "SUB"
+    return kind
+
+
+def _read_runmqsc(text: str, *, file: str, qmgr: str | None) -> Capture:
+    lines = text.splitlines()
+    capture: Capture | None = None
+    captured_at: datetime | None = None
+    command_kind = "OTHER"
+    block: Block | None = None
+    first_key = ""
+    footer = False
+
+    def close() -> None:
+        nonlocal block
+        if block is not None and capture is not None:
+            _finish_block(capture, block, first_key, command_kind, file)
+        block = None
+
+    for number, raw in enumerate(lines, 1):
+        line = raw.rstrip("\r\n")
+        if not line.strip():
+            continue
+        if capture is None:
+            found = CAPTURED.match(line)
+            if found:
+                captured_at = _timestamp(found.group(1), file, number, line.index(found.group(1)) + 1)
+                continue
+            banner = BANNER.match(line)
+            if banner:
+                name = _check_qmgr(banner.group(1), qmgr, file, number, banner.start(1) + 1)
+                capture = Capture(file, name, (number, banner.start(1) + 1), captured_at)
+                continue
+            if ECHO.match(line) or MESSAGE.match(line):
+                if qmgr is None:
+                    raise _fail(
+                        "names no queue manager (no 'Starting MQSC for queue manager' line): give --qmgr",
+                        file,
+                        number,
+                    )
+                capture = Capture(file, qmgr, (number, 1), captured_at)
+            elif "Copyright" in line or line.startswith("#"):
+                continue  # runmqsc's copyright line comes before the banner; comments of a capture script
+            else:
+                raise _fail("not runmqsc DISPLAY output nor a runCommandJSON response", file, number)
+        if footer:
+            continue
+        if FOOTER.match(line):
+            close()
+            footer = True
+            continue
+        more = ECHO_MORE.match(line)
+        if more and block is None:
+            continue  # the continuation of an echoed command
+        echo = ECHO.match(line)
+        if echo:
+            close()
+            command_kind = _command_kind(echo.group(2))
+            if command_kind == "OTHER":
+                capture.others[_echo_name(echo.group(2))] += 1
+            else:
+                capture.saw(command_kind)
+                if command_kind == "SUB" and _PROXIES_SHOWN.search(echo.group(2)):
+                    capture.saw("PROXY")
+            continue
+        message = MESSAGE.match(line)
+        if message:
+            close()
+            severity = message.group(2) or "I"
+            if severity in "ESW" and severity != "I":
+                capture.others[f"{message.group(1)}{severity}"] += 1
+                continue
+            block = Block("", {}, number, 1, line.strip())
+            first_key = ""
+            continue
+        if block is None:
+            raise _fail(
+                "expected an AMQ message line, an echoed command or KEYWORD(value) items", file, number
+            )
+        for key, value, column in _items(line, file, number):
+            if not first_key:
+                first_key = key
+            block.attrs[key] = value
+            block.positions[key] = (number, column)
+    close()
+    if capture is None:
+        raise _fail("not runmqsc DISPLAY output nor a runCommandJSON response: it is empty", file, 1)
+    if not footer and capture.commands:
+        last = len(lines) or 1
+        raise _fail(
+            "the output is cut short: no 'N MQSC commands read.' line at its end (truncated block?)",
+            file,
+            last,
+            len(lines[-1].rstrip()) + 1 if lines else 1,
+        )
+    return capture
+
+
+def _echo_name(command: str) -> str:
+    words = re.split(r"[\s(]+", command.strip(), maxsplit=2)
+    return " ".join(w.upper() for w in words[:2]) or "command"
+
+
+def _finish_block(capture: Capture, block: Block, first: str, command_kind: str, file: str) -> None:
+    message_id = block.message.split(":", 1)[0][:7]
+    kind = _block_kind(command_kind, message_id, first, block.attrs)
+    if kind == "OTHER":
+        label = first or block.message.split(":", 1)[-1].strip().rstrip(".") or message_id
+        capture.others[label] += 1
+        return
+    block.kind = kind
+    if not block.attrs:
+        capture.others[block.message.split(":", 1)[-1].strip().rstrip(".") or message_id] += 1
+        return
+    for keyword in _REQUIRED[kind]:
+        if keyword not in block.attrs:
+            line = max((pos[0] for pos in block.positions.values()), default=block.line)
+            raise _fail(f"truncated block: {block.message or kind} shows no {keyword}(...)", file, line, 1)
+    capture.saw(kind)
+    if kind == "SUB" and block.attrs.get("SUBTYPE", "").upper() == "PROXY":
+        capture.saw("PROXY")
+    capture.blocks.append(block)
+
+
+def _items(line: str, file: str, number: int) -> list[tuple[str, str, int]]:
+    """The ``KEYWORD(value)`` items and bare keywords of one line, with the column of each keyword."""
+    out: list[tuple[str, str, int]] = []
+    i, n = 0, len(line)
+    while i < n:
+        ch = line[i]
+        if ch in " \t":
+            i += 1
+            continue
+        word = _KEYWORD.match(line, i)
+        if word is None:
+            raise _fail(f"unexpected {ch!r}: expected KEYWORD(value)", file, number, i + 1)
+        key, start = word.group(0).upper(), i
+        i = word.end()
+        if i < n and line[i] == "(":
+            value, i = _value(line, i, file, number)
+            out.append((key, value, start + 1))
+        else:
+            out.append((key, "", start + 1))
+    return out
+
+
+def _value(line: str, open_at: int, file: str, number: int) -> tuple[str, int]:
+    """The value after the parenthesis at ``open_at``: nested parentheses balance, quotes hide them."""
+    depth, i, n = 1, open_at + 1, len(line)
+    quoted = False
+    while i < n:
+        ch = line[i]
+        if quoted:
+            if ch == "'":
+                if i + 1 < n and line[i + 1] == "'":
+                    i += 2
+                    continue
+                quoted = False
+        elif ch == "'":
+            quoted = True
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                return _unquote(line[open_at + 1 : i].strip()), i + 1
+        i += 1
+    what = "an unclosed quote" if quoted else "an unbalanced parenthesis"
+    raise _fail(f"value with {what}: no closing ')' on this line", file, number, open_at + 1)
+
+
+def _unquote(value: str) -> str:
+    """``'it''s'`` -> ``it's``; a value that merely begins and ends with quotes (a selector) is kept."""
+    if len(value) >= 2 and value[0] == "'" and value[-1] == "'":
+        inner = value[1:-1]
+        if "'" not in inner.replace("''", ""):
+            return inner.replace("''", "'")
+    return value
+
+
+def _timestamp(text: str, file: str, line: int, column: int) -> datetime:
+    try:
+        when = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise _fail(f"{text!r} is not an ISO 8601 time", file, line, column) from None
+    if when.tzinfo is None:
+        from datetime import UTC
+
+        when = when.replace(tzinfo=UTC)
+    return when
+
+
+# --- REST runCommandJSON ---------------------------------------------------------------------------
+
+_QUALIFIERS = {
+    "sub": "SUB",
+    "sbstatus": "SBSTATUS",
+    "topic": "TOPIC",
+    "tcluster": "TCLUSTER",
+    "qmgr": "QMGR",
+    "pubsub": "PUBSUB",
+    "chstatus": "CHSTATUS",
+    "clusqmgr": "CLUSQMGR",
+}
+
+
+def _read_json(text: str, *, file: str, qmgr: str | None) -> Capture:
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise _fail(f"not valid JSON: {err.msg}", file, err.lineno, err.colno) from None
+    exchanges = doc if isinstance(doc, list) else [doc]
+    finder = _Finder(text)
+    named: str | None = None
+    captured_at: datetime | None = None
+    pending: list[tuple[dict[str, Any], str]] = []
+    for exchange in exchanges:
+        if not isinstance(exchange, dict):
+            raise _fail("not a runCommandJSON response (expected an object)", file, 1)
+        found = exchange.get("request")
+        request: dict[str, Any] = found if isinstance(found, dict) else {}
+        response = exchange.get("response", exchange)
+        if not isinstance(response, dict) or not isinstance(response.get("commandResponse"), list):
+            raise _fail(
+                "not runmqsc DISPLAY output nor a runCommandJSON response (no commandResponse list)", file, 1
+            )
+        name = exchange.get("qmgr") or request.get("qmgr")
+        if isinstance(name, str) and name:
+            if named is not None and name != named:
+                line, column = finder.find(json.dumps(name))
+                raise _fail(
+                    f"names queue manager {name} and {named}: one file, one queue manager", file, line, column
+                )
+            named = name
+        when = exchange.get("captured_at") or exchange.get("capturedAt")
+        if isinstance(when, str):
+            line, column = finder.find(json.dumps(when))
+            captured_at = _timestamp(when, file, line, column)
+        qualifier = str(request.get("qualifier", "")).lower()
+        kind = _QUALIFIERS.get(qualifier, "")
+        if kind == "TOPIC" and str((request.get("parameters") or {}).get("type", "")).lower() == "cluster":
+            kind = "TCLUSTER"
+        if kind == "SUB" and str((request.get("parameters") or {}).get("subtype", "")).lower() in (
+            "all",
+            "proxy",
+        ):
+            pending.append(({}, "PROXY"))
+        for item in response["commandResponse"]:
+            pending.append((item, kind))
+    if named is not None:
+        line, column = finder.find(json.dumps(named))
+        name = _check_qmgr(named, qmgr, file, line, column)
+        at = (line, column)
+    elif qmgr is not None:
+        name, at = qmgr, (1, 1)
+    else:
+        raise _fail('names no queue manager (no "qmgr" in the request): give --qmgr', file, 1)
+    capture = Capture(file, name, at, captured_at)
+    for item, kind in pending:
+        if kind == "PROXY":
+            capture.saw("PROXY")
+            continue
+        _json_block(capture, item, kind, file, finder)
+    return capture
+
+
+class _Finder:
+    """Line and column of texts of the JSON document, found in order (the json module keeps no positions)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.offset = 0
+
+    def find(self, needle: str) -> tuple[int, int]:
+        at = self.text.find(needle, self.offset)
+        if at < 0:
+            at = self.text.find(needle)
+        if at < 0:
+            return 1, 1
+        self.offset = at
+        line = self.text.count("\n", 0, at) + 1
+        return line, at - (self.text.rfind("\n", 0, at) + 1) + 1
+
+
+def _json_block(capture: Capture, item: Any, kind: str, file: str, finder: _Finder) -> None:
+    if not isinstance(item, dict):
+        raise _fail("a commandResponse entry is not an object", file, 1)
+    params = item.get("parameters")
+    if not isinstance(params, dict):
+        code = item.get("completionCode")
+        capture.others[
+            f"failed command (completion code {code})" if code else "answer without parameters"
+        ] += 1
+        return
+    attrs = {str(k).upper(): _json_value(v) for k, v in params.items()}
+    first = next(iter(attrs), "")
+    line, column = finder.find(json.dumps(next(iter(params))) if params else '"parameters"')
+    found = kind or _json_kind(attrs, first)
+    if found in ("TOPIC", "TCLUSTER"):
+        found = "TCLUSTER" if attrs.get("TYPE", "").upper() == "CLUSTER" else "TOPIC"
+    if not found:
+        capture.others[first or "object"] += 1
+        return
+    block = Block(found, attrs, line, column)
+    for keyword in _REQUIRED[found]:
+        if keyword not in attrs:
+            raise _fail(f"truncated block: a {found} answer shows no {keyword.lower()}", file, line, column)
+    capture.saw(found)
+    if found == "SUB" and attrs.get("SUBTYPE", "").upper() == "PROXY":
+        capture.saw("PROXY")
+    capture.blocks.append(block)
+
+
+def _json_kind(attrs: dict[str, str], first: str) -> str:
+    if "SUB" in attrs and "TOPICSTR" in attrs:
+        return "SUB"
+    if "SUB" in attrs:
+        return "SBSTATUS"
+    if "TOPIC" in attrs:
+        return "TOPIC"
+    if "CLUSQMGR" in attrs:
+        return "CLUSQMGR"
+    if "CHANNEL" in attrs and "STATUS" in attrs:
+        return "CHSTATUS"
+    if (
+        "QMNAME" in attrs
+        and "STATUS" in attrs
+        and attrs.get("TYPE", "").upper() in ("LOCAL", "PARENT", "CHILD")
+    ):
+        return "PUBSUB"
+    if "QMNAME" in attrs:
+        return "QMGR"
+    return ""
+
+
+def _json_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "YES" if value else "NO"
+    if isinstance(value, list):
+        return ",".join(str(v) for v in value)
+    if value is None:
+        return ""
+    return str(value).strip()
