@@ -104,11 +104,17 @@ def _when(capture: Capture, at: datetime | None, path: Path) -> datetime:
 def read_captures(
     paths: list[Path], *, qmgr: str | None, at: datetime | None, encoding: str | None = None
 ) -> list[tuple[Capture, datetime]]:
-    """Every file read and checked before the store is touched."""
+    """Every file (and every file of the folders named) read and checked before the store is touched."""
     out = []
+    files: list[Path] = []
     for path in paths:
-        if not path.is_file():
-            raise InputError("no such file", file=str(path))
+        if path.is_dir():
+            files += sorted(p for p in path.rglob("*") if p.is_file() and not p.name.startswith("."))
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise InputError("no such file or folder", file=str(path))
+    for path in files:
         capture = read_capture(read_text_file(path, encoding), file=str(path), qmgr=qmgr)
         out.append((capture, _when(capture, at, path)))
     return out

@@ -60,6 +60,12 @@ _MESSAGES = {
 _PROXIES_SHOWN = re.compile(r"SUBTYPE\s*\(\s*(ALL|PROXY)\s*\)", re.IGNORECASE)
 """DISPLAY SUB shows proxy subscriptions only when asked for them."""
 _KEYWORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+_V = r"(?:[^()'\n]++|'[^'\n]*+(?:''[^'\n]*+)*+')*+"
+"""A plain value: runs of characters but parentheses and quotes, and quoted strings (which may hold any)."""
+_PLAIN_LINE = re.compile(rf"(?:[ \t]*+[A-Za-z][A-Za-z0-9_]*+(?:\({_V}\))?+)*+[ \t]*+")
+_PLAIN_BLOCK = re.compile(rf"(?:\s*+[A-Za-z][A-Za-z0-9_]*+(?:\({_V}\))?+)*+\s*+")
+_PLAIN_ITEM = re.compile(rf"([A-Za-z][A-Za-z0-9_]*+)(?:\(({_V})\))?+")
+"""Items whose values hold no parenthesis (but in quotes) nor line end: the common case, read by regex."""
 _REQUIRED = {
     "SUB": ("SUB", "TOPICSTR"),
     "TOPIC": ("TOPIC", "TOPICSTR"),
@@ -84,10 +90,29 @@ class Block:
     message: str = ""
     """``AMQ8096I: IBM MQ subscription inquired.`` (runmqsc), empty for REST."""
     positions: dict[str, tuple[int, int]] = field(default_factory=dict)
-    """Keyword -> (line, column) of the keyword, where known."""
+    """Keyword -> (line, column) of the keyword, where known (found when asked: errors only)."""
+    text: str = ""
+    """runmqsc: the item lines of the block, as printed."""
+    first: int = 0
+    """runmqsc: the number of the first item line."""
+
+    @property
+    def lines(self) -> list[tuple[int, str]]:
+        return [(self.first + i, line) for i, line in enumerate(self.text.split("\n"))] if self.text else []
 
     def at(self, keyword: str) -> tuple[int, int]:
+        if keyword not in self.positions and self.lines:
+            found = re.compile(rf"(?<![A-Za-z0-9_]){re.escape(keyword)}(?![A-Za-z0-9_])", re.IGNORECASE)
+            for number, text in self.lines:
+                hit = found.search(text)
+                if hit is not None:
+                    self.positions[keyword] = (number, hit.start() + 1)
+                    break
         return self.positions.get(keyword, (self.line, self.column))
+
+    @property
+    def last_line(self) -> int:
+        return self.lines[-1][0] if self.lines else self.line
 
 
 @dataclass(slots=True)
@@ -150,29 +175,55 @@ def _block_kind(command_kind: str, message_id: str, first: str, attrs: dict[str,
     return kind
 
 
+_STRUCTURE = re.compile(r"^(?![ \t]+[A-Za-z]).*$", re.M)
+"""Every line that is not a line of items (those start with blanks then a keyword): message lines, echoed
+commands, counts, blank lines. What lies between two of them is the items of the block open."""
+
+
 def _read_runmqsc(text: str, *, file: str, qmgr: str | None) -> Capture:
-    lines = text.splitlines()
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     capture: Capture | None = None
     captured_at: datetime | None = None
     command_kind = "OTHER"
     block: Block | None = None
-    first_key = ""
-    footer = False
+    footer = skipping = False
+    number, counted = 1, 0  # the line number at offset ``counted`` of text
+    prev_end = -1  # where the last structure line ended
 
     def close() -> None:
         nonlocal block
         if block is not None and capture is not None:
+            first_key = _read_items(block, file)
             _finish_block(capture, block, first_key, command_kind, file)
         block = None
 
-    for number, raw in enumerate(lines, 1):
-        line = raw.rstrip("\r\n")
+    for found in _STRUCTURE.finditer(text):
+        start = found.start()
+        number += text.count("\n", counted, start)
+        counted = start
+        if start > prev_end + 1:  # item lines between the previous structure line and this one
+            items = text[prev_end + 1 : start - 1]
+            first = number - items.count("\n") - 1
+            if capture is None:
+                raise _fail("not runmqsc DISPLAY output nor a runCommandJSON response", file, first)
+            if block is None:
+                if not footer and not skipping:
+                    raise _fail(
+                        "expected an AMQ message line, an echoed command or KEYWORD(value) items", file, first
+                    )
+            elif not block.text:
+                block.text, block.first = items, first
+            else:
+                block.text += "\n" + items
+        prev_end = found.end()
+        line = found.group(0)
         if not line.strip():
             continue
         if capture is None:
-            found = CAPTURED.match(line)
-            if found:
-                captured_at = _timestamp(found.group(1), file, number, line.index(found.group(1)) + 1)
+            stamp = CAPTURED.match(line)
+            if stamp:
+                captured_at = _timestamp(stamp.group(1), file, number, line.index(stamp.group(1)) + 1)
                 continue
             banner = BANNER.match(line)
             if banner:
@@ -193,16 +244,27 @@ def _read_runmqsc(text: str, *, file: str, qmgr: str | None) -> Capture:
                 raise _fail("not runmqsc DISPLAY output nor a runCommandJSON response", file, number)
         if footer:
             continue
+        if line[0] == "A":
+            message = MESSAGE.match(line)
+            if message:
+                close()
+                severity = message.group(2) or "I"
+                skipping = severity != "I"
+                if skipping:  # a failed command's message (and any text it quotes): counted, not read
+                    capture.others[f"{message.group(1)}{severity}"] += 1
+                    continue
+                block = Block("", {}, number, 1, line.strip())
+                continue
         if FOOTER.match(line):
             close()
             footer = True
             continue
-        more = ECHO_MORE.match(line)
-        if more and block is None:
+        if ECHO_MORE.match(line) and block is None:
             continue  # the continuation of an echoed command
         echo = ECHO.match(line)
         if echo:
             close()
+            skipping = False
             command_kind = _command_kind(echo.group(2))
             if command_kind == "OTHER":
                 capture.others[_echo_name(echo.group(2))] += 1
@@ -211,35 +273,27 @@ def _read_runmqsc(text: str, *, file: str, qmgr: str | None) -> Capture:
                 if command_kind == "SUB" and _PROXIES_SHOWN.search(echo.group(2)):
                     capture.saw("PROXY")
             continue
-        message = MESSAGE.match(line)
-        if message:
-            close()
-            severity = message.group(2) or "I"
-            if severity in "ESW" and severity != "I":
-                capture.others[f"{message.group(1)}{severity}"] += 1
-                continue
-            block = Block("", {}, number, 1, line.strip())
-            first_key = ""
-            continue
-        if block is None:
-            raise _fail(
-                "expected an AMQ message line, an echoed command or KEYWORD(value) items", file, number
-            )
-        for key, value, column in _items(line, file, number):
-            if not first_key:
-                first_key = key
-            block.attrs[key] = value
-            block.positions[key] = (number, column)
+        raise _fail("expected an AMQ message line, an echoed command or KEYWORD(value) items", file, number)
+    if prev_end + 1 < len(text):  # item lines at the very end (no line after them)
+        items = text[prev_end + 1 :].rstrip("\n")
+        if items:
+            number += text.count("\n", counted, prev_end + 1)
+            if capture is None or block is None:
+                raise _fail("not runmqsc DISPLAY output nor a runCommandJSON response", file, number)
+            if not block.text:
+                block.text, block.first = items, number
+            else:
+                block.text += "\n" + items
     close()
     if capture is None:
         raise _fail("not runmqsc DISPLAY output nor a runCommandJSON response: it is empty", file, 1)
     if not footer and capture.commands:
-        last = len(lines) or 1
+        lines = text.rstrip("\n").split("\n")
         raise _fail(
             "the output is cut short: no 'N MQSC commands read.' line at its end (truncated block?)",
             file,
-            last,
-            len(lines[-1].rstrip()) + 1 if lines else 1,
+            len(lines),
+            len(lines[-1].rstrip()) + 1,
         )
     return capture
 
@@ -262,7 +316,7 @@ def _finish_block(capture: Capture, block: Block, first: str, command_kind: str,
         return
     for keyword in _REQUIRED[kind]:
         if keyword not in block.attrs:
-            line = max((pos[0] for pos in block.positions.values()), default=block.line)
+            line = block.last_line
             raise _fail(f"truncated block: {block.message or kind} shows no {keyword}(...)", file, line, 1)
     capture.saw(kind)
     if kind == "SUB" and block.attrs.get("SUBTYPE", "").upper() == "PROXY":
@@ -270,8 +324,46 @@ def _finish_block(capture: Capture, block: Block, first: str, command_kind: str,
     capture.blocks.append(block)
 
 
+def _read_items(block: Block, file: str) -> str:
+    """The block's attributes from its item lines (one regex over them all when no value holds a quote
+    or a parenthesis); returns the first keyword."""
+    text = block.text
+    if not text:
+        return ""
+    if _PLAIN_BLOCK.fullmatch(text):
+        block.attrs = _plain_attrs(text)
+        return next(iter(block.attrs), "")
+    first = ""
+    for number, line in block.lines:
+        if _PLAIN_LINE.fullmatch(line):
+            found = _plain_attrs(line)
+            first = first or next(iter(found), "")
+            block.attrs.update(found)
+            continue
+        for key, value, column in _items(line, file, number):
+            if not first:
+                first = key
+            block.attrs[key] = value
+            block.positions[key] = (number, column)
+    return first
+
+
+def _plain_attrs(text: str) -> dict[str, str]:
+    """Items of text that ``_PLAIN_BLOCK`` matched, by one ``findall`` (blanks around values dropped)."""
+    attrs = dict(_PLAIN_ITEM.findall(text))
+    if "( " in text or " )" in text:  # blank values, blanks around values
+        attrs = {k: v.strip() for k, v in attrs.items()}
+    if not "".join(attrs).isupper():
+        attrs = {k.upper(): v for k, v in attrs.items()}
+    if "'" in text:
+        attrs = {k: _unquote(v) if "'" in v else v for k, v in attrs.items()}
+    return attrs
+
+
 def _items(line: str, file: str, number: int) -> list[tuple[str, str, int]]:
     """The ``KEYWORD(value)`` items and bare keywords of one line, with the column of each keyword."""
+    if _PLAIN_LINE.fullmatch(line):  # no quote and no parenthesis inside a value: one regex does it
+        return [(m[1].upper(), (m[2] or "").strip(), m.start() + 1) for m in _PLAIN_ITEM.finditer(line)]
     out: list[tuple[str, str, int]] = []
     i, n = 0, len(line)
     while i < n:
@@ -388,11 +480,11 @@ def _read_json(text: str, *, file: str, qmgr: str | None) -> Capture:
         kind = _QUALIFIERS.get(qualifier, "")
         if kind == "TOPIC" and str((request.get("parameters") or {}).get("type", "")).lower() == "cluster":
             kind = "TCLUSTER"
-        if kind == "SUB" and str((request.get("parameters") or {}).get("subtype", "")).lower() in (
-            "all",
-            "proxy",
-        ):
-            pending.append(({}, "PROXY"))
+        if kind:
+            pending.append(({}, "SEEN:" + kind))
+        subtype = str((request.get("parameters") or {}).get("subtype", "")).lower()
+        if kind == "SUB" and subtype in ("all", "proxy"):
+            pending.append(({}, "SEEN:PROXY"))
         for item in response["commandResponse"]:
             pending.append((item, kind))
     if named is not None:
@@ -405,8 +497,8 @@ def _read_json(text: str, *, file: str, qmgr: str | None) -> Capture:
         raise _fail('names no queue manager (no "qmgr" in the request): give --qmgr', file, 1)
     capture = Capture(file, name, at, captured_at)
     for item, kind in pending:
-        if kind == "PROXY":
-            capture.saw("PROXY")
+        if kind.startswith("SEEN:"):
+            capture.saw(kind[5:])  # the command was run, whatever it answered
             continue
         _json_block(capture, item, kind, file, finder)
     return capture

@@ -181,7 +181,7 @@ def to_json(qmgr: str, commands: Sequence[DisplayCommand], captured_at: datetime
                 {
                     "completionCode": 0,
                     "reasonCode": 0,
-                    "parameters": {k.lower(): v for k, v in pairs if k != "CURRENT"},
+                    "parameters": {k.lower(): v for k, v in pairs},
                 }
                 for pairs in command.blocks
             ],
