@@ -181,6 +181,29 @@ def _emit(found: list[Discrepancy], output: ReconcileOutput, fail_on: Severity, 
     elif output is ReconcileOutput.junit:
         sys.stdout.write(writers.to_junit(plain, rules, fail_on))
     else:
-        from mqctl.cli.validate import render
+        _text(found, fail_on)
 
-        render(plain, fail_on)
+
+def _text(found: list[Discrepancy], fail_on: Severity) -> None:
+    """One line per finding (never wrapped: logs are read with grep), its causes and subscriptions below."""
+    from rich.console import Console
+    from rich.markup import escape
+
+    from mqctl.domain.reconcile import failing
+    from mqctl.domain.validation import summary
+
+    out = Console(highlight=False)
+    styles = {"error": "red", "warning": "yellow", "info": "cyan"}
+    for d in found:
+        style = styles[str(d.severity)]
+        rule = d.finding.rule
+        out.print(f"[{style}]{rule.id} {rule.code}[/{style}]  {escape(d.finding.message)}", soft_wrap=True)
+        for cause in d.causes:
+            out.print(f"      [dim]cause: {escape(cause)}[/dim]", soft_wrap=True)
+    counts = summary([d.finding for d in found])
+    out.print(", ".join(f"{n} {k}" for k, n in counts.items()))
+    failed = failing(found, fail_on)
+    if failed:
+        out.print(f"[bold red]FAILED[/bold red]: {len(failed)} finding(s) at or above {fail_on}.")
+    else:
+        out.print(f"[bold green]PASSED[/bold green]: nothing at or above {fail_on}.")

@@ -90,8 +90,13 @@ class PredictedProxy:
         return (self.holder, self.pattern, self.origin)
 
 
-def predict_proxies(topology: Topology) -> dict[tuple[str, str, str], PredictedProxy]:
-    """Every proxy subscription of §4, keyed (holder, pattern, origin): scopes applied, as MQ sends them."""
+def predict_proxies(
+    topology: Topology, holders: frozenset[str] | None = None
+) -> dict[tuple[str, str, str], PredictedProxy]:
+    """Every proxy subscription of §4, keyed (holder, pattern, origin): scopes applied, as MQ sends them.
+
+    ``holders``: only those held at these queue managers (a DIRECT cluster of N members holds N - 1
+    proxies per subscription: reconcile asks only about the queue managers it has captures of)."""
     from mqctl.domain.routing.mq import MqPrepared, _Source, _Sub
 
     prepared = MqPrepared(topology, cache_size=4096)
@@ -102,7 +107,7 @@ def predict_proxies(topology: Topology) -> dict[tuple[str, str, str], PredictedP
         by_source[(_Source(s.sub.node, s.prefix, s.sub.subscope == qmgr_scope), s.proxy_pattern)].append(s)
     for (source, pattern), subs in by_source.items():
         for grant in prepared.spread(source, True):
-            for target in grant.targets:
+            for target in grant.targets if holders is None else grant.targets & holders:
                 if target in grant.excluded:
                     continue
                 key = (target, pattern, grant.held.sender)
@@ -119,7 +124,7 @@ def predict_proxies(topology: Topology) -> dict[tuple[str, str, str], PredictedP
                 continue
             source = _Source(origin, tuple(levels(obj.topicstr, Dialect.MQ)))
             for grant in prepared.spread(source, True):
-                for target in grant.targets:
+                for target in grant.targets if holders is None else grant.targets & holders:
                     if target in grant.excluded:
                         continue
                     key = (target, pattern, grant.held.sender)

@@ -206,6 +206,17 @@ class _Seen:
                 seen.tclusters[node] = capture.of(TCLUSTER)
         return seen
 
+    def troubled(self) -> frozenset[str]:
+        """Both ends of every channel not RUNNING and every relation not ACTIVE."""
+        out: set[str] = set()
+        for (here, there), found in self.channels.items():
+            if any(o.get("STATUS").upper() != "RUNNING" for o in found):
+                out |= {here, there}
+        for (here, there), found in self.relations.items():
+            if any(o.get("STATUS").upper() != "ACTIVE" for o in found):
+                out |= {here, there}
+        return frozenset(out)
+
     def channel_down(self, a: str, b: str) -> list[str]:
         """Channels seen between ``a`` and ``b`` (either side) that are not RUNNING, as sentences."""
         out = []
@@ -244,7 +255,8 @@ def reconcile(
     """Every finding, most severe first, then by rule and objects."""
     seen = _Seen.of(captures)
     mq_nodes = {n for n, node in topology.nodes.items() if node.dialect == Dialect.MQ}
-    predicted = predict_proxies(topology) if seen.proxies or seen.channels or seen.relations else {}
+    asked = frozenset(seen.proxies) | seen.troubled()
+    predicted = predict_proxies(topology, asked) if asked else {}
     out: list[Discrepancy] = []
     out += _proxies(predicted, seen)
     out += _links(predicted, seen, topology)

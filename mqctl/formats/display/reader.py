@@ -188,6 +188,7 @@ def _read_runmqsc(text: str, *, file: str, qmgr: str | None) -> Capture:
     command_kind = "OTHER"
     block: Block | None = None
     footer = skipping = False
+    echoed = ""
     number, counted = 1, 0  # the line number at offset ``counted`` of text
     prev_end = -1  # where the last structure line ended
 
@@ -259,13 +260,18 @@ def _read_runmqsc(text: str, *, file: str, qmgr: str | None) -> Capture:
             close()
             footer = True
             continue
-        if ECHO_MORE.match(line) and block is None:
-            continue  # the continuation of an echoed command
+        more = ECHO_MORE.match(line)
+        if more and block is None:  # the continuation of an echoed command
+            echoed += " " + more.group(1)
+            if command_kind == "SUB" and _PROXIES_SHOWN.search(echoed):
+                capture.saw("PROXY")
+            continue
         echo = ECHO.match(line)
         if echo:
             close()
             skipping = False
-            command_kind = _command_kind(echo.group(2))
+            echoed = echo.group(2)
+            command_kind = _command_kind(echoed)
             if command_kind == "OTHER":
                 capture.others[_echo_name(echo.group(2))] += 1
             else:
