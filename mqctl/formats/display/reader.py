@@ -64,7 +64,7 @@ _V = r"(?:[^()'\n]++|'[^'\n]*+(?:''[^'\n]*+)*+')*+"
 """A plain value: runs of characters but parentheses and quotes, and quoted strings (which may hold any)."""
 _PLAIN_LINE = re.compile(rf"(?:[ \t]*+[A-Za-z][A-Za-z0-9_]*+(?:\({_V}\))?+)*+[ \t]*+")
 _PLAIN_BLOCK = re.compile(rf"(?:\s*+[A-Za-z][A-Za-z0-9_]*+(?:\({_V}\))?+)*+\s*+")
-_PLAIN_ITEM = re.compile(rf"([A-Za-z][A-Za-z0-9_]*+)(?:\(({_V})\))?+")
+_PLAIN_ITEM = re.compile(rf"([A-Za-z][A-Za-z0-9_]*+)(?:\([ \t]*+({_V})\))?+")
 """Items whose values hold no parenthesis (but in quotes) nor line end: the common case, read by regex."""
 _REQUIRED = {
     "SUB": ("SUB", "TOPICSTR"),
@@ -357,7 +357,7 @@ def _read_items(block: Block, file: str) -> str:
 def _plain_attrs(text: str) -> dict[str, str]:
     """Items of text that ``_PLAIN_BLOCK`` matched, by one ``findall`` (blanks around values dropped)."""
     attrs = dict(_PLAIN_ITEM.findall(text))
-    if "( " in text or " )" in text:  # blank values, blanks around values
+    if " )" in text:  # blanks after a value (those before it are left out by the regex)
         attrs = {k: v.strip() for k, v in attrs.items()}
     if not "".join(attrs).isupper():
         attrs = {k.upper(): v for k, v in attrs.items()}
