@@ -5,6 +5,7 @@ A dry run over the model. The path is kept lean: Core queries for the slice (no 
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING
 
 import typer
@@ -76,6 +77,11 @@ def explain_command(
     offline: list[str] = typer.Option(
         [], "--offline", metavar="NODE:SUB", help="A subscriber that is offline (repeatable)."
     ),
+    observed: bool = typer.Option(
+        False,
+        "--observed",
+        help="Channels observed not RUNNING and hierarchy relations not ACTIVE (import display) are links down.",
+    ),
     output: ExplainOutput = typer.Option(
         ExplainOutput.table,
         "--output",
@@ -108,19 +114,47 @@ def explain_command(
     failures = _failures(down, link_down, offline)
     with gc_paused():  # a large slice is tens of thousands of small objects: no collection over them
         with reading() as store:
+            seen = _observed_links(store) if observed else {}
+            given = failures.links_down
+            failures = dataclasses.replace(failures, links_down=given | frozenset(seen))
             topology = load_slice(store.conn, from_node, topic, failures)
+            seen = _linked(topology, seen)
+            failures = dataclasses.replace(failures, links_down=given | frozenset(seen))
             check_links_down(topology, failures.links_down)
             if topology.nodes[from_node].dialect is Dialect.MQ:
                 _hint_leading_slash(store, from_node, topic)
         result = explain(topology, Publication(from_node, topic, properties, headers), failures)
+    notes = [
+        {"link": sorted(pair), "observation": text}
+        for pair, text in sorted(seen.items(), key=lambda i: sorted(i[0]))
+    ]
     if output is ExplainOutput.json:
-        emit_json(result.to_json())
+        emit_json({**result.to_json(), "observed_links_down": notes} if observed else result.to_json())
     elif output is ExplainOutput.table:
         render(result, topology)
+        for note in notes:
+            typer.echo(f"observed: link {' - '.join(note['link'])} down: {note['observation']}")
     else:
         from mqctl.render.journey import journey_diagram
 
         emit_diagram(journey_diagram(result, failures, topology), output)
+
+
+def _observed_links(store: Store) -> dict[frozenset[str], str]:
+    from mqctl.services.observed import observed_links_down
+
+    return observed_links_down(store)
+
+
+def _linked(topology: Topology, seen: dict[frozenset[str], str]) -> dict[frozenset[str], str]:
+    """The observed links down that join two nodes of the slice that the model links."""
+    from mqctl.domain.links import linked
+
+    return {
+        pair: text
+        for pair, text in seen.items()
+        if len(pair) == 2 and all(n in topology.nodes for n in pair) and linked(topology, *sorted(pair))
+    }
 
 
 def render(result: Explanation, topology: Topology | None = None) -> None:

@@ -9,6 +9,7 @@ engine's own propagation (``MqPrepared.spread``), so reconcile and explain canno
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -189,3 +190,27 @@ def node_views(topology: Topology) -> dict[str, NodeView]:
         view.peers = sorted(peers)
         views[name] = view
     return views
+
+
+def links_down(captures: Iterable[NodeCapture]) -> dict[frozenset[str], str]:
+    """Channels observed not RUNNING and hierarchy relations not ACTIVE, as links down (``explain
+    --observed``), each with the observation behind it."""
+    out: dict[frozenset[str], str] = {}
+    for capture in captures:
+        for o in capture.of(CHSTATUS):
+            status, peer = o.get("STATUS").upper(), o.get("RQMNAME")
+            if peer and peer != capture.node and status != "RUNNING":
+                out.setdefault(
+                    frozenset((capture.node, peer)),
+                    f"channel {o.name} on {capture.node} to {peer} is {status} ({capture.file}"
+                    f"{f':{o.line}' if o.line else ''})",
+                )
+        for o in capture.of(PUBSUB):
+            relation, peer, status = o.get("TYPE").upper(), o.get("QMNAME"), o.get("STATUS").upper()
+            if relation in ("PARENT", "CHILD") and peer and status != "ACTIVE":
+                out.setdefault(
+                    frozenset((capture.node, peer)),
+                    f"hierarchy relation {relation} {peer} on {capture.node} is {status} ({capture.file}"
+                    f"{f':{o.line}' if o.line else ''})",
+                )
+    return out

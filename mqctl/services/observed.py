@@ -355,3 +355,10 @@ def predicted_display(store: Store) -> dict[str, list[Any]]:
         name: predicted_commands(subs.get(name, []), held.get(name, []), view)
         for name, view in node_views(topology).items()
     }
+
+
+def observed_links_down(store: Store) -> dict[frozenset[str], str]:
+    """``explain --observed``: the links the captures show down, each with its observation."""
+    from mqctl.domain.observed import links_down
+
+    return links_down(load_captures(store))

@@ -373,3 +373,32 @@ def test_bad_input_is_one_line_exit_2_store_unchanged(
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
     assert f"{bad}{where}" in result.stderr, result.stderr
     assert dump_store(store_url) == before
+
+
+def test_explain_observed_takes_channels_not_running_as_links_down(
+    cli: Cli, store_url: str, tmp_path: Path
+) -> None:
+    load(cli, DEMO)
+    files = render(store_url, tmp_path / "caps")
+    qm6 = files["QM6"].read_text()
+    files["QM6"].write_text(re.sub(r"(RQMNAME\(QM3\)\s+)STATUS\(RUNNING\)", r"\1STATUS(STOPPED)", qm6))
+    ok(cli("import", "display", *map(str, files.values())))
+    args = [
+        "explain",
+        "--from",
+        "QM6",
+        "--topic",
+        "/USA/Alabama/Mobile",
+        "--prop",
+        "amount=250",
+        "-o",
+        "json",
+    ]
+    plain = ok(cli(*args)).json()
+    observed = ok(cli(*args, "--observed")).json()
+    assert "observed_links_down" not in plain
+    assert [n["link"] for n in observed["observed_links_down"]] == [["QM3", "QM6"]]
+    assert "channel TO.QM3 on QM6 to QM3 is STOPPED" in observed["observed_links_down"][0]["observation"]
+    assert plain != observed  # QM3, a topic host, is not available to QM6 any more
+    table = ok(cli(*args[:-2], "--observed")).stdout
+    assert "observed: link QM3 - QM6 down: channel TO.QM3 on QM6" in table
