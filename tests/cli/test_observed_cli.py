@@ -402,3 +402,46 @@ def test_explain_observed_takes_channels_not_running_as_links_down(
     assert plain != observed  # QM3, a topic host, is not available to QM6 any more
     table = ok(cli(*args[:-2], "--observed")).stdout
     assert "observed: link QM3 - QM6 down: channel TO.QM3 on QM6" in table
+
+
+TOPIC_CAPTURE = """Starting MQSC for queue manager QM1.
+     1 : DISPLAY TOPIC(*) ALL
+AMQ8633I: Display topic details.
+   TOPIC(SYSTEM.BASE.TOPIC)                TYPE(LOCAL)
+   TOPICSTR( )                             DESCR(Base topic for resolving attributes)
+AMQ8633I: Display topic details.
+   TOPIC(SPORTS)                           TYPE(LOCAL)
+   TOPICSTR(/Sport)                        DESCR(Bob's sport (all of it))
+   CLUSTER(CL1)                            CLROUTE(TOPICHOST)
+   DURSUB(YES)                             PUB(ENABLED)
+   WILDCARD(BLOCK)                         PROXYSUB(FIRSTUSE)
+     2 : DISPLAY QMGR ALL
+AMQ8408I: Display Queue Manager details.
+   QMNAME(QM1)                             PSMODE(ENABLED)
+   PARENT(QMP)                             DESCR( )
+2 MQSC commands read.
+"""
+
+
+def test_topic_and_qmgr_answers_are_definitions_as_mqsc_import_takes_them(
+    cli: Cli, store_url: str, tmp_path: Path
+) -> None:
+    ok(cli("define", "qmgr", "QM1", "--cluster", "CL1"))
+    capture = tmp_path / "qm1.txt"
+    capture.write_text(TOPIC_CAPTURE)
+    summary = ok(cli("import", "display", str(capture), "-o", "json")).json()
+    assert summary[0]["topics"] == 1 and summary[0]["not_read"] == {"SYSTEM topic objects": 1}
+    topic = ok(cli("display", "topic", "SPORTS", "--qmgr", "QM1", "-o", "json")).json()[0]
+    assert (topic["topicstr"], topic["clroute"], topic["wildcard"], topic["descr"]) == (
+        "/Sport",
+        "TOPICHOST",
+        "BLOCK",
+        "Bob's sport (all of it)",
+    )
+    assert ok(cli("display", "qmgr", "QM1", "-o", "json")).json()[0]["parent"] == "QMP"
+    # a value MQ would refuse: one line at the keyword, nothing changed
+    before = dump_store(store_url)
+    capture.write_text(TOPIC_CAPTURE.replace("CLROUTE(TOPICHOST)", "CLROUTE(SIDEWAYS)"))
+    refused = cli("import", "display", str(capture))
+    assert refused.exit_code == 2 and f"{capture}:9:44:" in refused.stderr and "CLROUTE" in refused.stderr
+    assert dump_store(store_url) == before

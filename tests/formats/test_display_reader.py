@@ -117,3 +117,8 @@ def test_rest_json_shapes() -> None:
     assert "QM7" in caught.value.message and caught.value.line == 1
     with pytest.raises(InputError):
         read_capture(json.dumps(subs), file="r.json")  # names no queue manager, and none is given
+
+
+def test_a_lone_apostrophe_is_a_plain_character() -> None:
+    text = OUTPUT.replace("DESCR(foo (bar) baz)", "DESCR(Bob's topic (all of it))")
+    assert read_capture(text, file="qm1.txt").blocks[0].attrs["DESCR"] == "Bob's topic (all of it)"

@@ -391,7 +391,22 @@ def _items(line: str, file: str, number: int) -> list[tuple[str, str, int]]:
 
 
 def _value(line: str, open_at: int, file: str, number: int) -> tuple[str, int]:
-    """The value after the parenthesis at ``open_at``: nested parentheses balance, quotes hide them."""
+    """The value after the parenthesis at ``open_at``: nested parentheses balance, quotes hide them.
+
+    runmqsc prints values unquoted, so an apostrophe may stand alone (``DESCR(Bob's topic)``): when
+    quotes do not pair up, the value is read again with every character plain."""
+    found = _closing(line, open_at, quotes=True)
+    if found is None:
+        found = _closing(line, open_at, quotes=False)
+    if found is None:
+        raise _fail(
+            "value with an unbalanced parenthesis: no closing ')' on this line", file, number, open_at + 1
+        )
+    return _unquote(line[open_at + 1 : found].strip()), found + 1
+
+
+def _closing(line: str, open_at: int, *, quotes: bool) -> int | None:
+    """Index of the parenthesis closing the one at ``open_at``, or None."""
     depth, i, n = 1, open_at + 1, len(line)
     quoted = False
     while i < n:
@@ -402,17 +417,16 @@ def _value(line: str, open_at: int, file: str, number: int) -> tuple[str, int]:
                     i += 2
                     continue
                 quoted = False
-        elif ch == "'":
+        elif ch == "'" and quotes:
             quoted = True
         elif ch == "(":
             depth += 1
         elif ch == ")":
             depth -= 1
             if depth == 0:
-                return _unquote(line[open_at + 1 : i].strip()), i + 1
+                return i
         i += 1
-    what = "an unclosed quote" if quoted else "an unbalanced parenthesis"
-    raise _fail(f"value with {what}: no closing ')' on this line", file, number, open_at + 1)
+    return None
 
 
 def _unquote(value: str) -> str:
