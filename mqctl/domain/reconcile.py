@@ -23,7 +23,6 @@ from mqctl.domain.observed import (
     TCLUSTER,
     NodeCapture,
     PredictedProxy,
-    node_views,
     predict_proxies,
     proxy_origin,
 )
@@ -420,13 +419,13 @@ def _cluster_topics(topology: Topology, seen: _Seen) -> list[Discrepancy]:
         if obj.cluster:
             defined[(obj.node, obj.name, obj.cluster)] = obj
     out: list[Discrepancy] = []
-    views = node_views(topology)
+    known = {n for n, node in topology.nodes.items() if node.dialect == Dialect.MQ}
     for node, observed in sorted(seen.tclusters.items()):
         for o in observed:
             host = o.get("CLUSQMGR")
             model = defined.get((host, o.name, o.get("CLUSTER")))
             if model is None:
-                if node in views and host:
+                if node in known and host:
                     out.append(
                         _make(
                             "CLUSTER_TOPIC_FOREIGN_HOST",
