@@ -60,6 +60,11 @@ def explain_command(
     offline: list[str] = typer.Option(
         [], "--offline", metavar="NODE:SUB", help="A subscriber that is offline (repeatable)."
     ),
+    observed: bool = typer.Option(
+        False,
+        "--observed",
+        help="Channels observed not RUNNING and hierarchy relations not ACTIVE (import display) are links down.",
+    ),
     output: ExplainOutput = typer.Option(
         ExplainOutput.table,
         "--output",
@@ -86,16 +91,25 @@ def explain_command(
     properties = dict(parse_property(p) for p in prop)
     headers = dict(Message.create(properties, dict(parse_header(h) for h in header)).headers)
     failures = _failures(down, link_down, offline)
-    explained = explain_publication(store_url(), Publication(from_node, topic, properties, headers), failures)
+    explained = explain_publication(
+        store_url(), Publication(from_node, topic, properties, headers), failures, observed=observed
+    )
     for text in explained.hints:
         hint(text)
-    result, topology = explained.result, explained.topology
+    result, topology, failures, notes = (
+        explained.result,
+        explained.topology,
+        explained.failures,
+        explained.notes,
+    )
     if output is ExplainOutput.json:
-        emit_json(result.to_json())
+        emit_json({**result.to_json(), "observed_links_down": notes} if observed else result.to_json())
     elif output is ExplainOutput.table:
         from mqctl.render.explain_tree import render
 
         render(result, topology)
+        for note in notes:
+            typer.echo(f"observed: link {' - '.join(note['link'])} down: {note['observation']}")
     else:
         from mqctl.render.journey import journey_diagram
 

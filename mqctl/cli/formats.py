@@ -319,6 +319,9 @@ def export_mqsc_command(
         help="Folder to write one QMGR.mqsc file each into (without it: standard output).",
     ),
     mode: str | None = MODE_OPTION,
+    include_api: bool = typer.Option(
+        False, "--include-api", help="Write API subscriptions (from `import display`) as DEFINE SUB too."
+    ),
 ) -> None:
     """Write dmpmqcfg-style MQSC; `mqctl runmqsc` or `import mqsc` gives the same model back."""
     from mqctl.domain.errors import InputError
@@ -331,7 +334,7 @@ def export_mqsc_command(
     file_mode = parse_mode(mode)
     with reading() as store:
         names = node_names(store, Dialect.MQ) if all_ else [qmgr or ""]
-        exports = [export_mqsc(store, name) for name in names]
+        exports = [export_mqsc(store, name, include_api=include_api) for name in names]
     _not_written(exports)
     if out is None:
         # one dump after another, each with its dmpmqcfg header naming its queue manager
@@ -381,3 +384,4 @@ def export_ems_command(
 
 # `export snapshot` and `import snapshot` register themselves on the apps above (their own module).
 import mqctl.cli.snapshot  # noqa: E402, F401
+from mqctl.cli import observed as _observed  # noqa: E402,F401  (registers `import display`)

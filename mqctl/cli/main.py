@@ -35,6 +35,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "graph": ("mqctl.cli.graph", "app"),
     "validate": ("mqctl.cli.validate", "app"),
     "diff": ("mqctl.cli.diff", "app"),
+    "reconcile": ("mqctl.cli.observed", "reconcile_app"),
     "spark": ("mqctl.cli.spark", "app"),
 }
 """Command name -> (module, Typer app attribute)."""

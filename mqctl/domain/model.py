@@ -62,6 +62,14 @@ class WSchema(StrEnum):
     CHAR = "CHAR"
 
 
+class SubType(StrEnum):
+    """SUBTYPE of an MQ subscription in the model: defined by an administrator, or made by an
+    application through the API (seen in a capture of DISPLAY SUB; ``export mqsc`` leaves it out)."""
+
+    ADMIN = "ADMIN"
+    API = "API"
+
+
 class ChannelType(StrEnum):
     CLUSRCVR = "CLUSRCVR"
     CLUSSDR = "CLUSSDR"
@@ -195,6 +203,7 @@ class Subscription:
     seq: int = 0
     source_file: str | None = None
     source_line: int | None = None
+    subtype: SubType = SubType.ADMIN
 
     @property
     def is_route_durable(self) -> bool:

@@ -7,8 +7,9 @@ people run in a loop.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from mqctl.domain.explanation import Explanation, Failures, Publication
@@ -23,11 +24,20 @@ class Explained:
 
     result: Explanation
     topology: Topology
+    failures: Failures
     hints: list[str] = field(default_factory=list)
+    notes: list[dict[str, Any]] = field(default_factory=list)
+    """With ``observed``: each observed link down taken as a failure, with the observation behind it."""
 
 
-def explain_publication(url: str, publication: Publication, failures: Failures) -> Explained:
-    """Where ``publication`` goes under ``failures``, read in one read-only transaction of the store."""
+def explain_publication(
+    url: str, publication: Publication, failures: Failures, *, observed: bool = False
+) -> Explained:
+    """Where ``publication`` goes under ``failures``, read in one read-only transaction of the store.
+
+    ``observed``: channels observed not RUNNING and hierarchy relations not ACTIVE (the captures of
+    ``import display``) are links down too, each named with the observation behind it.
+    """
     from mqctl.domain.links import check_links_down
     from mqctl.domain.model import Dialect
     from mqctl.domain.routing import explain
@@ -35,12 +45,36 @@ def explain_publication(url: str, publication: Publication, failures: Failures) 
     from mqctl.store.slice import load_slice
 
     hints: list[str] = []
+    seen: dict[frozenset[str], str] = {}
     with reading(url) as store:
-        topology = load_slice(store.conn, publication.from_node, publication.topic, failures)
+        if observed:
+            from mqctl.services.observed import observed_links_down
+
+            seen = observed_links_down(store)
+        given = failures.links_down
+        wider = dataclasses.replace(failures, links_down=given | frozenset(seen))
+        topology = load_slice(store.conn, publication.from_node, publication.topic, wider)
+        seen = _linked(topology, seen)
+        failures = dataclasses.replace(failures, links_down=given | frozenset(seen))
         check_links_down(topology, failures.links_down)
         if topology.nodes[publication.from_node].dialect is Dialect.MQ:
             hints += _leading_slash(store, publication.from_node, publication.topic)
-    return Explained(explain(topology, publication, failures), topology, hints)
+    notes: list[dict[str, Any]] = [
+        {"link": sorted(pair), "observation": text}
+        for pair, text in sorted(seen.items(), key=lambda i: sorted(i[0]))
+    ]
+    return Explained(explain(topology, publication, failures), topology, failures, hints, notes)
+
+
+def _linked(topology: Topology, seen: dict[frozenset[str], str]) -> dict[frozenset[str], str]:
+    """The observed links down that join two nodes of the slice that the model links."""
+    from mqctl.domain.links import linked
+
+    return {
+        pair: text
+        for pair, text in seen.items()
+        if len(pair) == 2 and all(n in topology.nodes for n in pair) and linked(topology, *sorted(pair))
+    }
 
 
 def _leading_slash(store: Store, qmgr: str, topic: str) -> list[str]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mqctl.domain.errors import InputError
-from mqctl.domain.model import Dialect, Node, NodeState
+from mqctl.domain.model import Dialect, Node, NodeState, SubType
 from mqctl.domain.names import check_mq_name, check_node_name, node_label
 from mqctl.domain.objects import nodes
 from mqctl.formats.script_run import ScriptRun
@@ -373,8 +373,9 @@ def _without_non_durable(state: NodeState, why: str) -> tuple[NodeState, list[st
     return dataclasses.replace(state, subscriptions=kept), [note]
 
 
-def export_mqsc(store: Store, qmgr: str) -> Exported:
-    """``QMGR.mqsc``, dmpmqcfg style, stamped with the export time."""
+def export_mqsc(store: Store, qmgr: str, *, include_api: bool = False) -> Exported:
+    """``QMGR.mqsc``, dmpmqcfg style, stamped with the export time; API subscriptions (an application's,
+    seen in a capture) only with ``include_api``."""
     from datetime import datetime
 
     from mqctl.formats.mqsc import write_mqsc
@@ -383,6 +384,15 @@ def export_mqsc(store: Store, qmgr: str) -> Exported:
     if ref.dialect is not Dialect.MQ:
         raise InputError("is an EMS server: use `mqctl export ems`", obj=f"server {qmgr}")
     state, skipped = _without_non_durable(store.load_node_state(ref), "DEFINE SUB defines durable ones only")
+    if not include_api:
+        api = sorted(name for name, sub in state.subscriptions.items() if sub.subtype is SubType.API)
+        if api:
+            kept = {name: sub for name, sub in state.subscriptions.items() if sub.subtype is not SubType.API}
+            state = dataclasses.replace(state, subscriptions=kept)
+            skipped.append(
+                f"{len(api)} API subscription(s) ({', '.join(api[:5])}{', ...' if len(api) > 5 else ''}): "
+                "made by applications; --include-api writes them"
+            )
     return Exported(qmgr, {f"{qmgr}.mqsc": write_mqsc(state, generated=datetime.now())}, skipped)
 
 

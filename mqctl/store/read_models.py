@@ -226,7 +226,7 @@ def topic_string_starts(store: Store, qmgr: str) -> set[str]:
     return {first for (first,) in store.conn.execute(union(objects, patterns))}
 
 
-MQ_SUB_KEYS = ("topicstr", "selector", "subscope", "wschema", "dest", "destqmgr", "topicobj")
+MQ_SUB_KEYS = ("topicstr", "selector", "subscope", "wschema", "dest", "destqmgr", "topicobj", "subtype")
 EMS_SUB_KEYS = ("topicstr", "selector")
 """An EMS subscriber has a pattern, a selector and durability; its durables.conf extras are properties."""
 

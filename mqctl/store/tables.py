@@ -35,6 +35,7 @@ from mqctl.domain.model import (
     ProxySub,
     Scope,
     SubScope,
+    SubType,
     Wildcard,
     WSchema,
     ZoneType,
@@ -204,10 +205,12 @@ subscriptions = Table(
     Column("properties", JSON_DOC, nullable=False),
     Column("seq", Integer, nullable=False),
     *source_columns(),
+    Column("subtype", String(8), nullable=False, server_default="ADMIN"),
     UniqueConstraint("node_id", "name_key"),
     Index("ix_subscriptions_node_id_topicobj", "node_id", "topicobj"),
     one_of("subscope", SubScope),
     one_of("wschema", WSchema),
+    one_of("subtype", SubType),
 )
 
 routes = Table(
@@ -239,4 +242,29 @@ route_selectors = Table(
     *source_columns(),
     UniqueConstraint("route_id", "direction", "topic_key"),
     one_of("direction", Direction),
+)
+
+# -- observed state (issue 22): what captures of DISPLAY output showed, never definitions ---------------
+
+captures = Table(
+    "captures",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("node", String(NAME), nullable=False, unique=True),
+    Column("captured_at", String(40), nullable=False),
+    Column("file", Text, nullable=False),
+    Column("commands", JSON_DOC, nullable=False),
+)
+"""The latest capture of each queue manager (a node name, not a reference: a capture may name a queue
+manager the model does not know, which reconcile reports). ``captured_at`` is ISO 8601 in UTC."""
+
+observations = Table(
+    "observations",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("capture_id", Integer, ForeignKey("captures.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("kind", String(16), nullable=False),
+    Column("name", Text, nullable=False),
+    Column("attributes", JSON_DOC, nullable=False),
+    Column("line", Integer, nullable=True),
 )

@@ -43,6 +43,7 @@ MQ_SUB_KEYS = [
     "dest",
     "destqmgr",
     "topicobj",
+    "subtype",
     "durable",
     "properties",
     "dialect",

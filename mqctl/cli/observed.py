@@ -1,0 +1,209 @@
+"""What queue managers were seen to hold: `import display`, `display observed`, `reconcile`."""
+
+from __future__ import annotations
+
+import re
+import sys
+from datetime import datetime, timedelta
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from mqctl.cli.apps import display_app, sub_app
+from mqctl.cli.common import OUTPUT_OPTION, Output, emit_json, no_match_exit, reading, transaction
+from mqctl.cli.formats import ENCODING_OPTION, _encoding, import_app
+
+if TYPE_CHECKING:
+    from mqctl.domain.reconcile import Discrepancy
+    from mqctl.domain.validation import Severity
+
+reconcile_app = sub_app()
+
+
+def _time(value: str | None) -> datetime | None:
+    from mqctl.domain.errors import InputError
+
+    if value is None:
+        return None
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        raise InputError(
+            f"{value!r} is not an ISO 8601 time (2026-11-26T03:00:00Z)", attribute="--at"
+        ) from None
+
+
+_SPAN = re.compile(r"^(\d+)\s*([smhd]?)$")
+_UNITS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def _span(value: str | None) -> timedelta | None:
+    from mqctl.domain.errors import InputError
+
+    if value is None:
+        return None
+    found = _SPAN.match(value.strip().lower())
+    if found is None:
+        raise InputError(f"{value!r} is not a duration (90s, 30m, 12h, 2d)", attribute="--max-age")
+    return timedelta(seconds=int(found.group(1)) * _UNITS[found.group(2)])
+
+
+@import_app.command("display")
+def import_display_command(
+    paths: list[Path] = typer.Argument(
+        ..., help="Saved runmqsc DISPLAY output or REST runCommandJSON responses."
+    ),
+    qmgr: str | None = typer.Option(
+        None, "--qmgr", help="Queue manager of files that name none (checked when they do)."
+    ),
+    at: str | None = typer.Option(
+        None, "--at", metavar="TIME", help="Capture time of files without one (ISO 8601)."
+    ),
+    encoding: str | None = ENCODING_OPTION,
+    output: Output = OUTPUT_OPTION,
+) -> None:
+    """Read captures of DISPLAY output: ADMIN/API subscriptions and definitions into the model, the rest as observations."""
+    from mqctl.services.observed import import_display
+
+    when = _time(at)
+    with transaction() as store:
+        results = import_display(store, paths, qmgr=qmgr, at=when, encoding=_encoding(encoding))
+    summary = [r.to_json() for r in results]
+    if output is Output.json:
+        emit_json(summary)
+        return
+    for r in summary:
+        subs = ", ".join(f"{n} {k}" for k, n in r["subscriptions"].items()) or "no"
+        seen = ", ".join(f"{n} {k}" for k, n in r["observations"].items()) or "no"
+        line = (
+            f"{r['qmgr']}: {subs} subscription(s), {r['topics']} topic(s), {seen} observation(s), "
+            f"captured {r['captured_at']}"
+        )
+        if r["not_read"]:
+            line += "; not read: " + ", ".join(f"{n} {k}" for k, n in r["not_read"].items())
+        if r["not_imported"]:
+            line += "; queue manager not in the model, not imported: " + ", ".join(
+                f"{n} {k}" for k, n in r["not_imported"].items()
+            )
+        sys.stdout.write(line + "\n")
+
+
+@display_app.command("observed")
+def display_observed_command(
+    qmgr: str | None = typer.Option(None, "--qmgr", help="Only this queue manager's capture."),
+    output: Output = OUTPUT_OPTION,
+) -> None:
+    """Observations kept from the latest capture of each queue manager."""
+    from mqctl.services.observed import observed
+
+    with reading() as store:
+        captures = observed(store, qmgr)
+    if output is Output.json:
+        emit_json(captures)
+    else:
+        from rich.table import Table
+
+        from mqctl.cli.common import console
+
+        table = Table(title="Observed", title_justify="left")
+        for col in ("QMGR", "CAPTURED", "KIND", "NAME", "ATTRIBUTES"):
+            table.add_column(col)
+        for c in captures:
+            for o in c["observations"]:
+                shown = " ".join(f"{k}({v})" for k, v in o["attributes"].items() if k in _SHOWN)
+                table.add_row(c["qmgr"], c["captured_at"], o["kind"], o["name"], shown)
+            if not c["observations"]:
+                table.add_row(c["qmgr"], c["captured_at"], "", "", "")
+        console().print(table)
+    no_match_exit(captures)
+
+
+_SHOWN = {"TOPICSTR", "DESTQMGR", "CLUSTER", "CLROUTE", "CLUSQMGR", "STATUS", "TYPE", "RQMNAME", "QMNAME"}
+
+
+class ReconcileOutput(StrEnum):
+    text = "text"
+    json = "json"
+    sarif = "sarif"
+    junit = "junit"
+
+
+class FailOn(StrEnum):
+    error = "error"
+    warning = "warning"
+    info = "info"
+
+
+@reconcile_app.command("reconcile")
+def reconcile_command(
+    output: ReconcileOutput = typer.Option(
+        ReconcileOutput.text, "--output", "-o", case_sensitive=False, help="text, json, sarif or junit."
+    ),
+    fail_on: FailOn = typer.Option(
+        FailOn.error,
+        "--fail-on",
+        case_sensitive=False,
+        help="Exit 1 when a finding is at or above this severity.",
+    ),
+    max_age: str | None = typer.Option(
+        None,
+        "--max-age",
+        metavar="SPAN",
+        help="Captures older than this (90s, 30m, 12h, 2d), or further apart, are reported.",
+    ),
+) -> None:
+    """What the model predicts each queue manager holds, against what captures showed (rules MQR…, docs/rules.md)."""
+    from mqctl.domain.reconcile import RECONCILE_RULES, failing
+    from mqctl.domain.validation import Severity
+    from mqctl.services.reconcile import reconcile_store
+
+    span = _span(max_age)
+    with reading() as store:
+        found = reconcile_store(store, max_age=span)
+    threshold = Severity(fail_on.value)
+    _emit(found, output, threshold, RECONCILE_RULES)
+    if failing(found, threshold):
+        raise typer.Exit(1)
+
+
+def _emit(found: list[Discrepancy], output: ReconcileOutput, fail_on: Severity, rules: Any) -> None:
+    from mqctl import __version__
+    from mqctl.domain.validation import summary
+    from mqctl.formats import findings as writers
+
+    plain = [d.finding for d in found]
+    if output is ReconcileOutput.json:
+        emit_json({"findings": [d.to_json() for d in found], "summary": summary(plain)})
+    elif output is ReconcileOutput.sarif:
+        emit_json(writers.to_sarif(plain, rules, __version__))
+    elif output is ReconcileOutput.junit:
+        sys.stdout.write(writers.to_junit(plain, rules, fail_on))
+    else:
+        _text(found, fail_on)
+
+
+def _text(found: list[Discrepancy], fail_on: Severity) -> None:
+    """One line per finding (never wrapped: logs are read with grep), its causes and subscriptions below."""
+    from rich.console import Console
+    from rich.markup import escape
+
+    from mqctl.domain.reconcile import failing
+    from mqctl.domain.validation import summary
+
+    out = Console(highlight=False)
+    styles = {"error": "red", "warning": "yellow", "info": "cyan"}
+    for d in found:
+        style = styles[str(d.severity)]
+        rule = d.finding.rule
+        out.print(f"[{style}]{rule.id} {rule.code}[/{style}]  {escape(d.finding.message)}", soft_wrap=True)
+        for cause in d.causes:
+            out.print(f"      [dim]cause: {escape(cause)}[/dim]", soft_wrap=True)
+    counts = summary([d.finding for d in found])
+    out.print(", ".join(f"{n} {k}" for k, n in counts.items()))
+    failed = failing(found, fail_on)
+    if failed:
+        out.print(f"[bold red]FAILED[/bold red]: {len(failed)} finding(s) at or above {fail_on}.")
+    else:
+        out.print(f"[bold green]PASSED[/bold green]: nothing at or above {fail_on}.")

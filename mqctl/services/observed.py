@@ -1,0 +1,364 @@
+"""Captures of DISPLAY output into the store: definitions into the model, the rest as observations.
+
+ADMIN and API subscriptions become model subscriptions, checked by the same domain rules as every other
+door (``domain.rules.subscriptions``); DISPLAY TOPIC and DISPLAY QMGR answers become the MQSC commands
+that define what they show and go through the runmqsc door (``services.formats.runmqsc``). Proxy
+subscriptions, cluster topics and queue managers, hierarchy relations, channel and subscription
+statuses are observations: the capture of a queue manager replaces its previous one. Everything else is
+counted by what it is. The caller's one transaction holds it all: any error changes nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import StrEnum
+from pathlib import Path
+from typing import Any, TypeVar
+
+from mqctl.domain.errors import InputError
+from mqctl.domain.model import Dialect, NodeState, SubScope, Subscription, SubType, WSchema
+from mqctl.domain.observed import OBSERVED_KINDS, PROXY, NodeCapture, Observation
+from mqctl.domain.rules import subscriptions as sub_rules
+from mqctl.formats._located import locate
+from mqctl.formats.display import Block, Capture, read_capture
+from mqctl.formats.text_io import read_text_file
+from mqctl.memory import gc_paused
+from mqctl.store.observed import load_captures, save_capture
+from mqctl.store.repository import Store
+
+E = TypeVar("E", bound=StrEnum)
+
+_NAME_OF = {
+    "PROXY": "SUB",
+    "TCLUSTER": "TOPIC",
+    "CLUSQMGR": "CLUSQMGR",
+    "PUBSUB": "QMNAME",
+    "CHSTATUS": "CHANNEL",
+    "SBSTATUS": "SUB",
+}
+_TOPIC_KEYWORDS = (
+    "TOPICSTR",
+    "CLUSTER",
+    "CLROUTE",
+    "WILDCARD",
+    "PUBSCOPE",
+    "SUBSCOPE",
+    "PROXYSUB",
+    "PUB",
+    "SUB",
+    "DESCR",
+)
+_QMGR_KEYWORDS = ("PSMODE", "PSCLUS", "PARENT", "DESCR")
+
+
+@dataclass
+class DisplayImport:
+    """What one queue manager's capture (one or more files) brought in."""
+
+    qmgr: str
+    files: list[str]
+    captured_at: datetime
+    commands: list[str]
+    in_model: bool
+    subscriptions: Counter[str] = field(default_factory=Counter)
+    """ADMIN / API subscriptions defined or replaced."""
+    topics: int = 0
+    qmgr_attributes: int = 0
+    observations: Counter[str] = field(default_factory=Counter)
+    not_read: Counter[str] = field(default_factory=Counter)
+    not_imported: Counter[str] = field(default_factory=Counter)
+    """Definitions left out because the queue manager is not in the model."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "qmgr": self.qmgr,
+            "files": self.files,
+            "captured_at": self.captured_at.isoformat(),
+            "commands": self.commands,
+            "in_model": self.in_model,
+            "subscriptions": dict(sorted(self.subscriptions.items())),
+            "topics": self.topics,
+            "qmgr_attributes": self.qmgr_attributes,
+            "observations": dict(sorted(self.observations.items())),
+            "not_read": dict(sorted(self.not_read.items())),
+            "not_imported": dict(sorted(self.not_imported.items())),
+        }
+
+
+def _when(capture: Capture, at: datetime | None, path: Path) -> datetime:
+    """The output's own time, else ``--at``, else the file's modification time (UTC)."""
+    if capture.captured_at is not None:
+        return capture.captured_at.astimezone(UTC)
+    if at is not None:
+        return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
+    try:
+        return datetime.fromtimestamp(path.stat().st_mtime, UTC)
+    except OSError:
+        return datetime.now(UTC)
+
+
+def read_captures(
+    paths: list[Path], *, qmgr: str | None, at: datetime | None, encoding: str | None = None
+) -> list[tuple[Capture, datetime]]:
+    """Every file (and every file of the folders named) read and checked before the store is touched."""
+    out = []
+    files: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            files += sorted(p for p in path.rglob("*") if p.is_file() and not p.name.startswith("."))
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise InputError("no such file or folder", file=str(path))
+    for path in files:
+        capture = read_capture(read_text_file(path, encoding), file=str(path), qmgr=qmgr)
+        out.append((capture, _when(capture, at, path)))
+    return out
+
+
+def import_display(
+    store: Store,
+    paths: list[Path],
+    *,
+    qmgr: str | None = None,
+    at: datetime | None = None,
+    encoding: str | None = None,
+) -> list[DisplayImport]:
+    """``mqctl import display``: the captures of ``paths``, grouped by queue manager, in one transaction."""
+    grouped: dict[str, list[tuple[Capture, datetime]]] = {}
+    with gc_paused():  # many small objects, none of them cyclic: no collection while they are made
+        for capture, when in read_captures(paths, qmgr=qmgr, at=at, encoding=encoding):
+            grouped.setdefault(capture.qmgr, []).append((capture, when))
+        return [_import_node(store, name, parts) for name, parts in sorted(grouped.items())]
+
+
+def _import_node(store: Store, name: str, parts: list[tuple[Capture, datetime]]) -> DisplayImport:
+    ref = store.node(name)
+    if ref is not None and ref.dialect is not Dialect.MQ:
+        capture = parts[0][0]
+        raise InputError(
+            "is an EMS server in the model, not a queue manager",
+            obj=f"server {name}",
+            file=capture.file,
+            line=capture.qmgr_at[0],
+            column=capture.qmgr_at[1],
+        )
+    result = DisplayImport(
+        name,
+        [c.file for c, _ in parts],
+        max(when for _, when in parts),
+        [],
+        ref is not None,
+    )
+    observations: list[Observation] = []
+    subs: list[Subscription] = []
+    mqsc: list[str] = []
+    origins: list[tuple[str, Block]] = []
+    for capture, _ in parts:
+        for kind in capture.commands:
+            if kind not in result.commands:
+                result.commands.append(kind)
+        result.not_read.update(capture.others)
+        for block in capture.blocks:
+            _take(store, capture, block, result, observations, subs, mqsc, origins)
+    if ref is not None:
+        if mqsc:
+            _apply_mqsc(store, name, mqsc, origins)
+        if subs:
+            _save_subscriptions(store, name, subs)
+    else:
+        result.not_imported.update(
+            {k: v for k, v in (("subscriptions", len(subs)), ("definitions", len(mqsc))) if v}
+        )
+    save_capture(
+        store,
+        NodeCapture(name, result.captured_at, ", ".join(result.files), tuple(result.commands), observations),
+    )
+    return result
+
+
+def _take(
+    store: Store,
+    capture: Capture,
+    block: Block,
+    result: DisplayImport,
+    observations: list[Observation],
+    subs: list[Subscription],
+    mqsc: list[str],
+    origins: list[tuple[str, Block]],
+) -> None:
+    kind, attrs = block.kind, block.attrs
+    if kind == "SUB":
+        subtype = attrs.get("SUBTYPE", "ADMIN").upper()
+        if subtype == PROXY:
+            kind = PROXY
+        else:
+            sub = _subscription(capture, block, subtype, store.next_seq)
+            subs.append(sub)
+            result.subscriptions[str(sub.subtype)] += 1
+            return
+    if kind in OBSERVED_KINDS:
+        observations.append(Observation(kind, attrs.get(_NAME_OF[kind], ""), attrs, block.line))
+        result.observations[kind] += 1
+        return
+    if kind == "TOPIC":
+        name = attrs["TOPIC"]
+        if name.upper().startswith("SYSTEM."):
+            result.not_read["SYSTEM topic objects"] += 1
+            return
+        words = [f"DEFINE TOPIC({_quote(name)})"]
+        words += [f"{k}({_quote(attrs[k])})" for k in _TOPIC_KEYWORDS if k in attrs and attrs[k] != ""]
+        mqsc.append(" ".join([*words, "REPLACE"]))
+        origins.append((capture.file, block))
+        result.topics += 1
+        return
+    if kind == "QMGR":
+        words = [f"{k}({_quote(attrs[k])})" for k in _QMGR_KEYWORDS if attrs.get(k, "") != ""]
+        if words:
+            mqsc.append("ALTER QMGR " + " ".join(words))
+            origins.append((capture.file, block))
+            result.qmgr_attributes += len(words)
+
+
+def _quote(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
+def _enum(enum: type[E], block: Block, keyword: str, default: E, file: str) -> E:
+    text = block.attrs.get(keyword, "")
+    if not text or text == default.value:  # the common case, without a lookup
+        return default
+    text = text.upper()
+    try:
+        return enum(text)
+    except ValueError:
+        line, column = block.at(keyword)
+        allowed = "|".join(m.value for m in enum)
+        raise InputError(
+            f"{text!r} is not one of {allowed}", attribute=keyword, file=file, line=line, column=column
+        ) from None
+
+
+def _subscription(capture: Capture, block: Block, subtype: str, next_seq: Callable[[], int]) -> Subscription:
+    a = block.attrs
+    file = capture.file
+    if subtype not in ("ADMIN", "API"):
+        line, column = block.at("SUBTYPE")
+        raise InputError(
+            f"{subtype!r} is not one of ADMIN|API|PROXY",
+            attribute="SUBTYPE",
+            file=file,
+            line=line,
+            column=column,
+        )
+    name = a.get("SUB", "") or a.get("SUBID", "")
+    topicobj = a.get("TOPICOBJ", "")
+    if topicobj.upper().startswith("SYSTEM."):
+        topicobj = ""
+    sub = Subscription(
+        capture.qmgr,
+        name,
+        a["TOPICSTR"],
+        selector=a.get("SELECTOR") or None,
+        durable=a.get("DURABLE", "YES").upper() != "NO",
+        subscope=_enum(SubScope, block, "SUBSCOPE", SubScope.ALL, file),
+        wschema=_enum(WSchema, block, "WSCHEMA", WSchema.TOPIC, file),
+        dest=a.get("DEST", ""),
+        destqmgr=a.get("DESTQMGR", ""),
+        topicobj=topicobj,
+        seq=next_seq(),
+        source_file=file,
+        source_line=block.line,
+        subtype=SubType.API if subtype == "API" else SubType.ADMIN,
+    )
+    try:
+        sub_rules.check(sub, Dialect.MQ)
+    except InputError as err:
+        keyword = (err.attribute or "SUB").upper()
+        line, column = block.at(keyword if keyword in a else "SUB")
+        raise locate(err, file=file, line=line, column=column) from None
+    return sub
+
+
+def _save_subscriptions(store: Store, name: str, subs: list[Subscription]) -> None:
+    """Into the node's state, one write of the difference (replacing those of the same name)."""
+    ref = store.require_node(name, Dialect.MQ)
+    with gc_paused():
+        before = store.load_node_state(ref)
+        after: NodeState = dataclasses.replace(before, subscriptions=dict(before.subscriptions))
+        for sub in subs:
+            after.subscriptions[sub.name] = sub
+        store.save_node_state(ref, before, after)
+
+
+def _apply_mqsc(store: Store, name: str, lines: list[str], origins: list[tuple[str, Block]]) -> None:
+    """DISPLAY TOPIC / QMGR answers through the runmqsc door; an error points at the block it came from."""
+    from mqctl.services.formats import runmqsc
+
+    result = runmqsc(
+        store, name, "\n".join(lines) + "\n", file=None, inserts={}, create=False, continue_on_error=False
+    )
+    if result.run.errors:
+        err = result.run.errors[0]
+        index = (err.line or 1) - 1
+        file, block = origins[min(max(index, 0), len(origins) - 1)]
+        keyword = (err.attribute or "").upper()
+        line, column = block.at(keyword) if keyword in block.attrs else (block.line, block.column)
+        raise InputError(
+            err.message, obj=err.obj, attribute=err.attribute, file=file, line=line, column=column
+        )
+
+
+# --- display observed --------------------------------------------------------------------------------
+
+
+def observed(store: Store, qmgr: str | None = None) -> list[dict[str, Any]]:
+    """``mqctl display observed``: the captures kept, each with its observations."""
+    return [
+        {
+            "qmgr": c.node,
+            "captured_at": c.captured_at.isoformat(),
+            "file": c.file,
+            "commands": list(c.commands),
+            "observations": [
+                {"kind": o.kind, "name": o.name, "line": o.line, "attributes": o.attributes}
+                for o in c.observations
+            ],
+        }
+        for c in load_captures(store, None if qmgr is None else [qmgr])
+    ]
+
+
+# --- what the model predicts a capture shows ---------------------------------------------------------
+
+
+def predicted_display(store: Store) -> dict[str, list[Any]]:
+    """Per MQ queue manager of the model, the DISPLAY answers of display.mqsc the model predicts
+    (``formats.display.DisplayCommand``; lay them out with ``to_runmqsc`` or ``to_json``)."""
+    from mqctl.domain.observed import node_views, predict_proxies
+    from mqctl.formats.display import predicted_commands
+    from mqctl.store.topology import load_topology
+
+    topology = load_topology(store.conn)
+    proxies = predict_proxies(topology)
+    held: dict[str, list[Any]] = {}
+    for proxy in proxies.values():
+        held.setdefault(proxy.holder, []).append(proxy)
+    subs: dict[str, list[Subscription]] = {}
+    for sub in topology.subscriptions:
+        subs.setdefault(sub.node, []).append(sub)
+    return {
+        name: predicted_commands(subs.get(name, []), held.get(name, []), view)
+        for name, view in node_views(topology).items()
+    }
+
+
+def observed_links_down(store: Store) -> dict[frozenset[str], str]:
+    """``explain --observed``: the links the captures show down, each with its observation."""
+    from mqctl.domain.observed import links_down
+
+    return links_down(load_captures(store))
