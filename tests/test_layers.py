@@ -44,12 +44,7 @@ RULES: list[tuple[str, tuple[str, ...]]] = [
 ]
 """(modules under this name, the imports they must not make)."""
 
-KNOWN_EXCEPTIONS: dict[str, set[str]] = {
-    # `validate` reads the store itself until the `diff` branch moves it into a service
-    "mqctl.cli.validate": {"mqctl.store"},
-    # `spark submit` runs the CLI's entry point until the `spark` branch gives it its own
-    "mqctl.spark.submit": {"mqctl.cli"},
-}
+KNOWN_EXCEPTIONS: dict[str, set[str]] = {}
 """module -> banned layers it still imports, until the branch that owns it lands (remove them then)."""
 
 
