@@ -185,6 +185,8 @@ def test_every_door_is_a_side(
     assert report["before"] == {"side": "git:HEAD:mq", "kind": "git"}
     assert {(r["subscription"], r["node"], r["change"]) for r in report["routing"]} == expected
     assert report["objects"][0]["source"] == {"file": "mq/QM2.mqsc", "line": 3}
+    same = diff("--git", "HEAD:mq", "--git", "HEAD:mq", "-o", "json")  # both sides from git
+    assert same.exit_code == 0 and data(same)["objects"] == [] and data(same)["routing"] == []
     sarif = diff("--git", "HEAD:mq", "mq", "-o", "sarif").json()
     assert isinstance(sarif, dict)
     uris = {
