@@ -107,6 +107,7 @@ def predict_proxies(
     for s in prepared.subs:
         by_source[(_Source(s.sub.node, s.prefix, s.sub.subscope == qmgr_scope), s.proxy_pattern)].append(s)
     for (source, pattern), subs in by_source.items():
+        keys = [s.key for s in subs]
         for grant in prepared.spread(source, True):
             for target in grant.targets if holders is None else grant.targets & holders:
                 if target in grant.excluded:
@@ -115,7 +116,7 @@ def predict_proxies(
                 found = out.get(key)
                 if found is None:
                     found = out[key] = PredictedProxy(target, pattern, grant.held.sender, grant.held.cluster)
-                found.subscriptions.update(s.key for s in subs)
+                found.subscriptions.update(keys)
     index = prepared.index
     for obj in _forced(topology):
         pattern = obj.topicstr + "/#"

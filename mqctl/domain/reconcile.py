@@ -267,7 +267,7 @@ def reconcile(
 
 def _proxies(predicted: dict[tuple[str, str, str], PredictedProxy], seen: _Seen) -> list[Discrepancy]:
     out: list[Discrepancy] = []
-    for key, proxy in sorted(predicted.items()):
+    for key, proxy in predicted.items():  # the findings are sorted at the end
         holder, pattern, origin = key
         held = seen.proxies.get(holder)
         if held is None or (pattern, origin) in held:
@@ -303,10 +303,9 @@ def _proxies(predicted: dict[tuple[str, str, str], PredictedProxy], seen: _Seen)
                     source=_source(seen, holder),
                 )
             )
-    explained = {(h, p, o) for h, p, o in predicted}
-    for holder, held in sorted(seen.proxies.items()):
-        for (pattern, origin), obs in sorted(held.items()):
-            if (holder, pattern, origin) not in explained:
+    for holder, held in seen.proxies.items():
+        for (pattern, origin), obs in held.items():
+            if (holder, pattern, origin) not in predicted:
                 out.append(
                     _make(
                         "PROXY_UNEXPLAINED",

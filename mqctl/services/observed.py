@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 
 from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect, NodeState, SubScope, Subscription, SubType, WSchema
+from mqctl.domain.names import check_mq_name
 from mqctl.domain.observed import OBSERVED_KINDS, PROXY, NodeCapture, Observation
 from mqctl.domain.rules import subscriptions as sub_rules
 from mqctl.formats._located import locate
@@ -116,6 +117,11 @@ def read_captures(
             raise InputError("no such file or folder", file=str(path))
     for path in files:
         capture = read_capture(read_text_file(path, encoding), file=str(path), qmgr=qmgr)
+        try:
+            check_mq_name(capture.qmgr, "qmgr")
+        except InputError as err:
+            line, column = capture.qmgr_at
+            raise locate(err, file=capture.file, line=line, column=column) from None
         out.append((capture, _when(capture, at, path)))
     return out
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from datetime import datetime
-from typing import Any
 
-from sqlalchemy import delete, insert, select
+from sqlalchemy import Text, cast, delete, insert, select
 
 from mqctl.domain.observed import NodeCapture, Observation
 from mqctl.store import tables
@@ -58,19 +58,14 @@ def load_captures(store: Store, nodes: Iterable[str] | None = None) -> list[Node
     for cid, node, at, file, commands in store.conn.execute(query):
         captures[cid] = NodeCapture(node, datetime.fromisoformat(at), file, tuple(commands or ()))
     if captures:
+        # the attributes read as text and decoded in one call for all rows: a capture holds one row per
+        # proxy subscription, and a JSON decode per row (the driver's) costs more than the query
         rows = store.conn.execute(
-            select(o.c.capture_id, o.c.kind, o.c.name, o.c.attributes, o.c.line)
+            select(o.c.capture_id, o.c.kind, o.c.name, cast(o.c.attributes, Text), o.c.line)
             .where(o.c.capture_id.in_(list(captures)))
             .order_by(o.c.id)
-        )
-        for cid, kind, name, attributes, line in rows:
-            captures[cid].observations.append(Observation(kind, name, dict(_attrs(attributes)), line))
+        ).all()
+        decoded = json.loads("[" + ",".join(row[3] for row in rows) + "]") if rows else []
+        for (cid, kind, name, _, line), attributes in zip(rows, decoded, strict=True):
+            captures[cid].observations.append(Observation(kind, name, attributes, line))
     return list(captures.values())
-
-
-def _attrs(value: Any) -> dict[str, str]:
-    if isinstance(value, str):
-        import json
-
-        return dict(json.loads(value))
-    return dict(value or {})

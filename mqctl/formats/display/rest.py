@@ -1,0 +1,164 @@
+"""The REST API's ``runCommandJSON`` answers read as runmqsc's: the same ``Capture`` of blocks.
+
+The API answers ``{"commandResponse": [{"parameters": {...lower-case keys...}}]}``; a saved file holds
+that answer, a list of them, or ``{"qmgr": ..., "request": {...}, "response": {...}}`` exchanges (the
+request's ``qualifier`` says what was displayed, its ``qmgr`` whose answer it is).
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+from mqctl.formats.display.reader import _REQUIRED, Block, Capture, _check_qmgr, _fail, _timestamp
+
+_QUALIFIERS = {
+    "sub": "SUB",
+    "sbstatus": "SBSTATUS",
+    "topic": "TOPIC",
+    "tcluster": "TCLUSTER",
+    "qmgr": "QMGR",
+    "pubsub": "PUBSUB",
+    "chstatus": "CHSTATUS",
+    "clusqmgr": "CLUSQMGR",
+}
+
+
+def read_json(text: str, *, file: str, qmgr: str | None) -> Capture:
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise _fail(f"not valid JSON: {err.msg}", file, err.lineno, err.colno) from None
+    exchanges = doc if isinstance(doc, list) else [doc]
+    finder = _Finder(text)
+    named: str | None = None
+    captured_at: datetime | None = None
+    pending: list[tuple[dict[str, Any], str]] = []
+    for exchange in exchanges:
+        if not isinstance(exchange, dict):
+            raise _fail("not a runCommandJSON response (expected an object)", file, 1)
+        found = exchange.get("request")
+        request: dict[str, Any] = found if isinstance(found, dict) else {}
+        response = exchange.get("response", exchange)
+        if not isinstance(response, dict) or not isinstance(response.get("commandResponse"), list):
+            raise _fail(
+                "not runmqsc DISPLAY output nor a runCommandJSON response (no commandResponse list)", file, 1
+            )
+        name = exchange.get("qmgr") or request.get("qmgr")
+        if isinstance(name, str) and name:
+            if named is not None and name != named:
+                line, column = finder.find(json.dumps(name))
+                raise _fail(
+                    f"names queue manager {name} and {named}: one file, one queue manager", file, line, column
+                )
+            named = name
+        when = exchange.get("captured_at") or exchange.get("capturedAt")
+        if isinstance(when, str):
+            line, column = finder.find(json.dumps(when))
+            captured_at = _timestamp(when, file, line, column)
+        qualifier = str(request.get("qualifier", "")).lower()
+        kind = _QUALIFIERS.get(qualifier, "")
+        if kind == "TOPIC" and str((request.get("parameters") or {}).get("type", "")).lower() == "cluster":
+            kind = "TCLUSTER"
+        if kind:
+            pending.append(({}, "SEEN:" + kind))
+        subtype = str((request.get("parameters") or {}).get("subtype", "")).lower()
+        if kind == "SUB" and subtype in ("all", "proxy"):
+            pending.append(({}, "SEEN:PROXY"))
+        for item in response["commandResponse"]:
+            pending.append((item, kind))
+    if named is not None:
+        line, column = finder.find(json.dumps(named))
+        name = _check_qmgr(named, qmgr, file, line, column)
+        at = (line, column)
+    elif qmgr is not None:
+        name, at = qmgr, (1, 1)
+    else:
+        raise _fail('names no queue manager (no "qmgr" in the request): give --qmgr', file, 1)
+    capture = Capture(file, name, at, captured_at)
+    for item, kind in pending:
+        if kind.startswith("SEEN:"):
+            capture.saw(kind[5:])  # the command was run, whatever it answered
+            continue
+        _json_block(capture, item, kind, file, finder)
+    return capture
+
+
+class _Finder:
+    """Line and column of texts of the JSON document, found in order (the json module keeps no positions)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.offset = 0
+
+    def find(self, needle: str) -> tuple[int, int]:
+        at = self.text.find(needle, self.offset)
+        if at < 0:
+            at = self.text.find(needle)
+        if at < 0:
+            return 1, 1
+        self.offset = at
+        line = self.text.count("\n", 0, at) + 1
+        return line, at - (self.text.rfind("\n", 0, at) + 1) + 1
+
+
+def _json_block(capture: Capture, item: Any, kind: str, file: str, finder: _Finder) -> None:
+    if not isinstance(item, dict):
+        raise _fail("a commandResponse entry is not an object", file, 1)
+    params = item.get("parameters")
+    if not isinstance(params, dict):
+        code = item.get("completionCode")
+        capture.others[
+            f"failed command (completion code {code})" if code else "answer without parameters"
+        ] += 1
+        return
+    attrs = {str(k).upper(): _json_value(v) for k, v in params.items()}
+    first = next(iter(attrs), "")
+    line, column = finder.find(json.dumps(next(iter(params))) if params else '"parameters"')
+    found = kind or _json_kind(attrs, first)
+    if found in ("TOPIC", "TCLUSTER"):
+        found = "TCLUSTER" if attrs.get("TYPE", "").upper() == "CLUSTER" else "TOPIC"
+    if not found:
+        capture.others[first or "object"] += 1
+        return
+    block = Block(found, attrs, line, column)
+    for keyword in _REQUIRED[found]:
+        if keyword not in attrs:
+            raise _fail(f"truncated block: a {found} answer shows no {keyword.lower()}", file, line, column)
+    capture.saw(found)
+    if found == "SUB" and attrs.get("SUBTYPE", "").upper() == "PROXY":
+        capture.saw("PROXY")
+    capture.blocks.append(block)
+
+
+def _json_kind(attrs: dict[str, str], first: str) -> str:
+    if "SUB" in attrs and "TOPICSTR" in attrs:
+        return "SUB"
+    if "SUB" in attrs:
+        return "SBSTATUS"
+    if "TOPIC" in attrs:
+        return "TOPIC"
+    if "CLUSQMGR" in attrs:
+        return "CLUSQMGR"
+    if "CHANNEL" in attrs and "STATUS" in attrs:
+        return "CHSTATUS"
+    if (
+        "QMNAME" in attrs
+        and "STATUS" in attrs
+        and attrs.get("TYPE", "").upper() in ("LOCAL", "PARENT", "CHILD")
+    ):
+        return "PUBSUB"
+    if "QMNAME" in attrs:
+        return "QMGR"
+    return ""
+
+
+def _json_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "YES" if value else "NO"
+    if isinstance(value, list):
+        return ",".join(str(v) for v in value)
+    if value is None:
+        return ""
+    return str(value).strip()
