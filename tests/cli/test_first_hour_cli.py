@@ -174,8 +174,9 @@ READS = [
 
 @pytest.mark.parametrize("args", READS, ids=[" ".join(a[:2]) for a in READS])
 def test_a_read_of_a_store_without_schema_creates_nothing_and_says_run_db_upgrade(
-    store_url: str, args: list[str]
+    empty_store_url: str, args: list[str]
 ) -> None:
+    store_url = empty_store_url
     before = dump_store(store_url) if not store_url.startswith("sqlite") else None
     result = run_cli(args, db=store_url)
     assert result.exit_code == 3, (result.stdout, result.stderr)
