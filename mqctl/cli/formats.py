@@ -94,9 +94,14 @@ def runmqsc_command(
     ),
     encoding: str | None = ENCODING_OPTION,
 ) -> None:
-    """Apply MQSC commands (runmqsc syntax, dmpmqcfg dumps) to the model of QMGR; answers like runmqsc."""
+    """Apply MQSC commands (runmqsc syntax, dmpmqcfg dumps) to the model of QMGR; answers like runmqsc.
+    On a terminal without FILE: an interactive prompt, one command at a time."""
     from mqctl.services.formats import runmqsc
 
+    if file is None and sys.stdin.isatty() and sys.stdout.isatty():
+        from mqctl.cli.runmqsc_prompt import interactive
+
+        return interactive(qmgr, create=create, inserts=_inserts(set_))
     text, name = _script(file, encoding)
     _run_script(
         lambda store: runmqsc(
