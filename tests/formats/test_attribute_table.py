@@ -184,4 +184,6 @@ def test_the_shell_offers_an_option_for_each_topic_and_sub_attribute() -> None:
     for command, table in ((define_topic, attributes.TOPIC), (define_sub, attributes.SUB)):
         params = set(command.__code__.co_varnames[: command.__code__.co_argcount])
         for attr in table:
+            if attr.field == "subtype":  # a define makes an ADMIN subscription; API ones come from captures
+                continue
             assert attr.field in params, (command.__name__, attr.field)

@@ -29,6 +29,7 @@ from mqctl.domain.model import (
     Scope,
     SubScope,
     Subscription,
+    SubType,
     TopicObject,
     Wildcard,
     WSchema,
@@ -84,6 +85,8 @@ SUB = (
     A("dest", "DEST", str, ""),
     A("destqmgr", "DESTQMGR", str, ""),
     A("topicobj", "TOPICOBJ", str, ""),
+    # DISPLAY SUB shows it; DEFINE SUB makes ADMIN ones only (API ones come from captures)
+    A("subtype", "SUBTYPE", SubType, SubType.ADMIN, command=False),
 )
 
 CHANNEL = (
