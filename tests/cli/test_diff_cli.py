@@ -209,6 +209,8 @@ def test_bad_sides_are_one_line_and_exit_2(tmp_path: Path, monkeypatch: pytest.M
     one_line(diff(str(good), str(ems / "tibemsd.conf")), "QM1")
     one_line(diff(f"sqlite:///{tmp_path / 'missing.db'}", str(good)), "missing.db")
     assert not (tmp_path / "missing.db").exists()
+    unreachable = one_line(diff("postgresql+psycopg://u:s3cret@127.0.0.1:1/x", str(good)), "u:***@")
+    assert "s3cret" not in unreachable
     broken = estate(tmp_path / "broken", "DEFINE TOPIC(T1) TOPICSTR(\n")
     one_line(diff(str(good), str(broken)), "QM2.mqsc")
     monkeypatch.chdir(tmp_path)
