@@ -93,12 +93,17 @@ class DiffReport:
 
 
 def read_side(spec: str, *, encoding: str | None = None) -> Side:
-    """One side from what the user wrote; any failure is one ``InputError`` naming the side."""
+    """One side from what the user wrote; any failure is one ``InputError`` naming the side (a store
+    URL without its password)."""
+    label = spec
     try:
         if spec.startswith("git:"):
             return _git_side(spec.removeprefix("git:"), encoding)
         if "://" in spec:
-            return Side(spec, "store", _store_topology(spec))
+            from mqctl.store.engine import redact
+
+            label = redact(spec)
+            return Side(label, "store", _store_topology(spec))
         path = Path(spec.partition("=")[2] if "=" in spec and not Path(spec).exists() else spec)
         if path.is_dir() and (path / "manifest.json").is_file():
             from mqctl.services.snapshot import read_topology
@@ -108,7 +113,7 @@ def read_side(spec: str, *, encoding: str | None = None) -> Side:
     except MqctlError as exc:
         if isinstance(exc, InputError) and (exc.file or exc.obj):
             raise
-        raise InputError(f"cannot read this side: {exc.one_line()}", obj=spec) from None
+        raise InputError(f"cannot read this side: {exc.one_line()}", obj=label) from None
 
 
 def _store_topology(url: str) -> Topology:

@@ -209,6 +209,8 @@ def test_bad_sides_are_one_line_and_exit_2(tmp_path: Path, monkeypatch: pytest.M
     one_line(diff(str(good), str(ems / "tibemsd.conf")), "QM1")
     one_line(diff(f"sqlite:///{tmp_path / 'missing.db'}", str(good)), "missing.db")
     assert not (tmp_path / "missing.db").exists()
+    unreachable = one_line(diff("postgresql+psycopg://u:s3cret@127.0.0.1:1/x", str(good)), "u:***@")
+    assert "s3cret" not in unreachable
     broken = estate(tmp_path / "broken", "DEFINE TOPIC(T1) TOPICSTR(\n")
     one_line(diff(str(good), str(broken)), "QM2.mqsc")
     monkeypatch.chdir(tmp_path)
@@ -254,3 +256,48 @@ def test_ci_doc_posts_the_markdown_as_a_review_comment() -> None:
     assert "gh pr comment" in ci_md and "--body-file mqctl-diff.md" in ci_md  # GitHub Actions
     assert "merge_requests/$CI_MERGE_REQUEST_IID/notes" in ci_md and "body@mqctl-diff.md" in ci_md  # GitLab
     assert "--fail-on lost" in ci_md
+
+
+def ems_estate(folder: Path, selector: str) -> Path:
+    for server, topics, routes, durables in (
+        (
+            "ORD",
+            "orders global\n",
+            f'[USA]\nurl = tcp://usa:7222\noutgoing_topic=orders selector="{selector}"\n',
+            "",
+        ),
+        ("USA", "orders global\n", "[ORD]\nurl = tcp://ord:7222\n", "orders BILLING\n"),
+    ):
+        home = folder / "ems" / server
+        home.mkdir(parents=True)
+        (home / "tibemsd.conf").write_text(
+            f"server = {server}\ntopics = topics.conf\nroutes = routes.conf\ndurables = durables.conf\n"
+        )
+        (home / "topics.conf").write_text(topics)
+        (home / "routes.conf").write_text(routes)
+        (home / "durables.conf").write_text(durables)
+    return folder
+
+
+def test_an_ems_route_selector_narrowed(tmp_path: Path) -> None:
+    before = ems_estate(tmp_path / "before", "country='USA'")
+    after = ems_estate(tmp_path / "after", "country='USA' AND amount > 100")
+    result = diff(str(before), str(after), "-o", "json")
+    assert result.exit_code == 1, result.stderr
+    report = data(result)
+    [change] = report["objects"]
+    assert change["kind"] == "route-selector" and change["node"] == "ORD"
+    assert change["attributes"] == [
+        {
+            "name": "selector",
+            "before": "selector=country='USA'",
+            "after": "selector=country='USA' AND amount > 100",
+        }
+    ]
+    assert change["source"] == {"file": str(after / "ems" / "ORD" / "routes.conf"), "line": 3}
+    lost = [r for r in report["routing"] if r["change"] == "lost"]
+    assert {(r["subscription"], r["node"]) for r in lost} == {("BILLING", "USA")}
+    assert all(
+        r["properties"].get("country") == "USA" and r["properties"].get("amount", 0) <= 100 for r in lost
+    )
+    assert all(r["after"]["reason"] == "ROUTE_SELECTOR" for r in lost)

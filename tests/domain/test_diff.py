@@ -19,9 +19,10 @@ from hypothesis import strategies as st
 
 from mqctl.domain.diff import derive, diff_objects, route_diff
 from mqctl.domain.diff.probes import Probe, boundary_values
-from mqctl.domain.diff.routing import answer, classify
+from mqctl.domain.explanation import Publication
+from mqctl.domain.messages import Message
 from mqctl.domain.model import ClRoute, Dialect, Scope, Topology, Wildcard
-from mqctl.domain.routing import RoutingModel
+from mqctl.domain.routing import RoutingModel, explain
 from mqctl.domain.validation.probe import example_topic
 from tests.domain import ems_builders as ems
 from tests.render import topologies
@@ -161,12 +162,27 @@ def universe(before: Topology, after: Topology, dialect: Dialect) -> list[Probe]
     return [Probe(p, t, props) for t in sorted(topics) for p in publishers for props in sets]
 
 
+def explained(model: RoutingModel, probe: Probe) -> dict[tuple[str, str], tuple[object, ...]]:
+    """(node, subscription) -> what ``explain`` says of it: (status, path) or (reason,)."""
+    if probe.publisher not in model.topology.nodes:
+        return {}
+    props = dict(probe.properties)
+    headers = dict(Message.create(props, {}).headers)
+    answer = explain(model, Publication(probe.publisher, probe.topic, props, headers), detail=False)
+    out: dict[tuple[str, str], tuple[object, ...]] = {
+        (n.node, n.subscription): (str(n.reason),) for n in answer.not_delivered
+    }
+    out.update({(d.node, d.subscription): (str(d.status), tuple(d.path)) for d in answer.deliveries})
+    return out
+
+
 def changed_subscriptions(before: Topology, after: Topology, probes: list[Probe]) -> set[tuple[str, str]]:
+    """The subscriptions whose answer from ``explain`` differs between the two models for some probe."""
     old, new = RoutingModel(before), RoutingModel(after)
     out: set[tuple[str, str]] = set()
     for probe in probes:
-        a, b = answer(old, probe), answer(new, probe)
-        out |= {key for key in a.keys() | b.keys() if classify(a.get(key), b.get(key)) is not None}
+        a, b = explained(old, probe), explained(new, probe)
+        out |= {key for key in a.keys() | b.keys() if a.get(key) != b.get(key)}
     return out
 
 
