@@ -29,7 +29,11 @@ Interface (for the CLI, ``validate`` and the Spark job)::
   pattern. Per topic it keeps, in a least-recently-used cache of ``cache_size`` topics per dialect, what
   does not depend on the publisher (matching subscriptions, proxy subscriptions and where they are held,
   matching EMS definitions and route selectors), so the cost of a publication grows with what matches
-  its topic, not with the number of subscriptions or topic objects in the model. Answers are identical
+  its topic, not with the number of subscriptions or topic objects in the model. What depends on less
+  than the topic is kept under what it depends on: a topic resolves at every queue manager as the deepest
+  topic-object string above it (topics under one object share each tree's resolution), where a
+  subscription's proxy goes is kept per subscription, a topic-host choice per (chooser, hosts, cluster,
+  failures). Answers are identical
   to ``explain(topology, ...)`` whatever was asked before. The topology must not change while a model
   is in use; the model is not thread-safe; pickling it carries the topology only and the indexes are
   rebuilt on first use (see docs/benchmarks.md for the times on a 500,000-subscription estate).
