@@ -115,6 +115,7 @@ def _create_parent(store: Store, node: Node) -> None:
 def define_node(
     store: Store, node: Node, *, clusters_: list[str], full_repositories: list[str], replace: bool
 ) -> list[str]:
+    nodes.check(node)  # before its name is looked up: a name that is not text is the new node's fault
     existing = store.node(node.name)
     with _shell_replies():
         for cluster in clusters_ + full_repositories:

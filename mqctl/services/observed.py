@@ -323,8 +323,9 @@ def _apply_mqsc(store: Store, name: str, lines: list[str], origins: list[tuple[s
 
 
 def observed(store: Store, qmgr: str | None = None) -> list[dict[str, Any]]:
-    """``mqctl display observed``: the captures kept, each with its observations."""
-    return [
+    """``mqctl display observed``: the captures kept, each with its observations. A queue manager named
+    that is neither in the model nor captured is a usage error, as for every display (exit 2)."""
+    found = [
         {
             "qmgr": c.node,
             "captured_at": c.captured_at.isoformat(),
@@ -337,6 +338,9 @@ def observed(store: Store, qmgr: str | None = None) -> list[dict[str, Any]]:
         }
         for c in load_captures(store, None if qmgr is None else [qmgr])
     ]
+    if qmgr is not None and not found and store.node(qmgr) is None:
+        raise InputError(f"no such queue manager {qmgr}", attribute="--qmgr")
+    return found
 
 
 # --- what the model predicts a capture shows ---------------------------------------------------------
