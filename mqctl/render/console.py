@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -27,7 +28,21 @@ def err_console() -> Console:
 
 
 def emit_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    """``data`` as indented JSON. A list is written item by item (the bytes ``json.dumps`` would give): a
+    display of 50,000 rows never becomes one string of tens of megabytes."""
+    if not isinstance(data, list) or not data:
+        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        return
+    write = sys.stdout.write
+    encode = json.JSONEncoder(indent=2, ensure_ascii=False).encode
+    chunk: list[str] = []
+    for i, item in enumerate(data):
+        chunk.append(("[\n  " if i == 0 else ",\n  ") + encode(item).replace("\n", "\n  "))
+        if len(chunk) >= 512:
+            write("".join(chunk))
+            chunk.clear()
+    chunk.append("\n]\n")
+    write("".join(chunk))
 
 
 def show_table(title: str, columns: Sequence[str], rows: Sequence[dict[str, Any]], as_json: bool) -> None:
@@ -37,10 +52,17 @@ def show_table(title: str, columns: Sequence[str], rows: Sequence[dict[str, Any]
     if as_json:
         emit_json(list(rows))
         return
-    from rich.table import Table
-
     if rows:
         columns = [col for col in columns if any(col in row for row in rows)]
+    if not sys.stdout.isatty():
+        text = plain_table(title, columns, [[cell(row.get(col)) for col in columns] for row in rows])
+        if text is not None:
+            sys.stdout.write(text)
+            if not rows:
+                sys.stderr.write(f"no {title.lower()} match\n")
+            return
+    from rich.table import Table
+
     table = Table(title=title, title_justify="left")
     for col in columns:
         table.add_column(col.upper())
@@ -49,6 +71,61 @@ def show_table(title: str, columns: Sequence[str], rows: Sequence[dict[str, Any]
     console().print(table)
     if not rows:
         sys.stderr.write(f"no {title.lower()} match\n")
+
+
+_NOT_PLAIN = re.compile(r"[\[\]\x00-\x1f\x7f-\x9f]|^\s|\s$")
+"""What Rich could read as markup, control characters, and edge spaces: a table holding any of these is
+left to Rich (as is one holding an emoji code, ``:smile:``)."""
+
+
+def _not_plain(value: str) -> bool:
+    from rich.emoji import Emoji
+
+    return _NOT_PLAIN.search(value) is not None or (":" in value and Emoji.replace(value) != value)
+
+
+def plain_table(title: str, columns: Sequence[str], cells: list[list[str]]) -> str | None:
+    """The bytes Rich prints for this table on a console of unlimited width (a pipe, a file), built
+    directly: Rich measures and renders every cell through its layout engine, minutes for 50,000 rows.
+    None when a cell holds what Rich would interpret (markup, emoji codes, control characters) or the
+    title is wider than the table: those go through Rich."""
+    from rich.cells import cell_len
+
+    headers = [col.upper() for col in columns]
+    widths = []
+    for i, head in enumerate(headers):
+        width = cell_len(head)
+        for row in cells:
+            value = row[i]
+            n = len(value) if value.isascii() else cell_len(value)
+            if n > width:
+                width = n
+        widths.append(width)
+    if any(_not_plain(v) for v in (title, *headers)) or any(_not_plain(v) for row in cells for v in row if v):
+        return None
+    total = sum(widths) + 3 * len(widths) + 1
+    if cell_len(title) > total:
+        return None
+
+    def line(values: Sequence[str], bar: str) -> str:
+        parts = [
+            " " + v + " " * (w - (len(v) if v.isascii() else cell_len(v)) + 1)
+            for v, w in zip(values, widths, strict=True)
+        ]
+        return bar + bar.join(parts) + bar + "\n"
+
+    def rule(left: str, mid: str, right: str, fill: str) -> str:
+        return left + mid.join(fill * (w + 2) for w in widths) + right + "\n"
+
+    out = [
+        title + " " * (total - cell_len(title)) + "\n",
+        rule("┏", "┳", "┓", "━"),
+        line(headers, "┃"),
+        rule("┡", "╇", "┩", "━"),
+    ]
+    out.extend(line(row, "│") for row in cells)
+    out.append(rule("└", "┴", "┘", "─"))
+    return "".join(out)
 
 
 def cell(value: Any) -> str:
