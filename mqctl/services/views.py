@@ -80,7 +80,8 @@ def topology(store: Store) -> Topology:
 
 
 def tree_view(store: Store, qmgr: str, topic: str | None) -> TreeView:
-    """A queue manager's topic tree, as ``display tree`` shows it."""
+    """A queue manager's topic tree, as ``display tree`` shows it: built from its slice of the store (its
+    topic space and subscriptions), not the whole model."""
     from mqctl.domain.tree_view import tree_view as view
 
-    return view(topology(store), qmgr, topic)  # the domain names an unknown queue manager
+    return view(read_models.tree_slice(store, qmgr), qmgr, topic)  # the domain names an unknown one

@@ -215,6 +215,20 @@ def topic_space(store: Store, qmgr: str) -> Topology:
     return topology
 
 
+def tree_slice(store: Store, qmgr: str) -> Topology:
+    """What ``display tree --qmgr Q`` shows, and no more: Q's node, its topic space (``topic_space``) and
+    its subscriptions. Empty when Q does not exist (the domain names it)."""
+    ref = store.node(qmgr)
+    if ref is None:
+        return Topology()
+    topology = topic_space(store, qmgr)
+    topology.nodes[qmgr] = ref.node
+    s, codec = tables.subscriptions, convert.SUBSCRIPTION
+    rows = store.conn.execute(select(*codec.columns()).where(s.c.node_id == ref.id).order_by(s.c.name))
+    topology.subscriptions = [codec.from_tuple(row, (qmgr,)) for row in rows]
+    return topology
+
+
 def topic_layer(store: Store) -> Topology:
     """Every MQ topic object and every membership, in three queries: what the topic trees of many queue
     managers are built from at once (``display topic '*'`` over an estate), where one ``topic_space``

@@ -100,3 +100,23 @@ def test_emit_json_streams_the_bytes_of_json_dumps(data: Any) -> None:
     with redirect_stdout(buf):
         emit_json(data)
     assert buf.getvalue() == json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def test_tree_from_its_slice_is_the_tree_of_the_whole_model(cli: Cli, store_url: str) -> None:
+    """``display tree`` reads only Q's slice of the store; the tree is the one the whole model gives."""
+    from mqctl.domain.tree_view import tree_view
+    from mqctl.store.engine import open_store
+    from mqctl.store.topology import load_topology
+
+    estate(cli)
+    engine = open_store(store_url)
+    try:
+        with engine.connect() as conn:
+            whole = load_topology(conn)
+    finally:
+        engine.dispose()
+    for qmgr in SCRIPTS:
+        for branch in ((), ("--topic", "/Sport")):
+            shown = ok(cli("display", "tree", "--qmgr", qmgr, *branch, "-o", "json")).json()
+            expected = tree_view(whole, qmgr, branch[1] if branch else None).to_json()
+            assert shown == json.loads(json.dumps(expected))
