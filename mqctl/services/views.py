@@ -72,11 +72,12 @@ def display_route_selectors(store: Store, node: str | None, route: str | None) -
     return read_models.display_route_selectors(store, node, route)
 
 
-def topology(store: Store) -> Topology:
-    """The whole model as the domain sees it (``graph``, ``display tree``)."""
+def topology(store: Store, *, subscriptions: bool = True) -> Topology:
+    """The whole model as the domain sees it (``graph``); without ``subscriptions`` when the picture
+    draws none (``graph`` without ``--topic``: on an estate they are most of the rows)."""
     from mqctl.store.topology import load_topology
 
-    return load_topology(store.conn)
+    return load_topology(store.conn, subscriptions=subscriptions)
 
 
 def tree_view(store: Store, qmgr: str, topic: str | None) -> TreeView:
