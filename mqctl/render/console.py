@@ -73,15 +73,19 @@ def show_table(title: str, columns: Sequence[str], rows: Sequence[dict[str, Any]
         sys.stderr.write(f"no {title.lower()} match\n")
 
 
-_NOT_PLAIN = re.compile(r"[\[\]\x00-\x1f\x7f-\x9f]|^\s|\s$")
-"""What Rich could read as markup, control characters, and edge spaces: a table holding any of these is
-left to Rich (as is one holding an emoji code, ``:smile:``)."""
+_NOT_PLAIN = re.compile(r"[\[\]\x01-\x1f\x7f-\x9f]|^\s|\s$|\x00\s|\s\x00")
+"""Over the values joined by NUL: what Rich could read as markup, control characters, and a value's edge
+spaces. A table holding any of these is left to Rich (as is one holding an emoji code, ``:smile:``)."""
 
 
-def _not_plain(value: str) -> bool:
+def _all_plain(values: list[str]) -> bool:
+    """Whether Rich would print every value as it is (one regular-expression pass over all of them)."""
     from rich.emoji import Emoji
 
-    return _NOT_PLAIN.search(value) is not None or (":" in value and Emoji.replace(value) != value)
+    joined = "\x00".join(values)
+    if joined.count("\x00") != len(values) - 1 or _NOT_PLAIN.search(joined):
+        return False
+    return ":" not in joined or all(Emoji.replace(v) == v for v in values if ":" in v)
 
 
 def plain_table(title: str, columns: Sequence[str], cells: list[list[str]]) -> str | None:
@@ -92,27 +96,25 @@ def plain_table(title: str, columns: Sequence[str], cells: list[list[str]]) -> s
     from rich.cells import cell_len
 
     headers = [col.upper() for col in columns]
+    values = [v for row in cells for v in row if v]
+    if not _all_plain([title, *headers, *values]):
+        return None
+    ascii_only = "".join(values).isascii()
     widths = []
     for i, head in enumerate(headers):
-        width = cell_len(head)
-        for row in cells:
-            value = row[i]
-            n = len(value) if value.isascii() else cell_len(value)
-            if n > width:
-                width = n
-        widths.append(width)
-    if any(_not_plain(v) for v in (title, *headers)) or any(_not_plain(v) for row in cells for v in row if v):
-        return None
+        col = [row[i] for row in cells]
+        measure = len if ascii_only else cell_len
+        widths.append(max([cell_len(head), *map(measure, col)]))
     total = sum(widths) + 3 * len(widths) + 1
     if cell_len(title) > total:
         return None
 
     def line(values: Sequence[str], bar: str) -> str:
-        parts = [
-            " " + v + " " * (w - (len(v) if v.isascii() else cell_len(v)) + 1)
-            for v, w in zip(values, widths, strict=True)
-        ]
-        return bar + bar.join(parts) + bar + "\n"
+        if ascii_only:
+            parts = [v.ljust(w) for v, w in zip(values, widths, strict=True)]
+        else:
+            parts = [v + " " * (w - cell_len(v)) for v, w in zip(values, widths, strict=True)]
+        return bar + " " + f" {bar} ".join(parts) + " " + bar + "\n"
 
     def rule(left: str, mid: str, right: str, fill: str) -> str:
         return left + mid.join(fill * (w + 2) for w in widths) + right + "\n"
