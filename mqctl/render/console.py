@@ -34,15 +34,58 @@ def emit_json(data: Any) -> None:
         sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
         return
     write = sys.stdout.write
-    encode = json.JSONEncoder(indent=2, ensure_ascii=False).encode
     chunk: list[str] = []
     for i, item in enumerate(data):
-        chunk.append(("[\n  " if i == 0 else ",\n  ") + encode(item).replace("\n", "\n  "))
-        if len(chunk) >= 512:
+        chunk.append("[\n  " if i == 0 else ",\n  ")
+        _indented(item, "  ", chunk)
+        if len(chunk) >= 8192:
             write("".join(chunk))
             chunk.clear()
     chunk.append("\n]\n")
     write("".join(chunk))
+
+
+_quote = json.encoder.encode_basestring  # the C encoder of json.dumps(..., ensure_ascii=False)
+
+
+def _indented(value: Any, indent: str, out: list[str]) -> None:
+    """Append what ``json.dumps(value, indent=2, ensure_ascii=False)`` gives at nesting ``indent``: the
+    rows' strings, None, booleans, integers, lists and maps directly (the standard encoder's indented
+    mode is pure Python); anything else through ``json.dumps`` itself."""
+    if isinstance(value, str):
+        out.append(_quote(value))
+    elif value is None:
+        out.append("null")
+    elif value is True:
+        out.append("true")
+    elif value is False:
+        out.append("false")
+    elif type(value) is int:
+        out.append(int.__repr__(value))
+    elif isinstance(value, dict) and all(type(k) is str for k in value):
+        if not value:
+            out.append("{}")
+            return
+        inner = indent + "  "
+        sep = "{\n" + inner
+        for key, item in value.items():
+            out.append(sep + _quote(key) + ": ")
+            _indented(item, inner, out)
+            sep = ",\n" + inner
+        out.append("\n" + indent + "}")
+    elif isinstance(value, list):
+        if not value:
+            out.append("[]")
+            return
+        inner = indent + "  "
+        sep = "[\n" + inner
+        for item in value:
+            out.append(sep)
+            _indented(item, inner, out)
+            sep = ",\n" + inner
+        out.append("\n" + indent + "]")
+    else:
+        out.append(json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + indent))
 
 
 def show_table(title: str, columns: Sequence[str], rows: Sequence[dict[str, Any]], as_json: bool) -> None:
