@@ -6,6 +6,7 @@ objects and its clusters' clustered objects, SEMANTICS §3): the domain's resolu
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from mqctl.domain.model import Dialect
@@ -22,9 +23,9 @@ def display_topics(store: Store, pattern: str, exact: bool, node: str | None) ->
     out = read_models.display_topics(store, pattern, exact, node)
     mq = str(Dialect.MQ)
     qmgrs = {item["qmgr"] for item in out if item["dialect"] == mq}
+    at: Callable[[str], TopicTree]
     if len(qmgrs) > FEW_QMGRS:
-        trees = TopicTrees(read_models.topic_layer(store))
-        at = trees.at
+        at = TopicTrees(read_models.topic_layer(store)).at
     else:
         slices = {q: TopicTree.for_node(read_models.topic_space(store, q), q) for q in qmgrs}
         at = slices.__getitem__
