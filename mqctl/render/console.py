@@ -97,7 +97,8 @@ def show_table(title: str, columns: Sequence[str], rows: Sequence[dict[str, Any]
         return
     if rows:
         columns = [col for col in columns if any(col in row for row in rows)]
-    if not sys.stdout.isatty():
+    out = console()
+    if not out.is_terminal and out.color_system is None:  # what Rich prints is plain text (no FORCE_COLOR)
         text = plain_table(title, columns, [[cell(row.get(col)) for col in columns] for row in rows])
         if text is not None:
             sys.stdout.write(text)
@@ -111,7 +112,7 @@ def show_table(title: str, columns: Sequence[str], rows: Sequence[dict[str, Any]
         table.add_column(col.upper())
     for row in rows:
         table.add_row(*[cell(row.get(col)) for col in columns])
-    console().print(table)
+    out.print(table)
     if not rows:
         sys.stderr.write(f"no {title.lower()} match\n")
 
