@@ -48,6 +48,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_mesh.py
 	$(BIN)/python benchmarks/bench_routing.py
 	$(BIN)/python benchmarks/bench_validate.py
+	$(BIN)/python benchmarks/bench_commands.py --runs 3
 	$(BIN)/python benchmarks/bench_writers.py
 	$(BIN)/python benchmarks/bench_spark_small.py
 	$(BIN)/python benchmarks/bench_spark.py

@@ -41,5 +41,5 @@ def graph_command(
             err.attribute = "--topic"
             raise
     with reading() as store:
-        topology = load_topology(store)
+        topology = load_topology(store, subscriptions=topic is not None)
     emit_diagram(topology_diagram(topology, clusters=cluster, nodes=node, topic=topic), output)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -27,7 +28,64 @@ def err_console() -> Console:
 
 
 def emit_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    """``data`` as indented JSON. A list is written item by item (the bytes ``json.dumps`` would give): a
+    display of 50,000 rows never becomes one string of tens of megabytes."""
+    if not isinstance(data, list) or not data:
+        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        return
+    write = sys.stdout.write
+    chunk: list[str] = []
+    for i, item in enumerate(data):
+        chunk.append("[\n  " if i == 0 else ",\n  ")
+        _indented(item, "  ", chunk)
+        if len(chunk) >= 8192:
+            write("".join(chunk))
+            chunk.clear()
+    chunk.append("\n]\n")
+    write("".join(chunk))
+
+
+_quote = json.encoder.encode_basestring  # the C encoder of json.dumps(..., ensure_ascii=False)
+
+
+def _indented(value: Any, indent: str, out: list[str]) -> None:
+    """Append what ``json.dumps(value, indent=2, ensure_ascii=False)`` gives at nesting ``indent``: the
+    rows' strings, None, booleans, integers, lists and maps directly (the standard encoder's indented
+    mode is pure Python); anything else through ``json.dumps`` itself."""
+    if isinstance(value, str):
+        out.append(_quote(value))
+    elif value is None:
+        out.append("null")
+    elif value is True:
+        out.append("true")
+    elif value is False:
+        out.append("false")
+    elif type(value) is int:
+        out.append(int.__repr__(value))
+    elif isinstance(value, dict) and all(type(k) is str for k in value):
+        if not value:
+            out.append("{}")
+            return
+        inner = indent + "  "
+        sep = "{\n" + inner
+        for key, item in value.items():
+            out.append(sep + _quote(key) + ": ")
+            _indented(item, inner, out)
+            sep = ",\n" + inner
+        out.append("\n" + indent + "}")
+    elif isinstance(value, list):
+        if not value:
+            out.append("[]")
+            return
+        inner = indent + "  "
+        sep = "[\n" + inner
+        for item in value:
+            out.append(sep)
+            _indented(item, inner, out)
+            sep = ",\n" + inner
+        out.append("\n" + indent + "]")
+    else:
+        out.append(json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + indent))
 
 
 def show_table(title: str, columns: Sequence[str], rows: Sequence[dict[str, Any]], as_json: bool) -> None:
@@ -37,18 +95,83 @@ def show_table(title: str, columns: Sequence[str], rows: Sequence[dict[str, Any]
     if as_json:
         emit_json(list(rows))
         return
-    from rich.table import Table
-
     if rows:
         columns = [col for col in columns if any(col in row for row in rows)]
+    out = console()
+    if not out.is_terminal and out.color_system is None:  # what Rich prints is plain text (no FORCE_COLOR)
+        text = plain_table(title, columns, [[cell(row.get(col)) for col in columns] for row in rows])
+        if text is not None:
+            sys.stdout.write(text)
+            if not rows:
+                sys.stderr.write(f"no {title.lower()} match\n")
+            return
+    from rich.table import Table
+
     table = Table(title=title, title_justify="left")
     for col in columns:
         table.add_column(col.upper())
     for row in rows:
         table.add_row(*[cell(row.get(col)) for col in columns])
-    console().print(table)
+    out.print(table)
     if not rows:
         sys.stderr.write(f"no {title.lower()} match\n")
+
+
+_NOT_PLAIN = re.compile(r"[\[\]\x01-\x1f\x7f-\x9f]|^\s|\s$|\x00\s|\s\x00")
+"""Over the values joined by NUL: what Rich could read as markup, control characters, and a value's edge
+spaces. A table holding any of these is left to Rich (as is one holding an emoji code, ``:smile:``)."""
+
+
+def _all_plain(values: list[str]) -> bool:
+    """Whether Rich would print every value as it is (one regular-expression pass over all of them)."""
+    from rich.emoji import Emoji
+
+    joined = "\x00".join(values)
+    if joined.count("\x00") != len(values) - 1 or _NOT_PLAIN.search(joined):
+        return False
+    return ":" not in joined or all(Emoji.replace(v) == v for v in values if ":" in v)
+
+
+def plain_table(title: str, columns: Sequence[str], cells: list[list[str]]) -> str | None:
+    """The bytes Rich prints for this table on a console of unlimited width (a pipe, a file), built
+    directly: Rich measures and renders every cell through its layout engine, minutes for 50,000 rows.
+    None when a cell holds what Rich would interpret (markup, emoji codes, control characters) or the
+    title is wider than the table: those go through Rich."""
+    from rich.cells import cell_len
+
+    headers = [col.upper() for col in columns]
+    values = [v for row in cells for v in row if v]
+    if not _all_plain([title, *headers, *values]):
+        return None
+    ascii_only = "".join(values).isascii()
+    widths = []
+    for i, head in enumerate(headers):
+        col = [row[i] for row in cells]
+        measure = len if ascii_only else cell_len
+        widths.append(max([cell_len(head), *map(measure, col)]))
+    total = sum(widths) + 3 * len(widths) + 1
+    if cell_len(title) > total:
+        return None
+
+    def line(values: Sequence[str], bar: str) -> str:
+        if ascii_only:
+            parts = [v.ljust(w) for v, w in zip(values, widths, strict=True)]
+        else:
+            parts = [v + " " * (w - cell_len(v)) for v, w in zip(values, widths, strict=True)]
+        return bar + " " + f" {bar} ".join(parts) + " " + bar + "\n"
+
+    def rule(left: str, mid: str, right: str, fill: str) -> str:
+        return left + mid.join(fill * (w + 2) for w in widths) + right + "\n"
+
+    out = [
+        title + " " * (total - cell_len(title)) + "\n",
+        rule("┏", "┳", "┓", "━"),
+        line(headers, "┃"),
+        rule("┡", "╇", "┩", "━"),
+    ]
+    out.extend(line(row, "│") for row in cells)
+    out.append(rule("└", "┴", "┘", "─"))
+    return "".join(out)
 
 
 def cell(value: Any) -> str:

@@ -6,23 +6,32 @@ objects and its clusters' clustered objects, SEMANTICS §3): the domain's resolu
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from mqctl.domain.model import Dialect
-from mqctl.domain.resolution import Resolution, TopicTree
+from mqctl.domain.resolution import Resolution, TopicTree, TopicTrees
 from mqctl.store import read_models
 from mqctl.store.repository import Store
+
+FEW_QMGRS = 4
+"""Up to this many queue managers shown, each tree is built from its own slice of the store; beyond,
+from the whole topic layer read once (one slice per queue manager re-reads its clusters' objects)."""
 
 
 def display_topics(store: Store, pattern: str, exact: bool, node: str | None) -> list[dict[str, Any]]:
     out = read_models.display_topics(store, pattern, exact, node)
-    trees: dict[str, TopicTree] = {}
+    mq = str(Dialect.MQ)
+    qmgrs = {item["qmgr"] for item in out if item["dialect"] == mq}
+    at: Callable[[str], TopicTree]
+    if len(qmgrs) > FEW_QMGRS:
+        at = TopicTrees(read_models.topic_layer(store)).at
+    else:
+        slices = {q: TopicTree.for_node(read_models.topic_space(store, q), q) for q in qmgrs}
+        at = slices.__getitem__
     for item in out:
-        if item["dialect"] == str(Dialect.MQ):
-            if item["qmgr"] not in trees:
-                space = read_models.topic_space(store, item["qmgr"])
-                trees[item["qmgr"]] = TopicTree.for_node(space, item["qmgr"])
-            item["effective"] = _effective(trees[item["qmgr"]].resolve(item["topicstr"]))
+        if item["dialect"] == mq:
+            item["effective"] = _effective(at(item["qmgr"]).resolve(item["topicstr"]))
     return out
 
 

@@ -72,15 +72,17 @@ def display_route_selectors(store: Store, node: str | None, route: str | None) -
     return read_models.display_route_selectors(store, node, route)
 
 
-def topology(store: Store) -> Topology:
-    """The whole model as the domain sees it (``graph``, ``display tree``)."""
+def topology(store: Store, *, subscriptions: bool = True) -> Topology:
+    """The whole model as the domain sees it (``graph``); without ``subscriptions`` when the picture
+    draws none (``graph`` without ``--topic``: on an estate they are most of the rows)."""
     from mqctl.store.topology import load_topology
 
-    return load_topology(store.conn)
+    return load_topology(store.conn, subscriptions=subscriptions)
 
 
 def tree_view(store: Store, qmgr: str, topic: str | None) -> TreeView:
-    """A queue manager's topic tree, as ``display tree`` shows it."""
+    """A queue manager's topic tree, as ``display tree`` shows it: built from its slice of the store (its
+    topic space and subscriptions), not the whole model."""
     from mqctl.domain.tree_view import tree_view as view
 
-    return view(topology(store), qmgr, topic)  # the domain names an unknown queue manager
+    return view(read_models.tree_slice(store, qmgr), qmgr, topic)  # the domain names an unknown one

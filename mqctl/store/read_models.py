@@ -215,6 +215,44 @@ def topic_space(store: Store, qmgr: str) -> Topology:
     return topology
 
 
+def tree_slice(store: Store, qmgr: str) -> Topology:
+    """What ``display tree --qmgr Q`` shows, and no more: Q's node, its topic space (``topic_space``) and
+    its subscriptions. Empty when Q does not exist (the domain names it)."""
+    ref = store.node(qmgr)
+    if ref is None:
+        return Topology()
+    topology = topic_space(store, qmgr)
+    topology.nodes[qmgr] = ref.node
+    s, codec = tables.subscriptions, convert.SUBSCRIPTION
+    rows = store.conn.execute(select(*codec.columns()).where(s.c.node_id == ref.id).order_by(s.c.name))
+    topology.subscriptions = [codec.from_tuple(row, (qmgr,)) for row in rows]
+    return topology
+
+
+def topic_layer(store: Store) -> Topology:
+    """Every MQ topic object and every membership, in three queries: what the topic trees of many queue
+    managers are built from at once (``display topic '*'`` over an estate), where one ``topic_space``
+    per queue manager would be thousands of queries each re-reading its clusters' objects."""
+    n, m, c, t = tables.nodes, tables.memberships, tables.clusters, tables.topics
+    topology = Topology()
+    names = {
+        node_id: name
+        for node_id, name in store.conn.execute(
+            select(n.c.id, n.c.name).where(n.c.dialect == str(Dialect.MQ))
+        )
+    }
+    members = select(m.c.node_id, c.c.name, m.c.full_repository, m.c.seq).join(c, c.c.id == m.c.cluster_id)
+    topology.memberships = [
+        Membership(names[node_id], cluster, bool(full), seq)
+        for node_id, cluster, full, seq in store.conn.execute(members)
+        if node_id in names
+    ]
+    codec = convert.TOPIC
+    rows = store.conn.execute(select(t.c.node_id, *codec.columns()).order_by(t.c.node_id, t.c.name))
+    topology.topics = [codec.from_tuple(row[1:], (names[row[0]],)) for row in rows if row[0] in names]
+    return topology
+
+
 def topic_string_starts(store: Store, qmgr: str) -> set[str]:
     """The first character of each TOPICSTR in ``qmgr``'s topic tree and of each subscription pattern on
     ``qmgr``: enough to tell whether they all start with '/', without reading them."""

@@ -14,7 +14,7 @@ from mqctl.domain.model import Membership, Topology
 from mqctl.store import convert, tables
 
 
-def load_topology(conn: Connection) -> Topology:
+def load_topology(conn: Connection, *, subscriptions: bool = True) -> Topology:
     """Every node, membership, namelist, channel, topic object, subscription, route and route selector.
 
     Rows are read positionally and decoded by the codecs' per-field decoders: a whole estate is
@@ -41,6 +41,8 @@ def load_topology(conn: Connection) -> Topology:
         (convert.TOPIC, "topics"),
         (convert.SUBSCRIPTION, "subscriptions"),
     ):
+        if attr == "subscriptions" and not subscriptions:
+            continue  # a picture of the estate without a topic draws no subscription: 10x the other rows
         t = codec.table
         rows = conn.execute(select(t.c.node_id, *codec.columns()).order_by(t.c.node_id, t.c.name))
         setattr(topology, attr, [codec.from_tuple(row[1:], (names[row[0]],)) for row in rows])

@@ -1,0 +1,123 @@
+"""Displays over many queue managers (issue 24): the whole-estate path gives what the per-queue-manager one
+gives, and ``-o json`` written item by item is byte for byte what ``json.dumps`` gives."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Callable
+from contextlib import redirect_stdout
+from typing import Any
+
+import pytest
+
+from mqctl.render.console import emit_json
+from mqctl.services.display import FEW_QMGRS
+from tests.conftest import Result
+
+Cli = Callable[..., Result]
+
+# CL1 and CL2 overlap on QM3; QM2 hides a clustered /Sport behind its own plain one; QM4 and QM5 define
+# /News in CL2 with different attributes (a conflict); QM6 is in no cluster (its own objects only).
+SCRIPTS = {
+    "QM1": [
+        "ALTER QMGR PSMODE(ENABLED)",
+        "DEFINE TOPIC(SPORT) TOPICSTR('/Sport') CLUSTER(CL1) PUB(DISABLED)",
+        "DEFINE TOPIC(FOOT) TOPICSTR('/Sport/Foot')",
+    ],
+    "QM2": [
+        "DEFINE TOPIC(SPORT2) TOPICSTR('/Sport') SUBSCOPE(QMGR)",
+        "DEFINE TOPIC(RUGBY) TOPICSTR('/Sport/Rugby')",
+    ],
+    "QM3": ["DEFINE TOPIC(TENNIS) TOPICSTR('/Sport/Tennis')", "DEFINE TOPIC(NEWSX) TOPICSTR('/News/X')"],
+    "QM4": ["DEFINE TOPIC(NEWS) TOPICSTR('/News') CLUSTER(CL2) PUBSCOPE(QMGR)"],
+    "QM5": [
+        "DEFINE TOPIC(NEWS) TOPICSTR('/News') CLUSTER(CL2) CLROUTE(TOPICHOST)",
+        "DEFINE TOPIC(W) TOPICSTR('/W')",
+    ],
+    "QM6": ["DEFINE TOPIC(SOLO) TOPICSTR('/Sport/Solo') SUB(DISABLED)"],
+}
+CLUSTERS = {"QM1": ["CL1"], "QM2": ["CL1"], "QM3": ["CL1", "CL2"], "QM4": ["CL2"], "QM5": ["CL2"]}
+
+
+def ok(result: Result) -> Result:
+    assert result.exit_code == 0, (result.stdout, result.stderr)
+    return result
+
+
+def estate(cli: Cli) -> None:
+    for qmgr, lines in SCRIPTS.items():
+        ok(cli("define", "qmgr", qmgr, *(arg for c in CLUSTERS.get(qmgr, []) for arg in ("--cluster", c))))
+        ok(cli("runmqsc", qmgr, stdin="\n".join(lines) + "\n"))
+    ok(cli("define", "sub", "FOOT", "--qmgr", "QM1", "--topicstr", "/Sport/#", "--selector", "n > 1"))
+    ok(cli("define", "sub", "ÜNÏ", "--qmgr", "QM3", "--topicstr", "/News/代码"))
+
+
+def test_estate_display_resolves_as_each_queue_manager_alone(cli: Cli) -> None:
+    """More than FEW_QMGRS queue managers shown: the trees come from the whole topic layer read once; each
+    row's ``effective`` values are those shown when its queue manager is displayed alone (its own slice)."""
+    estate(cli)
+    whole = ok(cli("display", "topic", "*", "-o", "json")).json()
+    assert isinstance(whole, list)
+    assert len({r["qmgr"] for r in whole}) > FEW_QMGRS
+    alone = [
+        r for qmgr in SCRIPTS for r in ok(cli("display", "topic", "*", "--qmgr", qmgr, "-o", "json")).json()
+    ]
+    assert sorted(whole, key=lambda r: (r["qmgr"], r["name"])) == sorted(
+        alone, key=lambda r: (r["qmgr"], r["name"])
+    )
+    by = {(r["qmgr"], r["name"]): r["effective"] for r in whole}
+    assert by[("QM1", "FOOT")]["cluster"] == "CL1" and by[("QM1", "FOOT")]["pub"] == "DISABLED"
+    rugby = by[("QM2", "RUGBY")]  # QM2's plain /Sport hides the clustered one
+    assert rugby["cluster"] == "" and rugby["subscope"] == "QMGR" and rugby["pub"] == "ENABLED"
+    assert by[("QM6", "SOLO")]["sub"] == "DISABLED"
+
+
+def test_streamed_json_is_the_bytes_of_json_dumps(cli: Cli) -> None:
+    """The streamed ``-o json`` of a display is exactly ``json.dumps(rows, indent=2, ensure_ascii=False)``."""
+    estate(cli)
+    ok(cli("define", "topic", "UNI", "--qmgr", "QM6", "--topicstr", "/Ünï/代码", "--descr", 'a "q"\tb'))
+    for args in (("topic", "*"), ("sub", "*"), ("qmgr", "*")):
+        out = ok(cli("display", *args, "-o", "json")).stdout
+        assert out == json.dumps(json.loads(out), indent=2, ensure_ascii=False) + "\n"
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        [],
+        [{}],
+        [[]],
+        [1, "two", None, True, False, 2.5, -0.0, 10**20, "\u2028\x00\x7f"],
+        [{"n": 1, "f": 1e-7, "t": (1, "a"), "k": {"1": [None, {}], "x": [[], [[]]]}}],
+        [{"a": [], "b": {}, "c": [1, {"d": 'é\n"x"'}], "e": {"f": None}}, {"g": "代码"}],
+        [{"name": f"T{i}", "props": {"k": i}} for i in range(1500)],
+        {"not": ["a", "list"]},
+        "scalar",
+    ],
+)
+def test_emit_json_streams_the_bytes_of_json_dumps(data: Any) -> None:
+    buf = io.StringIO()
+    with redirect_stdout(buf):
+        emit_json(data)
+    assert buf.getvalue() == json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def test_tree_from_its_slice_is_the_tree_of_the_whole_model(cli: Cli, store_url: str) -> None:
+    """``display tree`` reads only Q's slice of the store; the tree is the one the whole model gives."""
+    from mqctl.domain.tree_view import tree_view
+    from mqctl.store.engine import open_store
+    from mqctl.store.topology import load_topology
+
+    estate(cli)
+    engine = open_store(store_url)
+    try:
+        with engine.connect() as conn:
+            whole = load_topology(conn)
+    finally:
+        engine.dispose()
+    for qmgr in SCRIPTS:
+        for branch in ((), ("--topic", "/Sport")):
+            shown = ok(cli("display", "tree", "--qmgr", qmgr, *branch, "-o", "json")).json()
+            expected = tree_view(whole, qmgr, branch[1] if branch else None).to_json()
+            assert shown == json.loads(json.dumps(expected))
