@@ -3,7 +3,7 @@
 Python turns the bytes of a command-line argument that are not UTF-8 into lone surrogates (byte 0xFF
 becomes U+DCFF, PEP 383's ``surrogateescape``), and a JSON ``\\ud800`` escape gives any lone surrogate.
 Such a string cannot be encoded as UTF-8: a store, an exported file or a report would fail on it later.
-The rule is refused here, once: the rules of each object kind (``mqctl.domain.rules``) call
+The rule is refused here, once: the rules of each object kind (``mqctl.domain.objects``) call
 ``check_definition_text`` before anything else, so every door (define/alter, MQSC, EMS files,
 tibemsadmin, snapshots, ``validate --file``) refuses it with the object and attribute named; names,
 topic strings and message properties given outside a definition call ``check_text``.

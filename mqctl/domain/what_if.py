@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from mqctl.domain.errors import InputError
 from mqctl.domain.explanation import Failures
 from mqctl.domain.model import ClRoute, Dialect, TopicObject, Topology
-from mqctl.domain.rules import check_definition
-from mqctl.domain.rules.topic_objects import check_unique_topicstr
+from mqctl.domain.objects import check_definition
+from mqctl.domain.objects.topic_objects import check_unique_topicstr
 
 __all__ = ["CURRENT", "Variant", "apply_variant", "parse_variant"]
 

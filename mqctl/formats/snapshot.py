@@ -45,6 +45,7 @@ from mqctl.formats.snapshot_schema import (
     FORMAT,
     FORMAT_VERSION,
     MANIFEST,
+    OPTIONAL,
     SCHEMAS,
     TABLES,
     file_name,
@@ -400,6 +401,15 @@ def _checked_bytes(folder: Path, entry: dict[str, Any]) -> bytes:
     return data
 
 
+def _with_optional(table: str, data: pa.Table) -> pa.Table:
+    """``data`` with each optional column it lacks (a snapshot of an older mqctl) filled with its default."""
+    for f in SCHEMAS[table]:
+        if f.name not in data.column_names and (table, f.name) in OPTIONAL:
+            value = OPTIONAL[table, f.name]
+            data = data.append_column(f, pa.array([value] * data.num_rows, type=f.type))
+    return data
+
+
 def _check_schema(table: str, data: pa.Table, file: str) -> None:
     expected = SCHEMAS[table]
     for f in expected:
@@ -434,9 +444,12 @@ def _from_json_lines(table: str, raw: bytes, file: str) -> pa.Table:
         if not isinstance(row, dict):
             raise InputError("is not a JSON object", obj=_where(file, n))
         for name, values in columns.items():
-            if name not in row:
+            if name in row:
+                values.append(row[name])
+            elif (table, name) in OPTIONAL:
+                values.append(OPTIONAL[table, name])
+            else:
                 raise InputError(f"column {name} is missing", obj=_where(file, n))
-            values.append(row[name])
         extra = [k for k in row if k not in columns]
         if extra:
             raise InputError(
@@ -494,6 +507,7 @@ def read_tables(folder: Path) -> tuple[dict[str, Any], dict[str, pa.Table]]:
                 data = pq.read_table(io.BytesIO(raw))
             except (pa.ArrowException, OSError) as exc:
                 raise InputError(f"is not a Parquet file: {exc}", obj=_where(name)) from None
+            data = _with_optional(table, data)
         else:
             data = _from_json_lines(table, raw, name)
         _check_schema(table, data, name)

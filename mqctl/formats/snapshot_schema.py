@@ -2,10 +2,13 @@
 
 Each table is an explicit pyarrow schema; ``docs/snapshot.md`` describes every column. A snapshot
 written by mqctl has exactly these columns with exactly these types, and one whose files differ is
-refused (``formats.snapshot.read_tables``). Changing a column here is a new ``FORMAT_VERSION``.
+refused (``formats.snapshot.read_tables``). Changing a column here is a new ``FORMAT_VERSION``, except
+adding one to ``OPTIONAL``: a reader fills it in where an older mqctl's snapshot lacks it.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import pyarrow as pa
 
@@ -102,6 +105,7 @@ SCHEMAS: dict[str, pa.Schema] = {
         ("properties", PROPERTIES, False),
         ("seq", _I, False),
         *_SOURCE,
+        ("subtype", _S, False),
     ),
     "routes": _schema(
         ("node", _S, False),
@@ -126,6 +130,11 @@ SCHEMAS: dict[str, pa.Schema] = {
 """Table name -> schema, in the order tables are written and loaded."""
 
 TABLES = tuple(SCHEMAS)
+
+OPTIONAL: dict[tuple[str, str], Any] = {("subscriptions", "subtype"): "ADMIN"}
+"""(table, column) -> the value of every row of a snapshot that lacks the column: columns added after
+version 1 was first written, so that an older mqctl's snapshot still imports (the column is always
+written). Each is the last of its table."""
 
 
 def file_name(table: str, file_format: str) -> str:

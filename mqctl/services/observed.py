@@ -1,7 +1,7 @@
 """Captures of DISPLAY output into the store: definitions into the model, the rest as observations.
 
 ADMIN and API subscriptions become model subscriptions, checked by the same domain rules as every other
-door (``domain.rules.subscriptions``); DISPLAY TOPIC and DISPLAY QMGR answers become the MQSC commands
+door (``domain.objects.subscriptions``); DISPLAY TOPIC and DISPLAY QMGR answers become the MQSC commands
 that define what they show and go through the runmqsc door (``services.formats.runmqsc``). Proxy
 subscriptions, cluster topics and queue managers, hierarchy relations, channel and subscription
 statuses are observations: the capture of a queue manager replaces its previous one. Everything else is
@@ -22,8 +22,8 @@ from typing import Any, TypeVar
 from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect, NodeState, SubScope, Subscription, SubType, WSchema
 from mqctl.domain.names import check_mq_name
+from mqctl.domain.objects import subscriptions as sub_rules
 from mqctl.domain.observed import OBSERVED_KINDS, PROXY, NodeCapture, Observation
-from mqctl.domain.rules import subscriptions as sub_rules
 from mqctl.formats._located import locate
 from mqctl.formats.display import Block, Capture, read_capture
 from mqctl.formats.text_io import read_text_file

@@ -1,7 +1,7 @@
 """Snapshots: the whole model out to a folder of Parquet (or JSON lines) files, and back in.
 
 A snapshot is a door like MQSC and the EMS files: every row goes through the rules of
-``mqctl.domain.rules`` (``check_definition``) and the cross-object rules the other doors apply (one
+``mqctl.domain.objects`` (``check_definition``) and the cross-object rules the other doors apply (one
 TOPICSTR per queue manager, a hierarchy parent is a queue manager, a route peer is an EMS server, a
 membership's node can join clusters), with the facts those rules need found in the snapshot itself.
 ``read_snapshot`` checks everything before anything is written, so a refused snapshot leaves the store
@@ -27,11 +27,12 @@ from mqctl.domain.model import (
     Route,
     RouteSelector,
     Subscription,
+    SubType,
     TopicObject,
     Topology,
 )
 from mqctl.domain.names import node_label
-from mqctl.domain.rules import (
+from mqctl.domain.objects import (
     check_definition,
     clusters,
     nodes,
@@ -233,7 +234,12 @@ class _Checker:
 
         def check(s: Subscription) -> None:
             self._unique(seen, (s.node, s.name), row)
-            check_definition(s, self._node(s.node))
+            dialect = self._node(s.node)
+            check_definition(s, dialect)
+            if s.subtype is SubType.API and dialect is not Dialect.MQ:
+                raise InputError(
+                    "API is MQ only (an EMS server has no API subscriptions)", attribute="SUBTYPE"
+                )
 
         _each(rows, file, lambda s: (f"subscription {s.node}/{s.name}", s.name), check)
 

@@ -25,7 +25,7 @@ from mqctl.domain.model import (
     TopicObject,
 )
 from mqctl.domain.names import check_ems_server_name, check_mq_name, check_subscription_name
-from mqctl.domain.rules import check_definition, clusters
+from mqctl.domain.objects import check_definition, clusters
 from mqctl.domain.selector import SelectorError, check_selector
 from mqctl.domain.topics import TopicSyntaxError, validate_pattern, validate_topic
 from mqctl.domain.valid_text import check_text, not_text

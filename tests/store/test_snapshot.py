@@ -26,7 +26,14 @@ from mqctl.store.topology import load_topology
 from tests.conftest import FIXTURES, Result, run_cli
 from tests.helpers import dump_store
 from tests.store.same_model import assert_same_model
-from tests.store.test_door_properties import _build, _fresh, ems_commands, mq_commands
+from tests.store.test_door_properties import (
+    PATTERNS,
+    SELECTORS,
+    _build,
+    _fresh,
+    ems_commands,
+    mq_commands,
+)
 from tests.store.test_one_model import KINDS, ok, refused
 
 Cli = Callable[..., Result]
@@ -407,7 +414,36 @@ def test_a_folder_that_is_not_empty_needs_force(cli: Cli, tmp_path: Path) -> Non
     assert read_topology(folder).nodes["QM1"].name == "QM1"
 
 
-@given(mq=mq_commands(), ems=ems_commands(), file_format=st.sampled_from(["parquet", "json"]))
+@st.composite
+def api_capture(draw: st.DrawFn) -> list[tuple[str, str, str | None, bool]]:
+    """Subscriptions applications made (SUBTYPE(API)), as ``DISPLAY SUB`` shows them: only ``import
+    display`` brings them in; the object commands define ADMIN ones."""
+    subs = []
+    for i in range(draw(st.integers(0, 3))):
+        selector = draw(st.sampled_from(SELECTORS))
+        subs.append((f"JMS:APP{i}", draw(st.sampled_from(PATTERNS)), selector, draw(st.booleans())))
+    return subs
+
+
+def _capture_text(qmgr: str, subs: list[tuple[str, str, str | None, bool]]) -> str:
+    lines = [f"Starting MQSC for queue manager {qmgr}.", "     1 : DISPLAY SUB(*) SUBTYPE(ALL) ALL"]
+    for name, topicstr, selector, durable in subs:
+        lines += [
+            "AMQ8096I: IBM MQ subscription inquired.",
+            f"   SUB({name})   TOPICSTR({topicstr})",
+            f"   DURABLE({'YES' if durable else 'NO'})   SUBTYPE(API)",
+        ]
+        if selector:
+            lines.append(f"   SELECTOR({selector})")
+    return "\n".join([*lines, "1 MQSC commands read.", ""])
+
+
+@given(
+    mq=mq_commands(),
+    ems=ems_commands(),
+    api=api_capture(),
+    file_format=st.sampled_from(["parquet", "json"]),
+)
 @settings(
     max_examples=5,
     deadline=None,
@@ -419,12 +455,18 @@ def test_any_model_survives_a_snapshot(
     tmp_path_factory: pytest.TempPathFactory,
     mq: list[list[str]],
     ems: list[list[str]],
+    api: list[tuple[str, str, str | None, bool]],
     file_format: str,
 ) -> None:
-    """Random models built through the object commands (the strategies of the door properties)."""
+    """Random models built through the object commands (the strategies of the door properties), with the
+    API subscriptions a capture of the first queue manager shows."""
     tmp = tmp_path_factory.mktemp("snapshot")
     first = _fresh(store_url, tmp, "first")
     _build(first, mq + ems)
+    if api:
+        capture = tmp / "capture.txt"
+        capture.write_text(_capture_text(mq[0][2], api), encoding="utf-8")
+        ok(run_cli(["import", "display", str(capture)], db=first))
     original = _displays(lambda *a: run_cli(list(a), db=first))
     ok(run_cli(["export", "snapshot", "--out", str(tmp / "snap"), "--format", file_format], db=first))
     second = _fresh(first, tmp, "second")
@@ -460,3 +502,58 @@ def test_a_string_that_is_not_text_is_refused_naming_its_row_and_column(
     assert run_cli(["display", "qmgr"], db=url).exit_code == 1
     with pytest.raises(InputError):
         read_topology(folder)
+
+
+def _with_api_subscription(cli: Cli, tmp_path: Path) -> None:
+    ok(cli("define", "qmgr", "QM1"))
+    ok(cli("define", "qmgr", "E1", "--dialect", "ems"))
+    ok(cli("define", "sub", "D1", "--qmgr", "E1", "--topicstr", "orders.>", "--durable"))
+    capture = tmp_path / "capture.txt"
+    capture.write_text(_capture_text("QM1", [("JMS:APP", "/a/#", "n > 1", True)]), encoding="utf-8")
+    ok(cli("import", "display", str(capture)))
+
+
+def _subtypes(cli: Cli) -> dict[str, str]:
+    return {s["name"]: s["subtype"] for s in ok(cli("display", "sub", "--qmgr", "QM1", "-o", "json")).json()}
+
+
+@pytest.mark.parametrize("file_format", ["parquet", "json"])
+def test_a_snapshot_without_the_subtype_column_still_imports(
+    cli: Cli, store_url: str, tmp_path: Path, file_format: str
+) -> None:
+    """``subscriptions.subtype`` came after the first snapshots: one written without it reads as ADMIN."""
+    _with_api_subscription(cli, tmp_path)
+    folder = tmp_path / "snap"
+    ok(cli("export", "snapshot", "--out", str(folder), "--format", file_format))
+    assert {s.name: s.subtype.value for s in read_topology(folder).subscriptions} == {
+        "JMS:APP": "API",
+        "D1": "ADMIN",
+    }
+    if file_format == "parquet":
+        _rewrite(folder, "subscriptions", lambda t: t.drop_columns(["subtype"]))
+    else:
+        path = folder / "subscriptions.json"
+        rows = [json.loads(line) for line in path.read_text().splitlines()]
+        assert all(row.pop("subtype") for row in rows)
+        path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+        _fix_checksum(folder, path.name)
+    target = _into_fresh(store_url, tmp_path)
+    ok(target("import", "snapshot", str(folder)))
+    assert _subtypes(target) == {"JMS:APP": "ADMIN"}
+
+
+def test_an_api_subscription_on_an_ems_server_is_refused(cli: Cli, store_url: str, tmp_path: Path) -> None:
+    _with_api_subscription(cli, tmp_path)
+    folder = tmp_path / "snap"
+    ok(cli("export", "snapshot", "--out", str(folder)))
+
+    def ems_api(data: pa.Table) -> pa.Table:
+        subtypes = [
+            "API" if n == "E1" else s
+            for n, s in zip(data["node"].to_pylist(), data["subtype"].to_pylist(), strict=True)
+        ]
+        return data.set_column(data.column_names.index("subtype"), "subtype", pa.array(subtypes))
+
+    _rewrite(folder, "subscriptions", ems_api)
+    target = _into_fresh(store_url, tmp_path)
+    refused(target("import", "snapshot", str(folder)), "subscription E1/D1", "SUBTYPE", "MQ only")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from mqctl.domain.errors import InputError
 from mqctl.domain.file_values import check_ems_name, check_ems_value
 from mqctl.domain.model import NodeState
-from mqctl.domain.rules.routes import RESERVED_KEYS, is_reserved_key
+from mqctl.domain.objects.routes import RESERVED_KEYS, is_reserved_key
 from mqctl.formats.ems.props import format_props
 
 ROUTE_KEYS = RESERVED_KEYS
