@@ -234,14 +234,6 @@ def test_unmodelled_commands_are_counted_and_skipped() -> None:
     )
 
 
-def test_delete_channel_skips_only_channels_of_kinds_mqctl_does_not_model() -> None:
-    _, result = run(
-        "DELETE CHANNEL(SYSTEM.DEF.SVRCONN)\nDELETE CHANNEL(M) CHLTYPE(MQTT)\n"
-        "DEFINE CHANNEL(S) CHLTYPE(SDR) CONNAME('x')\nDELETE CHANNEL(S)"
-    )
-    assert (result.not_modelled, result.error_count) == (4, 0)
-
-
 BROKEN = [
     ("DEFINE TOPIC(T) TOPICSTR('a') CLROUTE(SIDEWAYS)", 1, 39, "CLROUTE"),
     ("DEFINE TOPIC(T) TOPICSTR('a') FROBNICATE(1)", 1, 31, "unknown parameter"),
@@ -273,7 +265,6 @@ BROKEN = [
         "not CLUSSDR",
     ),
     ("ALTER CHANNEL(NOPE) CHLTYPE(CLUSRCVR) CLUSTER(A)", 1, 15, "not found"),
-    ("DELETE CHANNEL(NOPE)", 1, 16, "CHANNEL(NOPE) not found (AMQ8147E)"),
     ("ALTER QMGR PSMODE(SOMETIMES)", 1, 19, "PSMODE"),
     ("ALTER QMGR REPOSNL(NOPE)", 1, 20, "not found"),
     ("ALTER QMGR PARENT('bad parent')", 1, 19, "not allowed"),

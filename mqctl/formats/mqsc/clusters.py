@@ -26,8 +26,6 @@ from mqctl.formats.mqsc.vocabulary import (
 )
 
 CHANNEL_NAME_MAX = 20
-CLUSTER_CHLTYPES = ("CLUSSDR", "CLUSRCVR")
-"""The channel types mqctl models."""
 CHLTYPES = ("SDR", "SVR", "RCVR", "RQSTR", "CLNTCONN", "SVRCONN", "CLUSSDR", "CLUSRCVR", "AMQP", "MQTT")
 NAMELIST_KEYWORDS = NAMELIST_MODELLED | NAMELIST_IGNORED | COMMON
 CHANNEL_KEYWORDS = CHANNEL_MODELLED | CHANNEL_IGNORED | COMMON
@@ -100,8 +98,7 @@ def define_channel(ctx: Context, cmd: Command) -> str:
     if "CHLTYPE" not in cmd.params:
         raise ctx.fail("DEFINE CHANNEL needs CHLTYPE(...), such as CHLTYPE(CLUSRCVR)", cmd.pos)
     chltype = ctx.choice(cmd.params["CHLTYPE"], CHLTYPES)
-    if chltype not in CLUSTER_CHLTYPES:
-        ctx.other_channels.add(name_value.text)
+    if chltype not in ("CLUSRCVR", "CLUSSDR"):
         raise Unmodelled(f"channel type {chltype} is not modelled")
     ctx.check_keywords(cmd, CHANNEL_KEYWORDS, "CHANNEL")
     name = ctx.mq_name(name_value, "channel", max_len=CHANNEL_NAME_MAX)
@@ -145,14 +142,9 @@ def alter_channel(ctx: Context, cmd: Command) -> str:
 
 
 def delete_channel(ctx: Context, cmd: Command) -> str:
-    """An unknown channel is "not found" (AMQ8147E), as for every kind mqctl models, unless it is one of a
-    kind mqctl does not model: predefined (SYSTEM.*), of another CHLTYPE (MQTT, AMQP), or defined as a
-    SVRCONN, SDR... earlier in this run. Those are skipped as not modelled."""
     name = ctx.name(cmd, "channel", check=False).text
     if name not in ctx.state.channels:
-        chltype = ctx.choice(cmd.params["CHLTYPE"], CHLTYPES) if "CHLTYPE" in cmd.params else None
-        if is_system(name) or name in ctx.other_channels or chltype not in (None, *CLUSTER_CHLTYPES):
-            raise Unmodelled("not a cluster channel known to mqctl")
+        raise Unmodelled("not a cluster channel known to mqctl")
     change(ctx, cmd, f"CHANNEL({name})", channel_rules.delete, ctx.state, name, seq=ctx.next_seq())
     return "AMQ8015I: IBM MQ channel deleted."
 

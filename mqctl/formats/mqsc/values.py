@@ -63,9 +63,6 @@ class Context:
     memberships, channels, namelists and topic objects), for DISPLAY TCLUSTER, TOPIC CLUSINFO and
     CLUSQMGR. None: those answer from this queue manager's own definitions."""
     _view: tuple[frozenset[str], Topology] | None = None
-    other_channels: set[str] = field(default_factory=set)
-    """Channels of a type mqctl does not model (SVRCONN, SDR...) this run defined: a later DELETE of one is
-    skipped as not modelled, where an unknown cluster channel is "not found"."""
     topicstr_counts: Counter[str] | None = None
     """How many topic objects of ``state`` use each TOPICSTR, built on first use and kept up to date by
     the topic handlers: DEFINE TOPIC's uniqueness check would otherwise scan every topic (quadratic)."""
