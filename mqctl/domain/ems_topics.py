@@ -1,4 +1,4 @@
-"""EMS topic property resolution (SEMANTICS §2, §6, §9 "Property specificity").
+"""EMS topic property resolution (semantics §2, §6, §9 "Property specificity").
 
 A concrete EMS topic takes its properties from every definition on the server whose pattern matches it:
 flags (``global``, ``secure``, ...) by union, each valued property (``maxbytes``, ``maxmsgs``, ...) from

@@ -1,4 +1,4 @@
-"""What ``explain`` answers (SEMANTICS §8), as dataclasses with the JSON contract of docs/cli.md.
+"""What ``explain`` answers (semantics §8), as dataclasses with the JSON contract of docs/cli.md.
 
 The routing engines fill these; the CLI renders them (Rich tree or JSON); the Spark job aggregates them.
 """
@@ -170,7 +170,7 @@ class ObjectRef:
 
 @dataclass(frozen=True, slots=True)
 class ConflictNote:
-    """A topic-object conflict in the subscriber's own topic tree (SEMANTICS §3), named in a miss."""
+    """A topic-object conflict in the subscriber's own topic tree (semantics §3), named in a miss."""
 
     kind: str
     """``SAME_TOPICSTR``, ``SAME_NAME``, ``DIFFERENT_ATTRIBUTES`` or ``INTERFERENCE``."""
@@ -206,7 +206,7 @@ class NotDelivered:
 
 @dataclass(frozen=True, slots=True)
 class TopicHost:
-    """One topic host as the publisher's workload choice sees it (SEMANTICS §9 "Topic host choice")."""
+    """One topic host as the publisher's workload choice sees it (semantics §9 "Topic host choice")."""
 
     node: str
     rank: int

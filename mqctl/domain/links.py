@@ -1,7 +1,7 @@
 """Which pairs of nodes the model links directly: the links a what-if (`explain --link-down A:B`) can cut.
 
 Two nodes are linked when a message can go straight from one to the other: two members of a common
-cluster (cluster channels join every pair of members, SEMANTICS §4-§5), a hierarchy child and its parent
+cluster (cluster channels join every pair of members, semantics §4-§5), a hierarchy child and its parent
 (§4.3), or two EMS servers with a route defined on either of them (routes are bidirectional, §6). Naming
 anything else as a link that is down is a mistake, caught here rather than answered as if it mattered.
 """

@@ -274,7 +274,7 @@ def parse_header(spec: str) -> tuple[str, JmsValue]:
 
 
 def default_headers() -> dict[str, JmsValue]:
-    """What a JMS producer sends unless told otherwise (SEMANTICS §9 Messages)."""
+    """What a JMS producer sends unless told otherwise (semantics §9 Messages)."""
     return {"JMSPriority": JmsValue("int", 4), "JMSDeliveryMode": JmsValue("string", "PERSISTENT")}
 
 

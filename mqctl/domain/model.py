@@ -1,4 +1,4 @@
-"""The objects of SEMANTICS §1 as plain dataclasses, shared by the store, the CLI, formats and Spark.
+"""The objects of semantics §1 as plain dataclasses, shared by the store, the CLI, formats and Spark.
 
 Values are stored as MQSC shows them (enum values upper case). An MQ attribute left at ``ASPARENT``
 is resolved through the topic tree (see ``resolution``); a blank ``cluster`` inherits likewise.
@@ -143,7 +143,7 @@ class Channel:
     conname: str = ""
     descr: str = ""
     clwlrank: int = 0
-    """CLWLRANK 0-9: topic hosts of the highest rank are chosen first (SEMANTICS §9)."""
+    """CLWLRANK 0-9: topic hosts of the highest rank are chosen first (semantics §9)."""
     clwlprty: int = 0
     """CLWLPRTY 0-9: among available hosts of that rank, the highest priority."""
     clwlwght: int = 50
@@ -186,7 +186,7 @@ class TopicObject:
 
 @dataclass(slots=True)
 class Subscription:
-    """A subscriber: topic pattern, selector, durability (SEMANTICS §1, §9)."""
+    """A subscriber: topic pattern, selector, durability (semantics §1, §9)."""
 
     node: str
     name: str

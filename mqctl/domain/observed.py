@@ -1,6 +1,6 @@
 """What queue managers were seen to hold (a capture of DISPLAY output), and what the model says they should.
 
-An observation is never a definition (SEMANTICS §9 "Observed state"): proxy subscriptions, the cluster
+An observation is never a definition (semantics §9 "Observed state"): proxy subscriptions, the cluster
 topics and cluster queue managers a queue manager knows, its hierarchy relations and channel statuses.
 ``predict`` derives the same things from the model: the proxy subscriptions of §4 come from the routing
 engine's own propagation (``MqPrepared.spread``), so reconcile and explain cannot disagree on them.

@@ -40,7 +40,7 @@ RECONCILE_RULES: tuple[Rule, ...] = (
         "A proxy subscription the model predicts is not held by the queue manager: subscriptions lose "
         "the publications made there.",
         "A queue manager forwards a publication only to the neighbours whose proxy subscriptions it holds "
-        "(SEMANTICS §4, §5; reference 004).",
+        "(semantics §4, §5; reference 004).",
         "Look at the likely cause named (channel, cluster queue manager, hierarchy relation, cluster topic); "
         "once fixed, capture again.",
     ),
@@ -50,7 +50,7 @@ RECONCILE_RULES: tuple[Rule, ...] = (
         WARNING,
         "A proxy subscription that a PROXYSUB(FORCE) topic object should make is not held.",
         "PROXYSUB(FORCE) sends proxy subscriptions for the topic's subtree even without subscribers "
-        "(SEMANTICS §4.4).",
+        "(semantics §4.4).",
         "Check the topic object's definition on the queue managers that send it and their channels.",
     ),
     Rule(
@@ -59,7 +59,7 @@ RECONCILE_RULES: tuple[Rule, ...] = (
         WARNING,
         "A queue manager holds a proxy subscription that nothing in the model explains.",
         "The model lacks a subscription (often an API one: import DISPLAY SUB SUBTYPE(ALL) of its queue "
-        "manager), or a topic object forces proxies (SEMANTICS §9 'Observed state').",
+        "manager), or a topic object forces proxies (semantics §9 'Observed state').",
         "Import the capture of the originating queue manager, or define what is missing in the model.",
     ),
     Rule(
@@ -68,7 +68,7 @@ RECONCILE_RULES: tuple[Rule, ...] = (
         ERROR,
         "A channel between two queue managers that exchange proxy subscriptions is not RUNNING.",
         "Proxy subscriptions and publications travel on these channels; a link down behaves, for what lies "
-        "behind it, like the far node down (SEMANTICS §9 'Failures').",
+        "behind it, like the far node down (semantics §9 'Failures').",
         "Start the channel (START CHANNEL) and look at the queue manager's error log for why it stopped.",
     ),
     Rule(
@@ -76,7 +76,7 @@ RECONCILE_RULES: tuple[Rule, ...] = (
         "HIERARCHY_NOT_ACTIVE",
         ERROR,
         "A hierarchy relation (DISPLAY PUBSUB) that subscriptions need is not ACTIVE.",
-        "Proxy subscriptions cross a hierarchy only over an active relation (SEMANTICS §4.3).",
+        "Proxy subscriptions cross a hierarchy only over an active relation (semantics §4.3).",
         "Check PARENT and the channels between the two queue managers; DISPLAY PUBSUB shows the status.",
     ),
     Rule(
@@ -85,7 +85,7 @@ RECONCILE_RULES: tuple[Rule, ...] = (
         ERROR,
         "A cluster topic is known with attributes other than the model's.",
         "Definitions of one cluster topic that differ make routing depend on which one a queue manager "
-        "uses (reference 001 'multiple cluster topic definitions'; SEMANTICS §3).",
+        "uses (reference 001 'multiple cluster topic definitions'; semantics §3).",
         "Make the definition on its host match the model (or the model match it), then capture again.",
     ),
     Rule(
@@ -93,7 +93,7 @@ RECONCILE_RULES: tuple[Rule, ...] = (
         "CLUSTER_TOPIC_FOREIGN_HOST",
         WARNING,
         "A cluster topic is known from a queue manager that does not define it in the model.",
-        "Another host of the topic changes topic host routing and may conflict (reference 001; SEMANTICS §3).",
+        "Another host of the topic changes topic host routing and may conflict (reference 001; semantics §3).",
         "Delete the stray definition or add it to the model.",
     ),
     Rule(

@@ -1,4 +1,4 @@
-"""The MQ topic tree at one queue manager and how a topic string resolves in it (SEMANTICS §3, §9).
+"""The MQ topic tree at one queue manager and how a topic string resolves in it (semantics §3, §9).
 
 The tree at queue manager Q holds Q's own topic objects plus every clustered object of every cluster Q
 belongs to (pushed by the full repositories). A topic string resolves to the object whose TOPICSTR is

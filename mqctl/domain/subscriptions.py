@@ -1,7 +1,7 @@
 """Where a subscription sits in its node's topic space and what it receives, whatever its wildcard schema.
 
 An MQ subscription with ``WSCHEMA(CHAR)`` matches by characters and resolves by the levels before its
-first character wildcard; every other subscription matches by levels in its node's dialect (SEMANTICS
+first character wildcard; every other subscription matches by levels in its node's dialect (semantics
 §2, §3). Views that list or draw subscriptions ask here instead of re-deciding per schema.
 """
 

@@ -1,4 +1,4 @@
-"""Topic strings and patterns of both dialects (SEMANTICS §2), and the algebra over them.
+"""Topic strings and patterns of both dialects (semantics §2), and the algebra over them.
 
 Everything here is pure and cached: the same handful of patterns is matched, compared and indexed over
 and over while a topology is validated or explained, so parsing happens once per pattern.
@@ -64,7 +64,7 @@ _Tokens = tuple[Token, ...]
 
 
 class TopicSyntaxError(InputError):
-    """A topic string or pattern breaks a rule of SEMANTICS §2.
+    """A topic string or pattern breaks a rule of semantics §2.
 
     ``position`` is the 1-based character column inside the topic string (not the file), so a parser
     that knows where the string starts can add the two; ``rule`` is the short text of the rule broken.

@@ -1,4 +1,4 @@
-"""One queue manager's single topic tree, as an administrator reads it (reference 001, SEMANTICS §3, §9).
+"""One queue manager's single topic tree, as an administrator reads it (reference 001, semantics §3, §9).
 
 Everything the queue manager holds in its tree: its own objects and every clustered object of its
 clusters, each at its TOPICSTR with the attributes MQ uses there (``ASPARENT`` and a blank ``CLUSTER``

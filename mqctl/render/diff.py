@@ -220,7 +220,7 @@ DIFF_RULES = {
         "LOST_DELIVERY",
         Severity.ERROR,
         "A subscription that received a publication no longer does after the change.",
-        "The change stops a flow of publications: subscribers go quiet without any error (SEMANTICS §3-§9).",
+        "The change stops a flow of publications: subscribers go quiet without any error (semantics §3-§9).",
         "Check that the subscriber is meant to lose these publications; otherwise revert or adjust the change.",
     ),
     "gained": Rule(
@@ -237,7 +237,7 @@ DIFF_RULES = {
         Severity.WARNING,
         "A publication takes another path, another topic host, or is stored instead of delivered.",
         "Other channels carry the traffic, or messages wait for a durable subscriber: capacity and order "
-        "may change (SEMANTICS §9).",
+        "may change (semantics §9).",
         "Check the channels and hosts on the new path.",
     ),
     "reason": Rule(

@@ -22,7 +22,7 @@ def and_list(items: Sequence[str]) -> str:
 def route_links(routes: Iterable[Route]) -> Links:
     """The route connections between two servers: pair -> definer -> its route (the most recent).
 
-    A pair defined on both servers is active-active; on one only, active-passive (SEMANTICS §6).
+    A pair defined on both servers is active-active; on one only, active-passive (semantics §6).
     """
     links: Links = {}
     for route in routes:

@@ -1,7 +1,7 @@
 """DISPLAY for every object type: the store's read models, plus what MQ makes of a topic object.
 
 An MQ topic object's ``effective`` values are resolved through its queue manager's topic tree (its own
-objects and its clusters' clustered objects, SEMANTICS §3): the domain's resolution, not a query.
+objects and its clusters' clustered objects, semantics §3): the domain's resolution, not a query.
 """
 
 from __future__ import annotations

@@ -311,7 +311,7 @@ def topic_properties(store: Store, node: str, name: str) -> dict[str, str | None
 
 
 def delete_topic(store: Store, node: str, name: str) -> None:
-    """Subscriptions naming the object (TOPICOBJ) stay, with their topic string (SEMANTICS §9)."""
+    """Subscriptions naming the object (TOPICOBJ) stay, with their topic string (semantics §9)."""
     ref = store.require_node(node)
     kind = ems_definitions if ref.dialect is Dialect.EMS else topic_objects
     _edit(store, ref, lambda s: kind.delete(s, name), {"topics": [name]})
@@ -322,7 +322,7 @@ def define_sub(store: Store, sub: Subscription, *, replace: bool, dialect_durabl
     """DEFINE SUB; with TOPICOBJ, the object's TOPICSTR prefixes the given one (MQ's rule).
 
     ``dialect_durable``: durable or not as the node's dialect has it by default (durable on MQ, a
-    non-durable JMS subscriber on EMS, SEMANTICS §9) instead of ``sub.durable``."""
+    non-durable JMS subscriber on EMS, semantics §9) instead of ``sub.durable``."""
     ref = store.require_node(sub.node)
     if dialect_durable:
         sub = dataclasses.replace(sub, durable=ref.dialect is Dialect.MQ)

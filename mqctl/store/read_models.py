@@ -198,7 +198,7 @@ def _in_topic_tree(qmgr: str) -> ColumnElement[bool]:
 
 def topic_space(store: Store, qmgr: str) -> Topology:
     """What a queue manager's topic tree is built from: its own objects, the clustered objects of its
-    clusters (defined on their members), and those clusters' memberships (SEMANTICS §3)."""
+    clusters (defined on their members), and those clusters' memberships (semantics §3)."""
     n, m, c, t = tables.nodes, tables.memberships, tables.clusters, tables.topics
     members = (
         select(n.c.name.label("node"), c.c.name.label("cluster"), m.c.full_repository, m.c.seq)

@@ -137,7 +137,7 @@ class Store:
         return int(value)
 
     def next_seq(self) -> int:
-        """Monotonic definition sequence (SEMANTICS §1): read once per command, kept in memory, written
+        """Monotonic definition sequence (semantics §1): read once per command, kept in memory, written
         back by ``flush_seq`` when the command commits (one statement, however many objects it defines)."""
         if self._seq is None:
             self._seq = self._read_seq()

@@ -11,7 +11,7 @@ from tests.conftest import run_cli
     ("args", "code"),
     [
         (["/USA/+/Mobile", "/USA/Alabama/Mobile"], 0),
-        (["/USA/#", "/USA"], 0),  # SEMANTICS §2: '#' matches zero levels
+        (["/USA/#", "/USA"], 0),  # semantics §2: '#' matches zero levels
         (["USA/#", "/USA/x"], 1),  # a leading '/' makes an empty first level
         (["/USA#", "/USA#"], 0),  # not a whole level: literal
         (["#/Results", "/a/b/Results"], 0),
@@ -39,11 +39,11 @@ def test_topic_match_json() -> None:
     [
         ("country = 'USA' AND priority > 4", ["--prop", "country=USA", "--prop", "priority=5"], "TRUE", 0),
         ("country = 'USA' AND priority > 4", ["--prop", "country=USA", "--prop", "priority=4"], "FALSE", 1),
-        ("country = 'USA'", [], "UNKNOWN", 1),  # missing property: UNKNOWN (SEMANTICS §7)
+        ("country = 'USA'", [], "UNKNOWN", 1),  # missing property: UNKNOWN (semantics §7)
         ("n = 3", ["--prop", "n='3'"], "FALSE", 1),  # quotes force a string: unlike types are FALSE (§9)
         ("n = 3", ["--prop", "n=3"], "TRUE", 0),
-        ("n / 2 = 1", ["--prop", "n=3"], "TRUE", 0),  # integer division truncates (SEMANTICS §9)
-        ("JMSPriority = 4", [], "TRUE", 0),  # default header (SEMANTICS §9)
+        ("n / 2 = 1", ["--prop", "n=3"], "TRUE", 0),  # integer division truncates (semantics §9)
+        ("JMSPriority = 4", [], "TRUE", 0),  # default header (semantics §9)
         ("JMSPriority > 6", ["--header", "JMSPriority=7"], "TRUE", 0),
         ("JMSDeliveryMode = 'PERSISTENT'", [], "TRUE", 0),
         ("q = 'a b'", ["--prop", "q:string=a b"], "TRUE", 0),

@@ -1,6 +1,6 @@
 """`mqctl explain` through the real entry point, on SQLite and PostgreSQL.
 
-The JSON contract and exit codes of docs/cli.md ("explain"); the routing rules of SEMANTICS §3–§9. The
+The JSON contract and exit codes of docs/cli.md ("explain"); the routing rules of semantics §3–§9. The
 store answers from an indexed slice (``mqctl.store.slice``); here every answer is compared with the
 engine run on the whole model read back from the store, so a slice that misses something shows.
 """
@@ -337,7 +337,7 @@ def test_slice_overlapping_clusters_sport(cli: Cli, store_url: str) -> None:
 
 
 def test_slice_hierarchy_joins_two_clusters(cli: Cli, store_url: str) -> None:
-    """SEMANTICS §4.3: a hierarchy link B1->A2 joins DIRECT clusters CLA and CLB."""
+    """semantics §4.3: a hierarchy link B1->A2 joins DIRECT clusters CLA and CLB."""
     store_topology(
         store_url,
         mq.topo(
@@ -369,7 +369,7 @@ def test_slice_hierarchy_joins_two_clusters(cli: Cli, store_url: str) -> None:
 
 
 def test_slice_wildcard_block(cli: Cli, store_url: str) -> None:
-    """SEMANTICS §5.5: WILDCARD(BLOCK) on /Sport/Football stops /Sport/# but not /Sport/Football/#."""
+    """semantics §5.5: WILDCARD(BLOCK) on /Sport/Football stops /Sport/# but not /Sport/Football/#."""
     store_topology(
         store_url,
         mq.topo(
@@ -391,7 +391,7 @@ def test_slice_wildcard_block(cli: Cli, store_url: str) -> None:
 
 
 def test_slice_local_object_hides_clustered_object_of_the_same_name(cli: Cli, store_url: str) -> None:
-    """SEMANTICS §9 Definitions: a local NEWS('/Other') on QM2 hides the clustered NEWS('/News') there.
+    """semantics §9 Definitions: a local NEWS('/Other') on QM2 hides the clustered NEWS('/News') there.
 
     The case the slice once got wrong: the hiding object's TOPICSTR is no prefix of the topic.
     """
@@ -470,7 +470,7 @@ def test_slice_ems_regions_one_hop_zones(cli: Cli, store_url: str) -> None:
 
 
 def test_slice_ems_regions_without_tk2_tk3(cli: Cli, store_url: str) -> None:
-    """SEMANTICS §6 zones (builder ``regions``): without TK2–TK3, TK1 may not relay TOKYO to TOKYO."""
+    """semantics §6 zones (builder ``regions``): without TK2–TK3, TK1 may not relay TOKYO to TOKYO."""
     store_topology(store_url, ems.regions(tk2_tk3=False, ny3=True))
     questions = [["--from", s, "--topic", "market.fx.eur"] for s in ("TK2", "NY3", "PA1")]
     questions += [["--from", "TK2", "--topic", "market.fx.eur", "--down", "TK1"]]

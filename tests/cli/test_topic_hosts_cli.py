@@ -1,4 +1,4 @@
-"""Topic hosts chosen as MQ chooses them (SEMANTICS §9), from the CLWL attributes of each host's
+"""Topic hosts chosen as MQ chooses them (semantics §9), from the CLWL attributes of each host's
 cluster-receiver channel — given through `runmqsc` or `define channel` — and through the store's slice."""
 
 from __future__ import annotations

@@ -627,7 +627,7 @@ def test_docs_have_a_page_per_rule_citing_its_sources() -> None:
         assert page is not None, f"docs/rules.md has no '## {rule.id} {rule.code}'"
         assert f"**{rule.severity}**" in page, rule.code
         if rule.code != "IMPORT_ERROR":
-            assert re.search(r"SEMANTICS §\d|reference `00\d", page), f"{rule.code} cites no source"
+            assert re.search(r"semantics §\d|reference `00\d", page), f"{rule.code} cites no source"
         assert "**Fix**" in page, rule.code
 
 

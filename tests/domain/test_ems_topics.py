@@ -1,4 +1,4 @@
-"""EMS topic property resolution (SEMANTICS §2, §6 last bullet, §9 "Property specificity")."""
+"""EMS topic property resolution (semantics §2, §6 last bullet, §9 "Property specificity")."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Typed message properties and headers: `--prop NAME[:TYPE]=VALUE`, `--header NAME=VALUE`, defaults
-(SEMANTICS §9 Messages), one rule per test."""
+(semantics §9 Messages), one rule per test."""
 
 from __future__ import annotations
 

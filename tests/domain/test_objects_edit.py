@@ -1,7 +1,7 @@
 """The one edit path (``mqctl.domain.objects``): define / alter / delete over a NodeState, no database.
 
 The doors' agreement is tested through the CLI (tests/store/test_door_properties.py); these pin what a
-change does, as the vendors do it (SEMANTICS §9)."""
+change does, as the vendors do it (semantics §9)."""
 
 from __future__ import annotations
 

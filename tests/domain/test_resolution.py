@@ -1,6 +1,6 @@
 """The MQ topic tree at a queue manager and resolution in it.
 
-SEMANTICS §3, §9 "Definitions" and "Cluster point"; references 001 and 004.
+semantics §3, §9 "Definitions" and "Cluster point"; references 001 and 004.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Topic trees share, per set of clusters, the conflict detection and the kept definitions (a routing
-model builds thousands of trees): every tree equals one built the direct way (SEMANTICS §3, §9)."""
+model builds thousands of trees): every tree equals one built the direct way (semantics §3, §9)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The EMS routing engine (SEMANTICS §6, §8, §9; references 002 and 003).
+"""The EMS routing engine (semantics §6, §8, §9; references 002 and 003).
 
 Topologies mirror ``shared/corpus/ems`` and are built in ``ems_builders``.
 """
@@ -698,7 +698,7 @@ def test_network_keeps_the_most_recent_definition_per_server_and_link() -> None:
     assert net.hop_name("B", "A") == "A" and net.route_phrase("A", "C").endswith("(active-passive)")
 
 
-# --- temporary topics (SEMANTICS §9 "EMS temporary topics") --------------------------------------------
+# --- temporary topics (semantics §9 "EMS temporary topics") --------------------------------------------
 
 
 def test_temporary_topic_names_are_ems_topics() -> None:

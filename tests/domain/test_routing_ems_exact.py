@@ -1,7 +1,7 @@
 """The EMS path search is exact: on random networks small enough to enumerate every simple path, its
-best path, alternatives, count of further paths and reason equal brute force's (SEMANTICS §6, §9).
+best path, alternatives, count of further paths and reason equal brute force's (semantics §6, §9).
 
-The brute force below is written from SEMANTICS alone: enumerate every simple path from the publisher,
+The brute force below is written from docs/semantics.md alone: enumerate every simple path from the publisher,
 keep those on which T is global on every server and no message is forwarded within the one-hop zone it
 arrived on, judge each (route selectors first, then the first failing hop), sort by (delivered < stored <
 gap < refused, hops, names), and apply the reason precedence of §9.

@@ -1,4 +1,4 @@
-"""The MQ routing engine (SEMANTICS §4, §5, §8, §9; references 000, 001 and 004).
+"""The MQ routing engine (semantics §4, §5, §8, §9; references 000, 001 and 004).
 
 Every test builds its topology in Python with ``mq_builders`` and asks ``routing.explain``.
 """
@@ -682,7 +682,7 @@ def test_scopes_apply_at_every_relay() -> None:
     assert missed(e, "MID", "M").reason is Reason.SCOPE
 
 
-# --- topic host choice: cluster workload management (SEMANTICS §9 "Topic host choice") ----------------
+# --- topic host choice: cluster workload management (semantics §9 "Topic host choice") ----------------
 
 
 def receiver(node: str, cluster_name: str = "CL1", **clwl: int) -> Channel:

@@ -1,4 +1,4 @@
-"""JMS message selectors (SEMANTICS §7, Jakarta Messaging 3 §3.8.1): one test per rule.
+"""JMS message selectors (semantics §7, Jakarta Messaging 3 §3.8.1): one test per rule.
 
 Cases marked with a source are ported (rewritten in Python) from public suites:
 - JORAM conformance suite, org/objectweb/jtests/jms/conform/selector/SelectorTest.java and
@@ -390,7 +390,7 @@ def test_string_property_is_not_a_number() -> None:
 )
 def test_comparison_of_unlike_types_is_false(text: str, props: dict[str, object]) -> None:
     # Jakarta Messaging: "If the comparison of non-like type values is attempted, the value of the
-    # operation is false" (SEMANTICS §9): FALSE, so NOT of it is TRUE.
+    # operation is false" (semantics §9): FALSE, so NOT of it is TRUE.
     assert ev(text, **props) is False
     assert ev(f"NOT ({text})", **props) is True
 
@@ -402,7 +402,7 @@ def test_not_of_an_unlike_comparison_selects() -> None:
 
 
 def test_header_compared_with_a_value_of_another_type_is_false_not_an_error() -> None:
-    # SEMANTICS §9: JMSDeliveryMode is 'PERSISTENT'/'NON_PERSISTENT' text in selectors; `= 2` is FALSE.
+    # semantics §9: JMSDeliveryMode is 'PERSISTENT'/'NON_PERSISTENT' text in selectors; `= 2` is FALSE.
     assert ev("JMSDeliveryMode = 2") is False
     assert ev("NOT JMSDeliveryMode = 2") is True
     assert ev("JMSDeliveryMode = 'PERSISTENT'") is True
@@ -411,7 +411,7 @@ def test_header_compared_with_a_value_of_another_type_is_false_not_an_error() ->
     assert ev("JMSPriority LIKE '4%'") is False
     assert ev("JMSPriority NOT LIKE '4%'") is True
     assert ev("JMSTimestamp IN ('a')") is None  # no timestamp on the message: NULL
-    # Arithmetic on a string header is UNKNOWN (SEMANTICS §9), and so is the comparison holding it.
+    # Arithmetic on a string header is UNKNOWN (semantics §9), and so is the comparison holding it.
     assert ev("JMSType + 1 = 2", msg({"JMSType": P("string", "car")})) is None
 
 

@@ -1,4 +1,4 @@
-"""SubscriptionIndex: the wildcard rules of SEMANTICS §2 through the index, and agreement with a scan."""
+"""SubscriptionIndex: the wildcard rules of semantics §2 through the index, and agreement with a scan."""
 
 from __future__ import annotations
 

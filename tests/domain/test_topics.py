@@ -1,4 +1,4 @@
-"""Topic strings and patterns: the rules of SEMANTICS §2 (and the fixed prefix of §3), one test each,
+"""Topic strings and patterns: the rules of semantics §2 (and the fixed prefix of §3), one test each,
 then property tests against slow, obviously correct references."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from mqctl.domain.topics import (
 MQ, EMS = Dialect.MQ, Dialect.EMS
 
 
-# --- SEMANTICS §2, MQ dialect -------------------------------------------------------------------------
+# --- semantics §2, MQ dialect -------------------------------------------------------------------------
 
 
 def test_mq_levels_are_separated_by_slash() -> None:
@@ -112,7 +112,7 @@ def test_mq_has_wildcards() -> None:
     assert not has_wildcards("a/b", MQ) and not has_wildcards("a*/b", MQ)
 
 
-# --- SEMANTICS §2, WSCHEMA(CHAR) ----------------------------------------------------------------------
+# --- semantics §2, WSCHEMA(CHAR) ----------------------------------------------------------------------
 
 
 def test_char_star_matches_any_characters_including_slash() -> None:
@@ -164,7 +164,7 @@ def test_widened_char_pattern_covers_the_char_pattern() -> None:
         assert matches(widen_char_pattern(pattern), topic, MQ)
 
 
-# --- SEMANTICS §2, EMS dialect ------------------------------------------------------------------------
+# --- semantics §2, EMS dialect ------------------------------------------------------------------------
 
 
 def test_ems_levels_are_separated_by_dot() -> None:
@@ -252,7 +252,7 @@ def test_topic_syntax_error_is_an_input_error() -> None:
         matches("a.b*", "a.b", EMS)  # matching validates the pattern
 
 
-# --- SEMANTICS §3: the fixed prefix and its keys ------------------------------------------------------
+# --- semantics §3: the fixed prefix and its keys ------------------------------------------------------
 
 
 def test_fixed_prefix_levels() -> None:

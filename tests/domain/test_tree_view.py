@@ -1,4 +1,4 @@
-"""One queue manager's single topic tree (reference 001; SEMANTICS §3, §9) as `display tree` shows it."""
+"""One queue manager's single topic tree (reference 001; semantics §3, §9) as `display tree` shows it."""
 
 from __future__ import annotations
 

@@ -58,7 +58,7 @@ def test_namespace_conflict_same_name_and_hidden_by_a_local_object() -> None:
     same_name = [topic("QM1", "SPORT", "/Football", "CL1"), topic("QM4", "SPORT", "/Tennis", "CL2")]
     [f] = found(overlap(*same_name), "NAMESPACE_CONFLICT")
     assert "share a name" in f.message
-    # a local object of that name on the overlap queue manager hides both clustered ones (SEMANTICS §9)
+    # a local object of that name on the overlap queue manager hides both clustered ones (semantics §9)
     assert found(overlap(*same_name, topic("QM3", "SPORT", "/Local")), "NAMESPACE_CONFLICT") == []
 
 
@@ -344,7 +344,7 @@ def test_findings_point_at_the_file_and_line_of_their_first_object() -> None:
 @given(st.lists(st.sampled_from(["a", "b", "#", "+", "a#", "+b", ""]), min_size=1, max_size=6))
 def test_the_fixed_prefix_is_cut_as_topics_splits_it(parts: list[str]) -> None:
     """WILDCARD_ABOVE_CLUSTER cuts the fixed prefix with a regular expression (it sees every
-    subscription); it must agree with ``topics.fixed_prefix_levels`` (SEMANTICS §3)."""
+    subscription); it must agree with ``topics.fixed_prefix_levels`` (semantics §3)."""
     pattern = "/".join(parts)
     found = _wild_level(pattern)
     assert (found is not None) == has_wildcards(pattern, Dialect.MQ)

@@ -413,7 +413,7 @@ def test_bad_input_is_one_line_exit_2_store_unchanged(
 
 
 def test_display_topic_shows_effective_values_through_the_topic_tree(cli: Cli) -> None:
-    """SEMANTICS §3: ASPARENT takes the next object up; a blank CLUSTER inherits, and CLROUTE comes from
+    """semantics §3: ASPARENT takes the next object up; a blank CLUSTER inherits, and CLROUTE comes from
     the cluster point — here a clustered object defined on another member of the cluster."""
     ok(cli("define", "qmgr", "QM1", "--cluster", "CL1"))
     ok(cli("define", "qmgr", "QM2", "--cluster", "CL1"))

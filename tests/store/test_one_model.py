@@ -279,7 +279,7 @@ def test_a_new_cluster_is_named_with_the_nearest_existing_ones(cli: Cli, store_u
 
 def test_every_route_selector_gets_its_own_definition_sequence(cli: Cli, tmp_path: Path) -> None:
     """tibemsadmin's `create route … selector=` gave its selector sequence 0; every door now gives a real,
-    increasing one (SEMANTICS §9)."""
+    increasing one (semantics §9)."""
     ok(cli("define", "qmgr", "E1", "--dialect", "ems"))
     script = 'create route E2 url=tcp://e2:7222 outgoing_topic=a.> selector="x > 1" incoming_topic=b selector="y = 2"\n'
     ok(cli("tibemsadmin", "E1", "-", stdin=script))

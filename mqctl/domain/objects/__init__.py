@@ -5,7 +5,7 @@ One module per kind (``nodes``, ``clusters`` with memberships, ``namelists``, ``
 ``route_selectors``). Each offers ``check(obj)`` — the definition on its own, as DEFINE would judge it —
 ``check_change(old, new)`` where the product refuses some changes, and ``define`` (with REPLACE),
 ``alter`` and ``delete`` over a node's in-memory ``NodeState``. What happens to the dependents of a
-deleted object is written down in its module, following the vendor (SEMANTICS §9). Facts from outside
+deleted object is written down in its module, following the vendor (semantics §9). Facts from outside
 the node (the dialect of a PARENT or a route peer, the other object holding a TOPICSTR) are arguments:
 each door finds them its own way (an indexed query, the script's working state). The doors — the shell
 (``services.objects``), runmqsc and ``import mqsc`` (``formats.mqsc``), tibemsadmin and the EMS readers

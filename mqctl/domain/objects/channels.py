@@ -1,7 +1,7 @@
 """Cluster channels (CLUSRCVR, CLUSSDR): what DEFINE and ALTER CHANNEL accept.
 
 A CLUSRCVR channel makes its queue manager a member of its cluster(s) (``domain.memberships``); its
-workload attributes rank, prioritise and weight it as a topic host (SEMANTICS §9). CLUSNL may name a
+workload attributes rank, prioritise and weight it as a topic host (semantics §9). CLUSNL may name a
 namelist not defined yet, as MQ allows (``missing_namelist`` lets a door warn).
 """
 

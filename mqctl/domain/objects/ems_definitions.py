@@ -1,6 +1,6 @@
 """EMS topic definitions (a ``topics.conf`` line): a topic name or wildcard pattern with properties.
 
-The definition is named by its pattern. Properties are kept as written (unknown ones too, SEMANTICS
+The definition is named by its pattern. Properties are kept as written (unknown ones too, semantics
 §1); the storage limits must be sizes, and every name and value must fit the line-based file.
 """
 

@@ -3,7 +3,7 @@
 A route is named after its peer server and needs a URL; its zone is fixed when it is created
 (tibemsadmin refuses to change ``zone_name``/``zone_type`` afterwards). Every value is one line of
 routes.conf, so nothing in it may change that file's structure. Deleting a route deletes its selectors:
-they are properties of the route (SEMANTICS §9), at every door.
+they are properties of the route (semantics §9), at every door.
 """
 
 from __future__ import annotations

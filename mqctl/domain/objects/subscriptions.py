@@ -46,7 +46,7 @@ def label(sub: Subscription) -> str:
 
 
 def check_selector(selector: str | None, obj: str, attribute: str = "SELECTOR", *, ems: bool = False) -> None:
-    """A JMS selector of at most 10,240 characters that parses and type-checks (SEMANTICS §7)."""
+    """A JMS selector of at most 10,240 characters that parses and type-checks (semantics §7)."""
     if selector is None or not selector.strip():
         return
     from mqctl.domain.selector import check_selector as parse_and_check

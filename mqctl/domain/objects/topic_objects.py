@@ -6,7 +6,7 @@ CLROUTE cannot change while the object is clustered: MQ asks for the object to l
 
 ``define``/``alter``/``delete`` make the change on a queue manager's ``NodeState``, for every door.
 Deleting a topic object leaves the subscriptions that named it (TOPICOBJ) as they are, with their
-resolved topic string (IBM, "Deleting an administrative topic definition"; SEMANTICS §9).
+resolved topic string (IBM, "Deleting an administrative topic definition"; semantics §9).
 """
 
 from __future__ import annotations

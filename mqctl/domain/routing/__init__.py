@@ -1,5 +1,5 @@
 """The routing engine: a topology (or the slice of it one question needs) plus a publication gives an
-explanation (SEMANTICS §3-§6, §8, §9). Pure: ``explain``, ``validate`` and the Spark job all call it.
+explanation (semantics §3-§6, §8, §9). Pure: ``explain``, ``validate`` and the Spark job all call it.
 
 Interface (for the CLI, ``validate`` and the Spark job)::
 

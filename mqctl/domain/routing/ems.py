@@ -1,5 +1,5 @@
 """EMS routing: where a publication on a TIBCO EMS server goes over routes, and why it does not
-(SEMANTICS §6, §8, §9; references 002 and 003).
+(semantics §6, §8, §9; references 002 and 003).
 
 The model, in short (the network in ``ems_network``, the path search in ``ems_paths``):
 

@@ -1,4 +1,4 @@
-"""The EMS route network of a topology (SEMANTICS §6): servers, links and zones, built once.
+"""The EMS route network of a topology (semantics §6): servers, links and zones, built once.
 
 - Routes are bidirectional links between two servers. A pair defined on both servers is
   *active-active*; defined on one only it is *active-passive*, active on the definer. Selectors count

@@ -1,4 +1,4 @@
-"""Exact path search over EMS routes for one publication (SEMANTICS §6, §9 "EMS interest").
+"""Exact path search over EMS routes for one publication (semantics §6, §9 "EMS interest").
 
 A *path* is a simple chain of servers from the publisher (never back to a server already on it) whose
 every server lets T cross (T global there, or any server for a temporary topic) and which never

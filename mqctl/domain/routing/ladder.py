@@ -1,4 +1,4 @@
-"""The reason precedence both dialects share (SEMANTICS §9 "Reason precedence", "Failures", "Subscriptions").
+"""The reason precedence both dialects share (semantics §9 "Reason precedence", "Failures", "Subscriptions").
 
 Every matching subscription is judged in the same frame, MQ or EMS:
 

@@ -1,6 +1,6 @@
 """IBM MQ publish/subscribe routing: where one publication goes and why a subscriber misses it.
 
-SEMANTICS §4 (proxy subscriptions), §5 (publications) and §9 (pinned choices). ``MqPrepared`` indexes a
+semantics §4 (proxy subscriptions), §5 (publications) and §9 (pinned choices). ``MqPrepared`` indexes a
 topology once (cluster index, topic trees, hierarchy, cluster-receiver channels, the subscription index
 by proxy pattern, ``PROXYSUB(FORCE)`` objects by topic string) and keeps, per topic and in a bounded
 cache, what does not depend on the publisher: the matching subscriptions and the proxy subscriptions
@@ -102,7 +102,7 @@ ROUTED_KEPT = 16
 def explain_mq(
     prepared: MqPrepared, publication: Publication, failures: Failures, detail: bool = True
 ) -> Explanation:
-    """Explain one MQ publication: deliveries, misses with their reason, and warnings (SEMANTICS §8).
+    """Explain one MQ publication: deliveries, misses with their reason, and warnings (semantics §8).
 
     Everything but the selectors of the subscriptions reached depends on the publisher, the topic and
     the failures only: that part is kept with the topic's facts, so publications that differ only in

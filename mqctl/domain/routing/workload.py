@@ -1,4 +1,4 @@
-"""Topic host choice: MQ's cluster workload management over the hosts of a topic (SEMANTICS §9).
+"""Topic host choice: MQ's cluster workload management over the hosts of a topic (semantics §9).
 
 Reference ``000_…``: the topic host "is chosen in the same way as for clustered queues", i.e. on the
 workload attributes of each host's cluster-receiver channel in that cluster: ``CLWLRANK`` (0-9),
@@ -87,7 +87,7 @@ class HostChoice:
 def choose_host(
     chooser: str, hosts: Sequence[str], cluster: str, channels: ClusterChannels, failures: Failures
 ) -> HostChoice | None:
-    """Choose among ``hosts`` (the chooser excluded) as SEMANTICS §9 says; ``None`` without hosts."""
+    """Choose among ``hosts`` (the chooser excluded) as semantics §9 says; ``None`` without hosts."""
     names = sorted(h for h in set(hosts) if h != chooser)
     if not names:
         return None

@@ -6,7 +6,7 @@ case, get their own closures with the literal and its promotions worked out once
 int/long arithmetic wraps, float arithmetic rounds to 32 bits, integer division truncates, mixed operands
 are promoted (int -> long -> float -> double); division by zero and arithmetic on a non-number give
 UNKNOWN. A comparison of unlike types (a string with a number, a boolean with a string...) is FALSE, as
-Jakarta Messaging says ("the value of the operation is false"; SEMANTICS §9); `BETWEEN`, `IN` and `LIKE`
+Jakarta Messaging says ("the value of the operation is false"; semantics §9); `BETWEEN`, `IN` and `LIKE`
 follow from their equivalences in the specification (see docs/selectors.md).
 """
 

@@ -3,9 +3,9 @@
 Types are categories: numeric, string, boolean, or unknown. What the text fixes has a known category:
 literals, and every operator's result. What a message supplies — properties *and* header fields — is
 unknown here: Jakarta Messaging decides a comparison of unlike types when the message is evaluated (it is
-FALSE: `JMSDeliveryMode = 2`, SEMANTICS §9), so only the text's own contradictions are refused. An
+FALSE: `JMSDeliveryMode = 2`, semantics §9), so only the text's own contradictions are refused. An
 operator given an operand of a known wrong category (`p > 'foo'`, `TRUE = 0`, `p BETWEEN 'a' AND 'b'`,
-`'a' + 1`, `NOT 5`) is a SelectorError at that operand's column (SEMANTICS §7).
+`'a' + 1`, `NOT 5`) is a SelectorError at that operand's column (semantics §7).
 """
 
 from __future__ import annotations

@@ -34,7 +34,7 @@ class Rule:
     summary: str
     """One line: what the rule finds."""
     why: str
-    """Why it matters, with the references (SEMANTICS sections, reference documents)."""
+    """Why it matters, with the references (sections of docs/semantics.md, reference documents)."""
     fix: str
 
 
@@ -48,7 +48,7 @@ RULES: tuple[Rule, ...] = (
         "A queue manager in overlapping clusters sees clustered topic objects of different clusters with "
         "the same TOPICSTR or the same name.",
         "Each queue manager has one topic tree for all its clusters. MQ reports the clash but keeps only "
-        "the most recent definition, so routing becomes nondeterministic (reference 001; SEMANTICS §3).",
+        "the most recent definition, so routing becomes nondeterministic (reference 001; docs/semantics.md §3).",
         "Treat the topic namespace as spanning every cluster: give the objects distinct names and "
         "TOPICSTRs, or cluster the topic in one cluster only.",
     ),
@@ -58,7 +58,7 @@ RULES: tuple[Rule, ...] = (
         ERROR,
         "Definitions of one clustered topic (same TOPICSTR or name, same cluster) differ in an attribute.",
         "Every host of a clustered topic must define it alike; MQ refuses a different CLROUTE and uses "
-        "only the most recent definition for the rest (SEMANTICS §3, §9).",
+        "only the most recent definition for the rest (docs/semantics.md §3, §9).",
         "Define the topic with the same attributes on every host (or delete the stray definition).",
     ),
     Rule(
@@ -67,7 +67,7 @@ RULES: tuple[Rule, ...] = (
         WARNING,
         "A local topic object hides a clustered object of the same TOPICSTR or name on a cluster member.",
         "On that queue manager the local object wins, so the branch is not clustered there: its "
-        "publications and subscriptions stay local (reference 004; SEMANTICS §3, §9).",
+        "publications and subscriptions stay local (reference 004; docs/semantics.md §3, §9).",
         "Delete the local object, or give it another name and TOPICSTR if both are meant.",
     ),
     Rule(
@@ -76,7 +76,7 @@ RULES: tuple[Rule, ...] = (
         WARNING,
         "On a queue manager in two clusters, a clustered object lies above or below one of the other cluster.",
         "A subscription resolves to one cluster point only, so a branch clustered in one cluster under a "
-        "point of another splits the topic space (reference 001; SEMANTICS §3).",
+        "point of another splits the topic space (reference 001; docs/semantics.md §3).",
         "Cluster sibling branches rather than nested ones, or cluster the whole branch in one cluster.",
     ),
     Rule(
@@ -87,7 +87,7 @@ RULES: tuple[Rule, ...] = (
         "from elsewhere.",
         "The queue manager routes its proxy subscriptions by the definition it kept, so publications "
         "made under the other definition never reach it; explain reports NO_PATH for them and this "
-        "finding names the cause (reference 001; SEMANTICS §3, §4).",
+        "finding names the cause (reference 001; docs/semantics.md §3, §4).",
         "Resolve the conflict named in the message (NAMESPACE_CONFLICT or ATTRIBUTE_CONFLICT).",
     ),
     Rule(
@@ -105,7 +105,7 @@ RULES: tuple[Rule, ...] = (
         INFO,
         "A topic-host routed topic has one host: a single point of failure.",
         "Every publication from a non-host goes through the host; when it is down publications wait "
-        "(reference 000, 'Summary and additional considerations'; SEMANTICS §5.3, §5.6).",
+        "(reference 000, 'Summary and additional considerations'; docs/semantics.md §5.3, §5.6).",
         "Define the topic alike on a second member, accepting that ordering is then not preserved.",
     ),
     Rule(
@@ -114,7 +114,7 @@ RULES: tuple[Rule, ...] = (
         INFO,
         "A topic-host routed topic has several hosts sharing the publications: message order is not kept.",
         "Each publication goes through one host chosen by cluster workload balancing, so ordering "
-        "across messages is not maintained (reference 000; SEMANTICS §5.3, §9 'Topic host choice').",
+        "across messages is not maintained (reference 000; docs/semantics.md §5.3, §9 'Topic host choice').",
         "Accept it, or keep one host in use (a higher CLWLRANK or CLWLPRTY on one host's CLUSRCVR channel).",
     ),
     Rule(
@@ -123,7 +123,7 @@ RULES: tuple[Rule, ...] = (
         ERROR,
         "A topic object sets CLROUTE(TOPICHOST) without a CLUSTER.",
         "CLROUTE counts only on the object that names the cluster (the cluster point), so topic host "
-        "routing is not in force and the queue manager does not host the topic (SEMANTICS §9 'Cluster point').",
+        "routing is not in force and the queue manager does not host the topic (docs/semantics.md §9 'Cluster point').",
         "Add CLUSTER(name) to the object, or remove CLROUTE(TOPICHOST).",
     ),
     Rule(
@@ -132,7 +132,7 @@ RULES: tuple[Rule, ...] = (
         ERROR,
         "A clustered topic object is defined on a queue manager that is not a member of its cluster.",
         "The full repositories never learn of it, so the definition reaches nobody (reference 004; "
-        "SEMANTICS §9 'Definitions').",
+        "docs/semantics.md §9 'Definitions').",
         "Make the queue manager a member (a CLUSRCVR channel in the cluster) or define the object on a member.",
     ),
     Rule(
@@ -141,7 +141,7 @@ RULES: tuple[Rule, ...] = (
         ERROR,
         "PSMODE(DISABLED) or PSCLUS(DISABLED) switches off what a clustered topic or hierarchy needs.",
         "With PSMODE(DISABLED) the publish/subscribe engine does not run; with PSCLUS(DISABLED) the "
-        "queue manager takes no part in publish/subscribe in its clusters (SEMANTICS §9 'Not routed on').",
+        "queue manager takes no part in publish/subscribe in its clusters (docs/semantics.md §9 'Not routed on').",
         "Set PSMODE(ENABLED) and PSCLUS(ENABLED), or remove the clustered topics and hierarchy links.",
     ),
     Rule(
@@ -151,7 +151,7 @@ RULES: tuple[Rule, ...] = (
         "A wildcard subscription lies above clustered branches it will not receive remote publications from.",
         "Proxy subscriptions are made only for subscriptions that resolve at or below a cluster point; "
         "a wildcard above it receives only what other subscriptions bring (reference 004; reference 001 "
-        "'Overlapping clusters, wildcarded subscriptions'; SEMANTICS §4.2, §5.5).",
+        "'Overlapping clusters, wildcarded subscriptions'; docs/semantics.md §4.2, §5.5).",
         "Subscribe to each clustered branch separately.",
     ),
     Rule(
@@ -160,7 +160,7 @@ RULES: tuple[Rule, ...] = (
         ERROR,
         "A cluster has no full repository in the model.",
         "Full repositories push clustered topic definitions to every member; without one nothing is "
-        "shared (reference 004). explain routes as if one existed (SEMANTICS §9).",
+        "shared (reference 004). explain routes as if one existed (docs/semantics.md §9).",
         "Make two members full repositories (ALTER QMGR REPOS(cluster)).",
     ),
     Rule(
@@ -178,7 +178,7 @@ RULES: tuple[Rule, ...] = (
         WARNING,
         "A topic object or cluster channel names a cluster no queue manager belongs to.",
         "A cluster exists through its members; a name with none is usually a typing mistake, and the "
-        "object is shared with nobody (SEMANTICS §1, §3).",
+        "object is shared with nobody (docs/semantics.md §1, §3).",
         "Correct the cluster name, or make queue managers members of that cluster.",
     ),
     Rule(
@@ -187,7 +187,7 @@ RULES: tuple[Rule, ...] = (
         ERROR,
         "Queue managers name each other as PARENT in a loop.",
         "A publish/subscribe hierarchy is a tree: each queue manager has one parent and no ancestor of "
-        "its own (SEMANTICS §1, §4.3).",
+        "its own (docs/semantics.md §1, §4.3).",
         "Remove one PARENT of the loop (ALTER QMGR PARENT('')).",
     ),
     Rule(
@@ -195,7 +195,7 @@ RULES: tuple[Rule, ...] = (
         "UNKNOWN_PARENT",
         ERROR,
         "A queue manager's PARENT is not a queue manager of the model.",
-        "The hierarchy link leads nowhere: no proxy subscription or publication crosses it (SEMANTICS §1, §4.3).",
+        "The hierarchy link leads nowhere: no proxy subscription or publication crosses it (docs/semantics.md §1, §4.3).",
         "Correct the PARENT name or add the parent queue manager's definitions.",
     ),
     Rule(
@@ -203,7 +203,7 @@ RULES: tuple[Rule, ...] = (
         "HIERARCHY_WITH_TOPICHOST",
         ERROR,
         "A hierarchy joins a cluster whose topics are topic-host routed with queue managers outside it.",
-        "IBM supports joining clusters with a hierarchy for direct routed topics only (SEMANTICS §4.3).",
+        "IBM supports joining clusters with a hierarchy for direct routed topics only (docs/semantics.md §4.3).",
         "Use CLROUTE(DIRECT) for topics that cross the hierarchy, or join the clusters otherwise.",
     ),
     Rule(
@@ -213,7 +213,7 @@ RULES: tuple[Rule, ...] = (
         "A hierarchy link lies beside a cluster that already joins the same queue managers.",
         "Publications then have two paths between them; MQ discards looping copies by fingerprint but "
         "subscribers can see duplicates (reference 001 'Integrating multiple publish/subscribe clusters'; "
-        "SEMANTICS §4.3).",
+        "docs/semantics.md §4.3).",
         "Remove the hierarchy link, or keep the two queue managers in different clusters.",
     ),
     Rule(
@@ -222,7 +222,7 @@ RULES: tuple[Rule, ...] = (
         WARNING,
         "A topic object's TOPICSTR contains '#', '+' or '*'.",
         "In a TOPICSTR these characters are literal, not wildcards, so the object does not cover the "
-        "branch the author probably meant (reference 001 reading note; SEMANTICS §2).",
+        "branch the author probably meant (reference 001 reading note; docs/semantics.md §2).",
         "Give the branch itself as TOPICSTR ('/Sport', not '/Sport/#').",
     ),
     Rule(
@@ -231,7 +231,7 @@ RULES: tuple[Rule, ...] = (
         ERROR,
         "The routes of a multi-hop zone let a message reach a server along two paths.",
         "EMS requires a multi-hop zone's routes to form a tree; a loop is an error EMS reports "
-        "(SEMANTICS §6 'Uniqueness').",
+        "(docs/semantics.md §6 'Uniqueness').",
         "Remove a route of the loop, or put the redundant routes in a one-hop zone.",
     ),
     Rule(
@@ -239,7 +239,7 @@ RULES: tuple[Rule, ...] = (
         "ZONE_TYPE_MISMATCH",
         ERROR,
         "Routes of one zone disagree on the zone type (mhop and 1hop).",
-        "All routes of a zone share its type; mqctl treats a mixed zone as one-hop (SEMANTICS §6, §9).",
+        "All routes of a zone share its type; mqctl treats a mixed zone as one-hop (docs/semantics.md §6, §9).",
         "Give every route of the zone the same zone_type.",
     ),
     Rule(
@@ -249,7 +249,7 @@ RULES: tuple[Rule, ...] = (
         "A route is not named after the server it leads to (routes to one URL under different names, or a "
         "route to an unknown server beside an unanswered one).",
         "A route is named after its peer's `server` name; a route whose name is not the peer's name "
-        "does not connect (reference 002; SEMANTICS §6).",
+        "does not connect (reference 002; docs/semantics.md §6).",
         "Name every route after the server it leads to.",
     ),
     Rule(
@@ -258,7 +258,7 @@ RULES: tuple[Rule, ...] = (
         WARNING,
         "Two servers of a one-hop zone are connected only through a third server of that zone.",
         "In a one-hop zone a message that arrived over a route of the zone is not forwarded over another "
-        "route of it, so those servers never exchange messages within the zone (SEMANTICS §6).",
+        "route of it, so those servers never exchange messages within the zone (docs/semantics.md §6).",
         "Add a direct route between them, or make the zone multi-hop.",
     ),
     Rule(
@@ -267,7 +267,7 @@ RULES: tuple[Rule, ...] = (
         WARNING,
         "A route leads to a server of which the model holds no configuration.",
         "Topic messages cross a route only where the topic is global on both servers; a server known "
-        "only by name has no global topics (SEMANTICS §6).",
+        "only by name has no global topics (docs/semantics.md §6).",
         "Import the peer's configuration too, or correct the route name.",
     ),
     Rule(
@@ -276,7 +276,7 @@ RULES: tuple[Rule, ...] = (
         ERROR,
         "One server has two routes to the same URL.",
         "Both lead to one server, which has one name: one route never connects, or the server is "
-        "reached twice (SEMANTICS §6).",
+        "reached twice (docs/semantics.md §6).",
         "Keep one route to each server.",
     ),
     Rule(
@@ -285,7 +285,7 @@ RULES: tuple[Rule, ...] = (
         WARNING,
         "A route selector names a topic that is not global on the route's servers.",
         "Route selectors apply to global topics; a topic that is not global never crosses the route, "
-        "so the selector selects nothing (reference 002 'Specifying Selectors'; SEMANTICS §6).",
+        "so the selector selects nothing (reference 002 'Specifying Selectors'; docs/semantics.md §6).",
         "Make the topic global on both servers, or remove the selector.",
     ),
     Rule(
@@ -293,7 +293,7 @@ RULES: tuple[Rule, ...] = (
         "INVALID_SELECTOR",
         ERROR,
         "A subscription or route selector is not a valid JMS message selector.",
-        "A selector that does not parse is refused by the broker (SEMANTICS §7).",
+        "A selector that does not parse is refused by the broker (docs/semantics.md §7).",
         "Correct the selector (mqctl selector test shows the column of the error).",
     ),
     Rule(
@@ -302,7 +302,7 @@ RULES: tuple[Rule, ...] = (
         WARNING,
         "Two global wildcard definitions on one server overlap without one containing the other.",
         "EMS supports routing only where a subscription is a subset of a global definition; "
-        "intersections are not supported (reference 002 'Wildcards'; SEMANTICS §6).",
+        "intersections are not supported (reference 002 'Wildcards'; docs/semantics.md §6).",
         "Define the global topics as nested patterns (one containing the other) or disjoint ones.",
     ),
     Rule(
@@ -311,7 +311,7 @@ RULES: tuple[Rule, ...] = (
         WARNING,
         "A subscription on a routed server intersects a global topic but is a subset of none.",
         "Routing is only reliably supported when the subscription's topic is a subset of (or equal to) "
-        "a global definition (reference 002 'Wildcards'; SEMANTICS §6, §9 'EMS interest').",
+        "a global definition (reference 002 'Wildcards'; docs/semantics.md §6, §9 'EMS interest').",
         "Subscribe within a global definition, or widen the global definition.",
     ),
     Rule(
@@ -320,7 +320,7 @@ RULES: tuple[Rule, ...] = (
         WARNING,
         "Durable subscribers sit behind routes where a forwarding server limits neither maxbytes nor maxmsgs.",
         "Forwarding servers store messages while a subscriber's server is unreachable; without a limit "
-        "that storage can grow without bound (reference 003 'maxbytes'; SEMANTICS §6, §9 'Warnings').",
+        "that storage can grow without bound (reference 003 'maxbytes'; docs/semantics.md §6, §9 'Warnings').",
         "Set maxbytes or maxmsgs on the topic on every forwarding server.",
     ),
     Rule(
@@ -329,7 +329,7 @@ RULES: tuple[Rule, ...] = (
         WARNING,
         "A route carrying global topics is defined on one of its two servers only.",
         "An active-passive route can lose messages (a gap) when the defining side fails and can deliver "
-        "duplicates when the other side does (reference 003 'Server Failure'; SEMANTICS §6, §9 'Failures').",
+        "duplicates when the other side does (reference 003 'Server Failure'; docs/semantics.md §6, §9 'Failures').",
         "Define the route on both servers (active-active).",
     ),
     Rule(

@@ -1,5 +1,5 @@
 """EMS registered interest: which topics are global where, how subscriptions and route selectors fit
-them, and where durable subscribers make forwarding servers store (SEMANTICS §6, §9; references 002, 003).
+them, and where durable subscribers make forwarding servers store (semantics §6, §9; references 002, 003).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""EMS routes and zones: names, URLs, zone types, paths inside a zone, active-passive links (SEMANTICS §6).
+"""EMS routes and zones: names, URLs, zone types, paths inside a zone, active-passive links (semantics §6).
 
 A link is the connection between two servers, made of the route each defines towards the other (one
 route: active-passive). A zone's graph has the servers as vertices and the links of the zone as edges.
@@ -27,7 +27,7 @@ def _zone_routes(facts: Facts) -> dict[str, list[Route]]:
 
 
 def _one_hop(routes: list[Route]) -> bool:
-    """A zone with any one-hop route counts as one-hop (SEMANTICS §9)."""
+    """A zone with any one-hop route counts as one-hop (semantics §9)."""
     return any(r.zone_type is ZoneType.ONE_HOP for r in routes)
 
 

@@ -2,7 +2,7 @@
 
 The MQ side is the resolution module's own view (``ClusterIndex``, ``TopicTrees``), so a rule and
 ``explain`` see the same topic trees; the EMS side groups routes into links between two servers, the way
-SEMANTICS §6 counts them (a route defined on both servers is one active-active link).
+semantics §6 counts them (a route defined on both servers is one active-active link).
 """
 
 from __future__ import annotations
@@ -135,7 +135,7 @@ class Facts:
         return dict(out)
 
     def clustered_in(self, clusters: frozenset[str]) -> list[TopicObject]:
-        """The clustered definitions every member of these clusters is told about (SEMANTICS §3)."""
+        """The clustered definitions every member of these clusters is told about (semantics §3)."""
         return [o for c in sorted(clusters) for o in self.clusters.clustered(c)]
 
     @cached_property
@@ -147,7 +147,7 @@ class Facts:
 
     @cached_property
     def mq_subscription_index(self) -> SubscriptionIndex[int]:
-        """MQ subscriptions by the pattern their proxies carry (WSCHEMA(CHAR) ones widened, SEMANTICS §2).
+        """MQ subscriptions by the pattern their proxies carry (WSCHEMA(CHAR) ones widened, semantics §2).
 
         Built only when a probe needs every subscription a topic could reach.
         """

@@ -1,6 +1,6 @@
 """MQ clusters: repositories, membership of topic hosts, topic host routing, PSMODE/PSCLUS, TOPICSTR text.
 
-References: 000 (topic host routing), 004 (cluster topics and full repositories); SEMANTICS §3, §5.3, §9.
+References: 000 (topic host routing), 004 (cluster topics and full repositories); semantics §3, §5.3, §9.
 """
 
 from __future__ import annotations

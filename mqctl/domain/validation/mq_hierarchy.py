@@ -1,4 +1,4 @@
-"""MQ publish/subscribe hierarchies: the PARENT links, and how they meet clusters (SEMANTICS §1, §4.3)."""
+"""MQ publish/subscribe hierarchies: the PARENT links, and how they meet clusters (semantics §1, §4.3)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The MQ topic namespace across clusters: conflicts, shadows, nesting, and the subscriptions they hurt.
 
-Conflicts are those of ``resolution.find_conflicts`` / ``find_interferences`` (SEMANTICS §3, reference
+Conflicts are those of ``resolution.find_conflicts`` / ``find_interferences`` (semantics §3, reference
 001), seen at each queue manager through its own topic tree: a queue manager sees the clustered objects
 of every cluster it belongs to, and its own plain objects hide clustered ones of the same TOPICSTR or
 name (§9). Queue managers in the same clusters see the same clustered objects, so conflicts are found
@@ -184,7 +184,7 @@ def conflict_affects_subscribers(facts: Facts) -> Iterator[Finding]:
 
     A queue manager seeing the conflict routes by the definition it kept; a member of the other
     cluster still publishes by its own definition. The engine is given every subscription the topic
-    could reach (wildcards ride on the copies others bring, SEMANTICS §5.5); a subscription on a queue
+    could reach (wildcards ride on the copies others bring, semantics §5.5); a subscription on a queue
     manager seeing the conflict, at or below the dropped branch, that it leaves without a copy is named
     with the publisher it misses.
     """
@@ -209,7 +209,7 @@ def _missed(facts: Facts, loser: TopicObject, qmgrs: Sequence[str]) -> dict[str,
 
     The engine is given the subscriptions on the topic of these queue managers and of the queue
     managers joined to them by hierarchy links: only those bring copies to them (a wildcard rides on
-    the copies its own queue manager's subscriptions, or a hierarchy relay, bring: SEMANTICS §5.5).
+    the copies its own queue manager's subscriptions, or a hierarchy relay, bring: semantics §5.5).
     """
     by_topic: dict[str, list[Subscription]] = defaultdict(list)
     for qmgr in qmgrs:
@@ -267,7 +267,7 @@ _wild_level = re.compile(r"(?:^|/)[#+](?=/|$)").search
 
 def _char_fixed_prefix(sub: Subscription) -> str | None:
     """A WSCHEMA(CHAR) subscription's prefix, judged by its proxy (widened to '#' at its first
-    wildcard, SEMANTICS §2); None when it has no wildcard."""
+    wildcard, semantics §2); None when it has no wildcard."""
     if not has_wildcards(widen_char_pattern(sub.topicstr), MQ):
         return None
     return "/".join(char_prefix_levels(sub.topicstr))

@@ -1,4 +1,4 @@
-"""Selectors in the model that are not valid JMS message selectors (SEMANTICS §7).
+"""Selectors in the model that are not valid JMS message selectors (semantics §7).
 
 Every door refuses such a selector when it is defined; a model read from elsewhere (a store written by
 an older mqctl, a snapshot) can still hold one, and explain would stop at it.

@@ -39,7 +39,7 @@ def sourced(obj: T, file: str | None, line: int | None) -> T:
 
 
 def check_pattern(topic: str, *, line: int, column: int, file: str | None) -> str:
-    """An EMS topic name or wildcard pattern (SEMANTICS §2)."""
+    """An EMS topic name or wildcard pattern (semantics §2)."""
     check_topic(topic, Dialect.EMS, on_line(line, column), file=file, pattern=True)
     return topic
 

@@ -1,7 +1,7 @@
 """What one queue manager knows of its clusters, for runmqsc's DISPLAY TCLUSTER, TOPIC CLUSINFO and CLUSQMGR.
 
 A queue manager learns the cluster topics and cluster queue managers of every cluster it belongs to from
-the full repositories (SEMANTICS §3). The run's ``Context.cluster_view`` holds what the other members
+the full repositories (semantics §3). The run's ``Context.cluster_view`` holds what the other members
 define; this queue manager's own part is taken from its state as the script has left it so far, so a
 DISPLAY sees the DEFINEs before it. Without a view, only the queue manager's own definitions are known.
 """

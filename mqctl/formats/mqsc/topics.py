@@ -3,7 +3,7 @@
 The change itself is the domain's (``mqctl.domain.objects``: the same functions every door calls); this
 module reads the command, places each mistake in its text and answers as runmqsc does. DEFINE REPLACE
 replaces every attribute (from the defaults or LIKE, not only those given); ALTER changes only the given
-ones. Each DEFINE/ALTER takes a new definition sequence (SEMANTICS §9).
+ones. Each DEFINE/ALTER takes a new definition sequence (semantics §9).
 """
 
 from __future__ import annotations
