@@ -170,8 +170,11 @@ def analyze(
         # keys of one topic side by side in one partition: the engine keeps a topic's publisher-independent
         # work (matching subscriptions, proxies) in its cache, and the next key of that topic reuses it.
         # Grouping by key after the repartition by topic needs no second shuffle.
+        # as many routing tasks as shuffle partitions: a number given to repartition is kept as it is
+        # (adaptive execution would otherwise merge the few megabytes of keys into fewer, longer tasks)
+        routing_tasks = int(spark.conf.get("spark.sql.shuffle.partitions") or 200)
         keys = (
-            valid.repartition("topic")
+            valid.repartition(routing_tasks, "topic")
             .groupBy("topic", "from", "key")
             .agg(F.sum(messages).alias("messages"), F.sum(messages * F.col("bytes")).alias("bytes"))
             .sortWithinPartitions("topic", "from", "key")
@@ -191,25 +194,24 @@ def analyze(
     return Analysis(summary, out, {name: out / name for name in OUTPUTS})
 
 
-BYTES_PER_PARTITION = 8 << 20
-"""Log bytes per shuffle partition when sizing them from the log: a task each for small logs."""
+SMALL_LOG = 8 << 20
+"""A log of at most this many bytes is replayed in one task per stage."""
 
 
 def sized_partitions(spark: SparkSession, publications: Path) -> int | None:
     """Shuffle partitions for this log, or None to leave Spark's setting alone (one given to the
     session, as ``spark-submit --conf`` does). Spark's default of 200 is for large shuffles: on a log
-    of a few thousand rows each stage would run 200 tiny tasks. One partition per
-    ``BYTES_PER_PARTITION`` of the log, at most two per core (the routing stage's tasks: enough to keep
-    every core busy); a log Python cannot measure (HDFS, S3) gets two per core."""
+    of a few thousand rows each stage would run 200 tiny tasks. A small log (``SMALL_LOG``) gets one,
+    any other two per core: the routing stage's tasks, a multiple of the cores so that none idles
+    at the end; a log Python cannot measure (HDFS, S3) is not small."""
     if spark.sparkContext.getConf().contains("spark.sql.shuffle.partitions"):
         return None
-    cap = 2 * spark.sparkContext.defaultParallelism
     try:
         files = [publications] if publications.is_file() else list(publications.rglob("*"))
         size = sum(p.stat().st_size for p in files if p.is_file())
     except OSError:
-        return cap
-    return max(1, min(cap, -(-size // BYTES_PER_PARTITION)))
+        size = SMALL_LOG + 1
+    return 1 if size <= SMALL_LOG else 2 * spark.sparkContext.defaultParallelism
 
 
 @contextmanager
