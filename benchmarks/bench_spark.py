@@ -184,8 +184,9 @@ def main(argv: list[str] | None = None) -> int:
         # the least any job that routes once per distinct key pays: the log grouped by the columns a
         # routing key is made of (here every property is selector-read), with nothing routed
         t0 = time.perf_counter()
-        spark.read.parquet(str(log)).groupBy("from", "topic", "properties").count().count()
+        keys = spark.read.parquet(str(log)).groupBy("from", "topic", "properties").count().count()
         result["key_floor_s"] = round(time.perf_counter() - t0, 1)
+        result["distinct_keys"] = keys  # the routing keys: every property of this log is selector-read
         for mode in args.modes.split(","):
             t0 = time.perf_counter()
             topology_ = read_topology(snapshot)
@@ -198,6 +199,8 @@ def main(argv: list[str] | None = None) -> int:
                 "snapshot_read_s": round(snapshot_s, 1),
                 "analysis_s": round(elapsed, 1),
                 "ratio": round(elapsed / result["floor_s"], 2),
+                # keys routed per second of the whole analysis, per core of the master (local[N])
+                "keys_per_s_per_core": round(keys / elapsed / spark.sparkContext.defaultParallelism, 1),
                 "target_ratio": TARGETS[mode],
                 "deliveries_rows": rows,
                 "deliveries": current["deliveries"],

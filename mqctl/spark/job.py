@@ -170,8 +170,12 @@ def analyze(
         # keys of one topic side by side in one partition: the engine keeps a topic's publisher-independent
         # work (matching subscriptions, proxies) in its cache, and the next key of that topic reuses it.
         # Grouping by key after the repartition by topic needs no second shuffle.
+        # the routing tasks sized to the distinct rows (counting them fills the cache the next steps
+        # read); a number given to repartition is kept as it is, where adaptive execution would merge
+        # the few megabytes of keys into fewer, longer tasks
+        tasks = routing_tasks(spark, keyed.count(), partitions)
         keys = (
-            valid.repartition("topic")
+            valid.repartition(tasks, "topic")
             .groupBy("topic", "from", "key")
             .agg(F.sum(messages).alias("messages"), F.sum(messages * F.col("bytes")).alias("bytes"))
             .sortWithinPartitions("topic", "from", "key")
@@ -191,25 +195,36 @@ def analyze(
     return Analysis(summary, out, {name: out / name for name in OUTPUTS})
 
 
-BYTES_PER_PARTITION = 8 << 20
-"""Log bytes per shuffle partition when sizing them from the log: a task each for small logs."""
+SMALL_LOG = 1 << 20
+"""A log of at most this many bytes is counted and keyed in one task per stage."""
+SMALL_KEYS = 4096
+"""At most this many distinct rows are routed in one task: a second would build a second model."""
 
 
 def sized_partitions(spark: SparkSession, publications: Path) -> int | None:
     """Shuffle partitions for this log, or None to leave Spark's setting alone (one given to the
     session, as ``spark-submit --conf`` does). Spark's default of 200 is for large shuffles: on a log
-    of a few thousand rows each stage would run 200 tiny tasks. One partition per
-    ``BYTES_PER_PARTITION`` of the log, at most two per core (the routing stage's tasks: enough to keep
-    every core busy); a log Python cannot measure (HDFS, S3) gets two per core."""
+    of a few thousand rows each stage would run 200 tiny tasks. A small log (``SMALL_LOG``: Parquet
+    holds a million publications in a few megabytes, so the bound is low) gets one, any other two per
+    core; a log Python cannot measure (HDFS, S3) is not small."""
     if spark.sparkContext.getConf().contains("spark.sql.shuffle.partitions"):
         return None
-    cap = 2 * spark.sparkContext.defaultParallelism
     try:
         files = [publications] if publications.is_file() else list(publications.rglob("*"))
         size = sum(p.stat().st_size for p in files if p.is_file())
     except OSError:
-        return cap
-    return max(1, min(cap, -(-size // BYTES_PER_PARTITION)))
+        size = SMALL_LOG + 1
+    return 1 if size <= SMALL_LOG else 2 * spark.sparkContext.defaultParallelism
+
+
+def routing_tasks(spark: SparkSession, distinct_rows: int, given: int | None) -> int:
+    """Tasks of the routing stage: as given (``--partitions``), else one for at most ``SMALL_KEYS``
+    distinct rows, else two per core (a multiple of the cores, so that none idles at the end)."""
+    if given:
+        return given
+    if spark.sparkContext.getConf().contains("spark.sql.shuffle.partitions"):
+        return int(spark.conf.get("spark.sql.shuffle.partitions") or 200)
+    return 1 if distinct_rows <= SMALL_KEYS else 2 * spark.sparkContext.defaultParallelism
 
 
 @contextmanager

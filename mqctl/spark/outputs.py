@@ -138,7 +138,10 @@ def _as_given(rows: DataFrame, reason: Column) -> DataFrame:
 
 def _small(spark: SparkSession, rows: list[tuple[Any, ...]], schema: pa.Schema) -> DataFrame:
     """A frame of rows computed in the driver, in one partition (one file written)."""
-    table = pa.Table.from_pylist([dict(zip(schema.names, r, strict=True)) for r in rows], schema=schema)
+    columns = list(zip(*rows, strict=True)) if rows else [() for _ in schema]
+    table = pa.Table.from_arrays(
+        [pa.array(list(c), f.type) for c, f in zip(columns, schema, strict=True)], schema=schema
+    )
     ddl = ", ".join(f"`{f.name}` {'bigint' if f.type == pa.int64() else 'string'}" for f in schema)
     return spark.createDataFrame(table, schema=ddl).coalesce(1)
 
