@@ -25,8 +25,13 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# pytest-xdist: one worker per core (TEST_WORKERS=0 for one process); the Spark tests share one worker
+# (one JVM), the others are dealt out as workers free up.
+TEST_WORKERS ?= auto
+PYTEST := $(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadgroup
+
 unit: $(STAMP)
-	$(BIN)/pytest -q
+	$(PYTEST)
 
 test: lint typecheck unit
 
@@ -34,7 +39,7 @@ test: lint typecheck unit
 # end-to-end ones, fuzz tests with 25 inputs each. `make test` (and CI) runs everything.
 CHECK_MARKERS ?= not slow and not postgres and not spark
 check: lint typecheck
-	MQCTL_FUZZ_EXAMPLES=25 $(BIN)/pytest -q -m "$(CHECK_MARKERS)"
+	MQCTL_FUZZ_EXAMPLES=25 $(PYTEST) -m "$(CHECK_MARKERS)"
 
 # Figures and how they were measured: docs/benchmarks.md. bench_explain generates (once, cached in
 # ~/.cache/mqctl-bench) and imports 5,000 queue managers and 500,000 subscriptions: several minutes.

@@ -24,7 +24,9 @@ HERE = Path(__file__).resolve().parent
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Every test here starts a JVM: marked ``spark`` so that ``make check`` can leave them out."""
+    """Every test here needs a JVM: marked ``spark`` so that ``make check`` can leave them out, and put in
+    one pytest-xdist group so that one worker starts one JVM for them all."""
     for item in items:
         if item.path.is_relative_to(HERE):
             item.add_marker(pytest.mark.spark)
+            item.add_marker(pytest.mark.xdist_group("spark"))
