@@ -15,6 +15,7 @@ runs.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -130,3 +131,21 @@ def test_known_exceptions_are_still_needed() -> None:
 def test_the_check_sees_every_kind_of_import(source: str, banned: str) -> None:
     """Module-level, lazy, TYPE_CHECKING-only and relative imports are all read."""
     assert banned in imports_in(source, "mqctl.domain.routing")
+
+
+GC_CONTROL = re.compile(r"(?<!`)\bgc\.(disable|enable|freeze|unfreeze|collect)\(|\bgc_paused\(|\bcommand_process\(")
+GC_PLACES = {
+    "mqctl/memory.py",  # the helpers themselves
+    "mqctl/cli/main.py",  # a command: paused for the whole command, frozen at exit
+    "mqctl/spark/batches.py",  # a Spark worker: the model is built once and frozen for the worker's life
+}
+
+
+def test_the_garbage_collector_is_controlled_in_one_place_per_process_kind() -> None:
+    """The CLI's entry point and the Spark worker; no layer below pauses it on its own."""
+    found = {
+        path.relative_to(PACKAGE.parent).as_posix()
+        for path in PACKAGE.rglob("*.py")
+        if GC_CONTROL.search(path.read_text(encoding="utf-8"))
+    }
+    assert found <= GC_PLACES, sorted(found - GC_PLACES)

@@ -27,7 +27,6 @@ from mqctl.domain.observed import OBSERVED_KINDS, PROXY, NodeCapture, Observatio
 from mqctl.formats._located import locate
 from mqctl.formats.display import Block, Capture, read_capture
 from mqctl.formats.text_io import read_text_file
-from mqctl.memory import gc_paused
 from mqctl.store.observed import load_captures, save_capture
 from mqctl.store.repository import Store
 
@@ -136,10 +135,9 @@ def import_display(
 ) -> list[DisplayImport]:
     """``mqctl import display``: the captures of ``paths``, grouped by queue manager, in one transaction."""
     grouped: dict[str, list[tuple[Capture, datetime]]] = {}
-    with gc_paused():  # many small objects, none of them cyclic: no collection while they are made
-        for capture, when in read_captures(paths, qmgr=qmgr, at=at, encoding=encoding):
-            grouped.setdefault(capture.qmgr, []).append((capture, when))
-        return [_import_node(store, name, parts) for name, parts in sorted(grouped.items())]
+    for capture, when in read_captures(paths, qmgr=qmgr, at=at, encoding=encoding):
+        grouped.setdefault(capture.qmgr, []).append((capture, when))
+    return [_import_node(store, name, parts) for name, parts in sorted(grouped.items())]
 
 
 def _import_node(store: Store, name: str, parts: list[tuple[Capture, datetime]]) -> DisplayImport:
@@ -293,12 +291,11 @@ def _subscription(capture: Capture, block: Block, subtype: str, next_seq: Callab
 def _save_subscriptions(store: Store, name: str, subs: list[Subscription]) -> None:
     """Into the node's state, one write of the difference (replacing those of the same name)."""
     ref = store.require_node(name, Dialect.MQ)
-    with gc_paused():
-        before = store.load_node_state(ref)
-        after: NodeState = dataclasses.replace(before, subscriptions=dict(before.subscriptions))
-        for sub in subs:
-            after.subscriptions[sub.name] = sub
-        store.save_node_state(ref, before, after)
+    before = store.load_node_state(ref)
+    after: NodeState = dataclasses.replace(before, subscriptions=dict(before.subscriptions))
+    for sub in subs:
+        after.subscriptions[sub.name] = sub
+    store.save_node_state(ref, before, after)
 
 
 def _apply_mqsc(store: Store, name: str, lines: list[str], origins: list[tuple[str, Block]]) -> None:
