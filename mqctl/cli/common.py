@@ -22,6 +22,23 @@ class Output(StrEnum):
     json = "json"
 
 
+class FindingsOutput(StrEnum):
+    """How a list of findings is written (validate, reconcile): text for people, the rest for tools."""
+
+    text = "text"
+    json = "json"
+    sarif = "sarif"
+    junit = "junit"
+
+
+class FailOn(StrEnum):
+    """The severity at or above which a findings command exits 1."""
+
+    error = "error"
+    warning = "warning"
+    info = "info"
+
+
 class Settings:
     """Global options (set by the main callback)."""
 

@@ -5,14 +5,22 @@ from __future__ import annotations
 import re
 import sys
 from datetime import datetime, timedelta
-from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
 
 from mqctl.cli.apps import display_app, sub_app
-from mqctl.cli.common import OUTPUT_OPTION, Output, emit_json, no_match_exit, reading, transaction
+from mqctl.cli.common import (
+    OUTPUT_OPTION,
+    FailOn,
+    FindingsOutput,
+    Output,
+    emit_json,
+    no_match_exit,
+    reading,
+    transaction,
+)
 from mqctl.cli.formats import ENCODING_OPTION, _encoding, import_app
 
 if TYPE_CHECKING:
@@ -123,23 +131,10 @@ def display_observed_command(
 _SHOWN = {"TOPICSTR", "DESTQMGR", "CLUSTER", "CLROUTE", "CLUSQMGR", "STATUS", "TYPE", "RQMNAME", "QMNAME"}
 
 
-class ReconcileOutput(StrEnum):
-    text = "text"
-    json = "json"
-    sarif = "sarif"
-    junit = "junit"
-
-
-class FailOn(StrEnum):
-    error = "error"
-    warning = "warning"
-    info = "info"
-
-
 @reconcile_app.command("reconcile")
 def reconcile_command(
-    output: ReconcileOutput = typer.Option(
-        ReconcileOutput.text, "--output", "-o", case_sensitive=False, help="text, json, sarif or junit."
+    output: FindingsOutput = typer.Option(
+        FindingsOutput.text, "--output", "-o", case_sensitive=False, help="text, json, sarif or junit."
     ),
     fail_on: FailOn = typer.Option(
         FailOn.error,
@@ -168,17 +163,17 @@ def reconcile_command(
         raise typer.Exit(1)
 
 
-def _emit(found: list[Discrepancy], output: ReconcileOutput, fail_on: Severity, rules: Any) -> None:
+def _emit(found: list[Discrepancy], output: FindingsOutput, fail_on: Severity, rules: Any) -> None:
     from mqctl import __version__
     from mqctl.domain.validation import summary
     from mqctl.formats import findings as writers
 
     plain = [d.finding for d in found]
-    if output is ReconcileOutput.json:
+    if output is FindingsOutput.json:
         emit_json({"findings": [d.to_json() for d in found], "summary": summary(plain)})
-    elif output is ReconcileOutput.sarif:
+    elif output is FindingsOutput.sarif:
         emit_json(writers.to_sarif(plain, rules, __version__))
-    elif output is ReconcileOutput.junit:
+    elif output is FindingsOutput.junit:
         sys.stdout.write(writers.to_junit(plain, rules, fail_on))
     else:
         _text(found, fail_on)

@@ -8,31 +8,17 @@ report of ``render.findings``.
 from __future__ import annotations
 
 import sys
-from enum import StrEnum
 from typing import TYPE_CHECKING
 
 import typer
 
 from mqctl.cli.apps import sub_app
-from mqctl.cli.common import emit_json, hint, reading
+from mqctl.cli.common import FailOn, FindingsOutput, emit_json, hint, reading
 
 if TYPE_CHECKING:
     from mqctl.domain.validation import Finding, Rule, Severity
 
 app = sub_app()
-
-
-class ValidateOutput(StrEnum):
-    text = "text"
-    json = "json"
-    sarif = "sarif"
-    junit = "junit"
-
-
-class FailOn(StrEnum):
-    error = "error"
-    warning = "warning"
-    info = "info"
 
 
 @app.command("validate")
@@ -43,8 +29,8 @@ def validate_command(
         case_sensitive=False,
         help="Exit 1 when a finding is at or above this severity.",
     ),
-    output: ValidateOutput = typer.Option(
-        ValidateOutput.text,
+    output: FindingsOutput = typer.Option(
+        FindingsOutput.text,
         "--output",
         "-o",
         case_sensitive=False,
@@ -97,16 +83,16 @@ def _keys(values: list[str]) -> list[str]:
 
 
 def _emit(
-    findings: list[Finding], rules: tuple[Rule, ...], output: ValidateOutput, fail_on: Severity
+    findings: list[Finding], rules: tuple[Rule, ...], output: FindingsOutput, fail_on: Severity
 ) -> None:
     from mqctl import __version__
     from mqctl.formats import findings as writers
 
-    if output is ValidateOutput.json:
+    if output is FindingsOutput.json:
         emit_json(writers.to_json(findings))
-    elif output is ValidateOutput.sarif:
+    elif output is FindingsOutput.sarif:
         emit_json(writers.to_sarif(findings, rules, __version__))
-    elif output is ValidateOutput.junit:
+    elif output is FindingsOutput.junit:
         sys.stdout.write(writers.to_junit(findings, rules, fail_on))
     else:
         from mqctl.render.findings import render
