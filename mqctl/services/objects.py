@@ -59,6 +59,16 @@ def _shell_replies() -> Iterator[None]:
         raise ConflictError(REPLACE_HINT, obj=err.obj) from None
 
 
+def _edited(
+    stored: Mapping[str, Any], set_props: Mapping[str, Any] | None, gone: Iterable[str]
+) -> dict[str, Any]:
+    """Stored free properties with ``set_props`` added or set and ``gone`` removed (``alter --prop``)."""
+    props = dict(stored) | dict(set_props or {})
+    for key in gone:
+        props.pop(key, None)
+    return props
+
+
 def _copy(state: NodeState) -> NodeState:
     """A state whose collections can change without touching ``state`` (the objects are replaced, never
     changed in place, by the domain)."""
@@ -291,10 +301,7 @@ def alter_topic(
     def change(state: NodeState) -> None:
         all_changes = dict(changes)
         if (set_props or gone) and name in state.topics:
-            props = dict(state.topics[name].properties) | dict(set_props or {})
-            for key in gone:
-                props.pop(key, None)
-            all_changes["properties"] = props
+            all_changes["properties"] = _edited(state.topics[name].properties, set_props, gone)
         kind.alter(state, name, all_changes, seq=seq)
 
     _edit(store, ref, change, {"topics": [name]})
@@ -455,10 +462,7 @@ def alter_route(
     def change(state: NodeState) -> None:
         all_changes = dict(changes)
         if (set_props or gone) and peer in state.routes:
-            props = dict(state.routes[peer].properties) | dict(set_props or {})
-            for key in gone:
-                props.pop(key, None)
-            all_changes["properties"] = props
+            all_changes["properties"] = _edited(state.routes[peer].properties, set_props, gone)
         routes.alter(state, peer, all_changes, seq=seq)
 
     _edit(store, ref, change, {"routes": [peer]})
