@@ -15,7 +15,7 @@ from datetime import datetime
 
 from mqctl.domain.model import Subscription
 from mqctl.domain.observed import INTER_QMGR_QUEUE, NodeView, PredictedProxy
-from mqctl.formats.mqsc.display import sub_pairs, topic_pairs
+from mqctl.formats.mqsc.display import layout, sub_pairs, topic_pairs
 
 Pairs = list[tuple[str, str]]
 
@@ -141,25 +141,13 @@ def to_runmqsc(qmgr: str, commands: Sequence[DisplayCommand], captured_at: datet
     return "\n".join(out)
 
 
-_COLUMN = 40
 BARE = frozenset({"CURRENT", "SAVED"})
 """Keywords DISPLAY CHSTATUS shows without a value."""
 
 
 def _layout(pairs: Pairs) -> list[str]:
-    """As ``formats.mqsc.display.layout`` (two 40-wide columns), bare keywords without parentheses."""
-    items = [k if k in BARE else f"{k}({v if v != '' else ' '})" for k, v in pairs]
-    lines: list[str] = []
-    i = 0
-    while i < len(items):
-        left = items[i]
-        if len(left) < _COLUMN - 1 and i + 1 < len(items) and len(items[i + 1]) < _COLUMN:
-            lines.append(f"   {left.ljust(_COLUMN)}{items[i + 1]}")
-            i += 2
-        else:
-            lines.append(f"   {left}")
-            i += 1
-    return lines
+    """As runmqsc lays out a block (``formats.mqsc.display.layout``), bare keywords without parentheses."""
+    return layout(list(pairs), BARE)
 
 
 def to_json(qmgr: str, commands: Sequence[DisplayCommand], captured_at: datetime | None = None) -> str:

@@ -8,7 +8,7 @@ and ``DISPLAY CLUSQMGR`` show what the queue manager knows of its clusters (``cl
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from mqctl.domain.memberships import full_repositories
 from mqctl.domain.model import Channel, Namelist, NodeState, Subscription, TopicObject
@@ -20,9 +20,10 @@ from mqctl.formats.mqsc.values import Context
 _COLUMN = 40
 
 
-def layout(pairs: list[tuple[str, str]]) -> list[str]:
-    """Two ``KEY(value)`` items a line, each column 40 wide, as runmqsc prints them."""
-    items = [f"{key}({value if value != '' else ' '})" for key, value in pairs]
+def layout(pairs: Sequence[tuple[str, str]], bare: frozenset[str] = frozenset()) -> list[str]:
+    """Two ``KEY(value)`` items a line, each column 40 wide, as runmqsc prints them; the ``bare``
+    keywords without parentheses (DISPLAY CHSTATUS's CURRENT)."""
+    items = [k if k in bare else f"{k}({v if v != '' else ' '})" for k, v in pairs]
     lines: list[str] = []
     i = 0
     while i < len(items):
