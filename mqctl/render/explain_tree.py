@@ -16,7 +16,13 @@ def render(result: Explanation, topology: Topology | None = None) -> None:
     from rich.tree import Tree
 
     from mqctl.render.console import console as make_console
-    from mqctl.render.wording import delivery_status, hop_links, hop_phrase
+    from mqctl.render.wording import (
+        NO_SUBSCRIBER,
+        delivery_status,
+        hop_links,
+        hop_phrase,
+        unreached_host_hops,
+    )
 
     links = hop_links(result, topology.routes) if topology is not None else None
 
@@ -56,11 +62,8 @@ def render(result: Explanation, topology: Topology | None = None) -> None:
             leaf.add(f"[dim]alternative path: {' -> '.join(alt)}[/dim]")
         if d.more_alternatives:
             leaf.add(f"[dim]... and {d.more_alternatives} more alternative paths[/dim]")
-    for h in result.topic_hosts:  # the hop to the host carries the publication even when nobody gets it
-        if h.chosen and h.node != pub.from_node and (pub.from_node, h.node) not in branches:
-            origin.add(
-                f"-> {h.node}  [dim]via topichost {res.cluster}[/dim]  [yellow]reaches no subscriber[/yellow]"
-            )
+    for hop in unreached_host_hops(result):  # it carries the publication even when nobody gets it
+        origin.add(f"-> {hop.to_node}  [dim]via {hop_phrase(hop)}[/dim]  [yellow]{NO_SUBSCRIBER}[/yellow]")
     console = make_console()
     console.print(tree)
     if not result.deliveries:

@@ -2,8 +2,10 @@
 
 The publisher, every hop taken (each drawn once however many deliveries share it), each subscription
 that receives the publication (delivered, or stored and where), and each matching subscription that
-does not, with its reason. Nodes that are down and links that are down are drawn broken; a node that
-holds messages for later is marked as storing them, and alternative paths are dotted.
+does not, with its reason. A hop to a topic host that no delivery goes on from carries the publication
+too: it is drawn dashed, to a grey host marked as reaching no subscriber (as the explain tree shows it).
+Nodes that are down and links that are down are drawn broken; a node that holds messages for later is
+marked as storing them, and alternative paths are dotted.
 """
 
 from __future__ import annotations
@@ -11,7 +13,14 @@ from __future__ import annotations
 from mqctl.domain.explanation import Delivery, Explanation, Failures, Hop, Status
 from mqctl.domain.model import Dialect, Topology
 from mqctl.render.diagram import Arrow, Box, Diagram, Line, Mark, Shape, wrap
-from mqctl.render.wording import Links, delivery_status, hop_links, hop_phrase
+from mqctl.render.wording import (
+    NO_SUBSCRIBER,
+    Links,
+    delivery_status,
+    hop_links,
+    hop_phrase,
+    unreached_host_hops,
+)
 
 __all__ = ["journey_diagram"]
 
@@ -37,6 +46,11 @@ def journey_diagram(
         _node(diagram, name, shapes).marks.add(Mark.DOWN)
     for delivery in result.deliveries:
         _delivery(diagram, delivery, failures, links, shapes)
+    for hop in unreached_host_hops(result):  # it carries the publication even when nobody gets it
+        host = _node(diagram, hop.to_node, shapes)
+        host.marks.add(Mark.MISSED)
+        host.lines.append(NO_SUBSCRIBER)
+        diagram.arrow(Arrow(hop.from_node, hop.to_node, [hop_phrase(hop)], Line.DASHED))
     for missed in result.not_delivered:
         _node(diagram, missed.node, shapes)
         box = diagram.box(

@@ -7,7 +7,15 @@ from collections.abc import Iterable, Sequence
 from mqctl.domain.explanation import Delivery, Explanation, Hop, Via
 from mqctl.domain.model import Route
 
-__all__ = ["and_list", "delivery_status", "hop_links", "hop_phrase", "route_links"]
+__all__ = [
+    "NO_SUBSCRIBER",
+    "and_list",
+    "delivery_status",
+    "hop_links",
+    "hop_phrase",
+    "route_links",
+    "unreached_host_hops",
+]
 
 Links = dict[frozenset[str], dict[str, Route]]
 
@@ -60,3 +68,20 @@ def delivery_status(delivery: Delivery) -> str:
     if delivery.stored_at is None:
         return f"delivered to {delivery.subscription} on {delivery.node}"
     return f"stored at {delivery.stored_at} for {delivery.subscription} on {delivery.node}"
+
+
+NO_SUBSCRIBER = "reaches no subscriber"
+"""What the tree and the pictures say of a hop to a topic host that no delivery goes on from."""
+
+
+def unreached_host_hops(result: Explanation) -> list[Hop]:
+    """The hops from the publisher to the topic hosts it sends the publication to (its chosen hosts)
+    that no delivery's path starts with: they carry the publication, but nobody downstream receives it.
+    The one condition the tree and the pictures share, so that they cannot disagree."""
+    pub = result.publication
+    first = {d.hops[0].to_node for d in result.deliveries if d.hops}
+    return [
+        Hop(pub.from_node, h.node, Via.TOPICHOST, result.resolved.cluster or "")
+        for h in result.topic_hosts
+        if h.chosen and h.node != pub.from_node and h.node not in first
+    ]
