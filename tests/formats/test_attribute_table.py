@@ -4,6 +4,7 @@ place that spells them out agrees with it, so an attribute added in one place on
 from __future__ import annotations
 
 import dataclasses
+import json
 from typing import Any
 
 import pytest
@@ -187,3 +188,40 @@ def test_the_shell_offers_an_option_for_each_topic_and_sub_attribute() -> None:
             if attr.field == "subtype":  # a define makes an ADMIN subscription; API ones come from captures
                 continue
             assert attr.field in params, (command.__name__, attr.field)
+
+
+def _off_default(attr: Attribute) -> tuple[str, str]:
+    """A value of ``attr`` other than its default: (as the shell takes it, as JSON shows it)."""
+    enum = attr.enum
+    if enum is not None:
+        value = next(str(m) for m in enum if m != attr.default)
+        return value.lower(), value
+    if attr.field == "cluster":
+        return "CL1", "CL1"
+    if attr.field == "topicstr":
+        return "/a/b", "/a/b"
+    return "x", "x"
+
+
+def test_display_topic_json_shows_every_attribute_of_the_table(cli: Any) -> None:
+    """Through the CLI: each attribute of the topic table, set off its default by the shell, is shown as
+    stored, and each one routing reads (TOPICSTR aside) is shown as MQ makes it effective."""
+    assert cli("define", "qmgr", "QM1", "--cluster", "CL1").exit_code == 0
+    args: list[str] = []
+    shown: dict[str, str] = {}
+    for attr in attributes.TOPIC:
+        given, shown[attr.field] = _off_default(attr)
+        args += [f"--{attr.field}", given]
+    result = cli("define", "topic", "T", "--qmgr", "QM1", *args)
+    assert result.exit_code == 0, result.stderr
+    result = cli("display", "topic", "T", "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    (item,) = json.loads(result.stdout)
+    assert {k: item[k] for k in shown} == shown
+    effective = item["effective"]
+    for attr in attributes.TOPIC:
+        if attr.routing and attr.field != "topicstr":
+            assert attr.field in effective, attr.field
+    assert effective["object"] == "T" and effective["cluster_point"] == "T"
+    assert effective["hosts"] == ["QM1"] and effective["wildcard"] == shown["wildcard"]
+    assert effective["proxysub"] == shown["proxysub"]
