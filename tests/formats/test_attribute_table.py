@@ -24,6 +24,7 @@ from mqctl.domain.model import (
     Scope,
     SubScope,
     Subscription,
+    SubType,
     TopicObject,
     Wildcard,
     WSchema,
@@ -225,3 +226,19 @@ def test_display_topic_json_shows_every_attribute_of_the_table(cli: Any) -> None
     assert effective["object"] == "T" and effective["cluster_point"] == "T"
     assert effective["hosts"] == ["QM1"] and effective["wildcard"] == shown["wildcard"]
     assert effective["proxysub"] == shown["proxysub"]
+
+
+def test_display_sub_shows_the_subtype_held() -> None:
+    """SUBTYPE is the subscription's (a captured API subscription is not shown as ADMIN)."""
+    api = Subscription("QM1", "S", "/a", subtype=SubType.API)
+    assert dict(display.sub_pairs(api))["SUBTYPE"] == "API"
+    assert dict(display.sub_pairs(Subscription("QM1", "S", "/a")))["SUBTYPE"] == "ADMIN"
+
+
+def test_a_layout_names_only_the_table_and_shows_the_rest_after() -> None:
+    extra = (*attributes.TOPIC, Attribute("colour", "COLOUR", str, ""))
+    out = attributes.laid_out(extra, ("DESCR", "TOPICSTR"))
+    assert [a.keyword for a in out][:2] == ["DESCR", "TOPICSTR"]
+    assert [a.keyword for a in out][-1] == "COLOUR" and len(out) == len(extra)
+    with pytest.raises(KeyError, match="COLOUR"):
+        attributes.laid_out(attributes.TOPIC, ("COLOUR",))

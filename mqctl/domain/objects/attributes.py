@@ -155,3 +155,15 @@ def enums(table: tuple[Attribute, ...]) -> dict[str, type[StrEnum]]:
         if enum is not None:
             out[attr.field] = enum
     return out
+
+
+def laid_out(table: tuple[Attribute, ...], layout: tuple[str, ...]) -> tuple[Attribute, ...]:
+    """The attributes in a product's layout (dmpmqcfg's, runmqsc DISPLAY's): the keywords of ``layout``
+    first, in its order, then those it does not name in the table's order, so that an attribute added
+    to the table is written and shown before its place is chosen. A keyword the table lacks is an error."""
+    by_keyword = {a.keyword: a for a in table}
+    unknown = [k for k in layout if k not in by_keyword]
+    if unknown:
+        raise KeyError(f"not in the attribute table: {unknown}")
+    named = set(layout)
+    return tuple(by_keyword[k] for k in layout) + tuple(a for a in table if a.keyword not in named)
