@@ -242,3 +242,17 @@ def test_a_layout_names_only_the_table_and_shows_the_rest_after() -> None:
     assert [a.keyword for a in out][-1] == "COLOUR" and len(out) == len(extra)
     with pytest.raises(KeyError, match="COLOUR"):
         attributes.laid_out(attributes.TOPIC, ("COLOUR",))
+
+
+def test_the_store_codec_refuses_a_model_out_of_the_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The converters take each attribute from the table: a field the table lacks, or an attribute the
+    model lacks, stops the codec from being built."""
+    from mqctl.store.convert import Codec
+
+    assert Codec(TopicObject, tables.topics).fields[1:11] == [a.field for a in attributes.TOPIC]
+    monkeypatch.setitem(TABLES, TopicObject, attributes.TOPIC[:-1])
+    with pytest.raises(TypeError, match="descr"):
+        Codec(TopicObject, tables.topics)
+    monkeypatch.setitem(TABLES, TopicObject, (*attributes.TOPIC, Attribute("colour", "COLOUR", str, "")))
+    with pytest.raises(TypeError, match="colour"):
+        Codec(TopicObject, tables.topics)
