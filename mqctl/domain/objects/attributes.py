@@ -1,12 +1,14 @@
 """The attributes of each object kind, written once: model field, MQSC or EMS keyword, type, default,
 allowed values, and whether routing reads them.
 
-The parts of mqctl that list an object's attributes take them from here where they can (the MQSC
-vocabulary of modelled keywords, the MQSC reader's loop over a DEFINE/ALTER, the shell's enumerated
-options); the others (the model's dataclasses, the store's tables and migrations, the snapshot schema,
-the MQSC writer and DISPLAY) are held to this table by ``tests/formats/test_attribute_table.py``, which
-fails when an attribute is added in one place only. EMS topic properties are free (``properties``) and
-not listed.
+The parts of mqctl that list an object's attributes take them from here: the MQSC vocabulary of
+modelled keywords, the MQSC reader's loop over a DEFINE/ALTER, the MQSC writer and DISPLAY (in the
+product's layout, ``laid_out``), the store's converters, the DISPLAY read models and ``effective``
+values, the tree view's JSON, the shell's enumerated options and EMS's MQ defaults. What cannot be
+derived (the model's dataclasses, the store's tables and migrations, the snapshot schema, the CLI's
+static option lists) is held to this table by ``tests/formats/test_attribute_table.py``, which fails
+when an attribute is added in one place only. EMS topic properties are free (``properties``) and not
+listed.
 """
 
 from __future__ import annotations
