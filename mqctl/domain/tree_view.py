@@ -14,12 +14,13 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any
 
 from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect, Subscription, TopicObject, Topology
+from mqctl.domain.objects import attributes
 from mqctl.domain.resolution import (
     ClusterIndex,
     Conflict,
@@ -30,7 +31,15 @@ from mqctl.domain.resolution import (
 from mqctl.domain.subscriptions import has_wildcards, prefix_levels
 from mqctl.domain.topics import levels
 
-__all__ = ["SetAside", "SetAsideReason", "SubscriptionAt", "TreeNode", "TreeView", "tree_view"]
+__all__ = [
+    "SetAside",
+    "SetAsideReason",
+    "SubscriptionAt",
+    "TreeNode",
+    "TreeView",
+    "effective_json",
+    "tree_view",
+]
 
 
 class SetAsideReason(StrEnum):
@@ -215,6 +224,38 @@ def _ref(obj: TopicObject) -> dict[str, Any]:
     return {"name": obj.name, "qmgr": obj.node, "cluster": obj.cluster, "topicstr": obj.topicstr}
 
 
+OBJECT_KEYS = tuple(a.field for a in attributes.TOPIC if a.enum is not None)
+"""A topic object's enumerated attributes (the table's order): what routing reads beyond its cluster."""
+SUBSCRIPTION_KEYS = tuple(a.field for a in attributes.SUB if a.routing)
+"""A subscription's attributes that routing reads (the table's order)."""
+EFFECTIVE_KEYS = tuple(f.name for f in fields(Resolution) if f.name not in ("node", "topicstr", "chain"))
+"""What a resolution makes effective at a TOPICSTR, in ``Resolution``'s order: the object used, the
+cluster and its point, CLROUTE and hosts, and each routing attribute of the topic object table."""
+
+
+def _text(value: Any) -> Any:
+    """An attribute's value as JSON shows it (an enumeration as MQSC spells it)."""
+    return str(value) if isinstance(value, StrEnum) else value
+
+
+def effective_json(res: Resolution) -> dict[str, Any]:
+    """The values MQ uses at a TOPICSTR once ``ASPARENT`` and a blank CLUSTER are resolved through the
+    topic tree (``display tree`` and ``display topic``'s ``effective``)."""
+    out: dict[str, Any] = {}
+    for key in EFFECTIVE_KEYS:
+        value = getattr(res, key)
+        if key == "object":
+            value = res.object_name
+        elif key == "cluster_point":
+            value = value.name if value is not None else None
+        elif key == "clroute" and not res.cluster:
+            value = None
+        elif isinstance(value, tuple):
+            value = list(value)
+        out[key] = _text(value)
+    return out
+
+
 def _node_json(node: TreeNode) -> dict[str, Any]:
     res = node.resolution
     obj = node.object
@@ -226,28 +267,10 @@ def _node_json(node: TreeNode) -> dict[str, Any]:
         if obj is None
         else {
             **_ref(obj),
-            "clroute": str(obj.clroute),
-            "wildcard": str(obj.wildcard),
-            "pubscope": str(obj.pubscope),
-            "subscope": str(obj.subscope),
-            "proxysub": str(obj.proxysub),
-            "pub": str(obj.pub),
-            "sub": str(obj.sub),
+            **{k: str(getattr(obj, k)) for k in OBJECT_KEYS},
             "defined_on": list(node.defined_on),
         },
-        "effective": {
-            "object": res.object_name,
-            "cluster": res.cluster,
-            "cluster_point": res.cluster_point.name if res.cluster_point is not None else None,
-            "clroute": str(res.clroute) if res.cluster else None,
-            "hosts": list(res.hosts),
-            "pubscope": str(res.pubscope),
-            "subscope": str(res.subscope),
-            "pub": str(res.pub),
-            "sub": str(res.sub),
-            "wildcard": str(res.wildcard),
-            "proxysub": str(res.proxysub),
-        },
+        "effective": effective_json(res),
         "set_aside": [
             {**_ref(s.object), "reason": str(s.reason), "winner": _ref(s.winner), "detail": s.detail}
             for s in node.set_aside
@@ -264,11 +287,7 @@ def _node_json(node: TreeNode) -> dict[str, Any]:
         "subscriptions": [
             {
                 "name": s.subscription.name,
-                "topicstr": s.subscription.topicstr,
-                "selector": s.subscription.selector,
-                "durable": s.subscription.durable,
-                "subscope": str(s.subscription.subscope),
-                "wschema": str(s.subscription.wschema),
+                **{k: _text(getattr(s.subscription, k)) for k in SUBSCRIPTION_KEYS},
                 "note": s.note,
             }
             for s in node.subscriptions

@@ -10,7 +10,8 @@ from collections.abc import Callable
 from typing import Any
 
 from mqctl.domain.model import Dialect
-from mqctl.domain.resolution import Resolution, TopicTree, TopicTrees
+from mqctl.domain.resolution import TopicTree, TopicTrees
+from mqctl.domain.tree_view import effective_json
 from mqctl.store import read_models
 from mqctl.store.repository import Store
 
@@ -31,17 +32,5 @@ def display_topics(store: Store, pattern: str, exact: bool, node: str | None) ->
         at = slices.__getitem__
     for item in out:
         if item["dialect"] == mq:
-            item["effective"] = _effective(at(item["qmgr"]).resolve(item["topicstr"]))
+            item["effective"] = effective_json(at(item["qmgr"]).resolve(item["topicstr"]))
     return out
-
-
-def _effective(resolution: Resolution) -> dict[str, Any]:
-    """The values MQ uses once ASPARENT and a blank CLUSTER are resolved through the topic tree."""
-    return {
-        "cluster": resolution.cluster,
-        "clroute": str(resolution.clroute) if resolution.cluster else None,
-        "pubscope": str(resolution.pubscope),
-        "subscope": str(resolution.subscope),
-        "pub": str(resolution.pub),
-        "sub": str(resolution.sub),
-    }

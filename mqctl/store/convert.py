@@ -1,8 +1,11 @@
-"""Domain objects <-> table rows, derived from the dataclasses' fields (the columns share their names).
+"""Domain objects <-> table rows, derived from the attribute table (``domain.objects.attributes``) and
+the dataclasses' fields (the columns share their names).
 
-Each ``Codec`` reads a dataclass's fields once and converts by their annotation: enumerations are stored
+Each ``Codec`` reads a dataclass's fields once and converts an attribute by its type in the attribute
+table, any other field (properties, sequence, source position) by its annotation: enumerations are stored
 as their values, tuples as JSON lists, mappings as JSON objects, and a blank cluster as NULL (the column
-is a foreign key to ``clusters.name``). Columns the store adds for its own indexes — digests of long
+is a foreign key to ``clusters.name``). A model field that is neither an attribute of the table nor
+bookkeeping is refused when the codec is built. Columns the store adds for its own indexes — digests of long
 keys, the fixed-prefix key of a pattern — are computed here too, from the same objects.
 """
 
@@ -29,6 +32,7 @@ from mqctl.domain.model import (
     WSchema,
     ZoneType,
 )
+from mqctl.domain.objects.attributes import BOOKKEEPING, TABLES
 from mqctl.store import tables
 
 Row = Mapping[Any, Any]
@@ -62,7 +66,7 @@ def _decoder(annotation: Any, name: str) -> Callable[[Any], Any]:
         return {m.value: m for m in annotation}.__getitem__
     if annotation is bool:
         return bool
-    if origin is tuple:
+    if origin is tuple or annotation is tuple:
         return lambda v: tuple(_json(v))
     if origin is dict:
         return lambda v: dict(_json(v))
@@ -76,7 +80,7 @@ def _encoder(annotation: Any, name: str) -> Callable[[Any], Any]:
     origin = typing.get_origin(annotation)
     if isinstance(annotation, type) and issubclass(annotation, Enum):
         return lambda v: v.value
-    if origin is tuple:
+    if origin is tuple or annotation is tuple:
         return list
     if origin is dict:
         return dict
@@ -100,10 +104,17 @@ class Codec(Generic[T]):
         missing = [n for n in names if n not in table.c]
         if missing:
             raise TypeError(f"table {table.name} lacks columns for {cls.__name__}: {missing}")
+        attrs = {a.field: a.type for a in TABLES[cls]}
+        strays = [n for n in every if n not in attrs and n not in BOOKKEEPING]
+        if strays or not attrs.keys() <= set(every):
+            raise TypeError(f"{cls.__name__}: fields {strays} or attributes {list(attrs)} out of the table")
+        kinds = {n: attrs.get(n, hints[n]) for n in names}
         self.fields = names
-        self._decode = [(n, _decoder(hints[n], n)) for n in names]
-        self._encode = [(n, _encoder(hints[n], n)) for n in names]
-        self.json_columns = frozenset(n for n in names if typing.get_origin(hints[n]) in (dict, tuple))
+        self._decode = [(n, _decoder(kinds[n], n)) for n in names]
+        self._encode = [(n, _encoder(kinds[n], n)) for n in names]
+        self.json_columns = frozenset(
+            n for n in names if kinds[n] is tuple or typing.get_origin(kinds[n]) in (dict, tuple)
+        )
 
     def from_row(self, row: Row, **owner: Any) -> T:
         values = {n: decode(row[n]) for n, decode in self._decode}

@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, Select, func, select, union
 
 from mqctl.domain.model import Dialect, Membership, Topology
+from mqctl.domain.objects import attributes
 from mqctl.store import convert, tables
 from mqctl.store.repository import Store
 
@@ -56,6 +57,11 @@ def _routes_by(store: Store, where: ColumnElement[bool]) -> dict[int, list[str]]
     return out
 
 
+def _attrs(r: Any, table: tuple[attributes.Attribute, ...]) -> dict[str, Any]:
+    """A row's attributes in the table's order, as JSON shows them (a list of names as a list)."""
+    return {a.field: list(r[a.field]) if a.type is tuple else r[a.field] for a in table}
+
+
 def display_nodes(store: Store, pattern: str, exact: bool) -> list[dict[str, Any]]:
     """A queue manager with its MQ attributes; an EMS server with its description and the peers of the
     routes defined on it (no PSMODE, cluster or hierarchy: EMS has none)."""
@@ -77,10 +83,7 @@ def _qmgr_row(r: Any, members: list[Any]) -> dict[str, Any]:
     return {
         "name": r["name"],
         "dialect": r["dialect"],
-        "psmode": r["psmode"],
-        "psclus": r["psclus"],
-        "descr": r["descr"],
-        "parent": r["parent"],
+        **_attrs(r, attributes.NODE),
         "clusters": [name for name, _ in members],
         "repos": [name for name, full in members if full],
         "seq": r["seq"],
@@ -150,18 +153,8 @@ def _per_node(store: Store, table: Any, key: str, pattern: str, exact: bool, nod
     return list(store.conn.execute(stmt).mappings())
 
 
-MQ_TOPIC_KEYS = (
-    "topicstr",
-    "cluster",
-    "clroute",
-    "wildcard",
-    "pubscope",
-    "subscope",
-    "proxysub",
-    "pub",
-    "sub",
-    "descr",
-)
+MQ_TOPIC_KEYS = tuple(a.field for a in attributes.TOPIC)
+"""Every attribute of an MQ topic object, in the table's order (``domain.objects.attributes``)."""
 EMS_TOPIC_KEYS = ("topicstr",)
 """An EMS topic definition is a pattern with properties: none of MQ's topic object attributes."""
 
@@ -264,7 +257,9 @@ def topic_string_starts(store: Store, qmgr: str) -> set[str]:
     return {first for (first,) in store.conn.execute(union(objects, patterns))}
 
 
-MQ_SUB_KEYS = ("topicstr", "selector", "subscope", "wschema", "dest", "destqmgr", "topicobj", "subtype")
+MQ_SUB_KEYS = tuple(a.field for a in attributes.SUB if a.type is not bool)
+"""The subscription's attributes in the table's order; the flags (DURABLE) follow them, as bools."""
+SUB_FLAGS = tuple(a.field for a in attributes.SUB if a.type is bool)
 EMS_SUB_KEYS = ("topicstr", "selector")
 """An EMS subscriber has a pattern, a selector and durability; its durables.conf extras are properties."""
 
@@ -275,7 +270,7 @@ def display_subscriptions(store: Store, pattern: str, exact: bool, node: str | N
         keys = MQ_SUB_KEYS if r["node_dialect"] == str(Dialect.MQ) else EMS_SUB_KEYS
         item: dict[str, Any] = {"name": r["name"], "qmgr": r["qmgr"]}
         item.update({k: r[k] for k in keys})
-        item["durable"] = bool(r["durable"])
+        item.update({k: bool(r[k]) for k in SUB_FLAGS})
         item["properties"] = dict(r["properties"])
         item["dialect"] = r["node_dialect"]
         item["seq"] = r["seq"]
@@ -288,16 +283,19 @@ def display_namelists(store: Store, pattern: str, exact: bool, node: str | None)
         {
             "name": r["name"],
             "qmgr": r["qmgr"],
-            "names": list(r["names"]),
-            "descr": r["descr"],
+            **_attrs(r, attributes.NAMELIST),
             "seq": r["seq"],
         }
         for r in _per_node(store, tables.namelists, "name", pattern, exact, node)
     ]
 
 
+CHANNEL_KEYS = tuple(a.field for a in attributes.CHANNEL if a.field != "cluster")
+"""A channel's attributes after its CLUSTER (shown first, '' for none)."""
+
+
 def display_channels(store: Store, pattern: str, exact: bool, node: str | None) -> list[dict[str, Any]]:
-    keys = ("chltype", "clusnl", "conname", "descr", "clwlrank", "clwlprty", "clwlwght", "seq")
+    keys = (*CHANNEL_KEYS, "seq")
     return [
         {"name": r["name"], "qmgr": r["qmgr"], "cluster": r["cluster"] or "", **{k: r[k] for k in keys}}
         for r in _per_node(store, tables.channels, "name", pattern, exact, node)
@@ -315,9 +313,7 @@ def display_routes(store: Store, pattern: str, exact: bool, node: str | None) ->
             {
                 "name": r["peer"],
                 "qmgr": r["qmgr"],
-                "url": r["url"],
-                "zone_name": r["zone_name"],
-                "zone_type": r["zone_type"],
+                **_attrs(r, attributes.ROUTE),
                 "properties": dict(r["properties"]),
                 "selectors": selectors.get((r["qmgr"], r["peer"]), []),
                 "seq": r["seq"],

@@ -4,6 +4,7 @@ place that spells them out agrees with it, so an attribute added in one place on
 from __future__ import annotations
 
 import dataclasses
+import json
 from typing import Any
 
 import pytest
@@ -23,6 +24,7 @@ from mqctl.domain.model import (
     Scope,
     SubScope,
     Subscription,
+    SubType,
     TopicObject,
     Wildcard,
     WSchema,
@@ -187,3 +189,165 @@ def test_the_shell_offers_an_option_for_each_topic_and_sub_attribute() -> None:
             if attr.field == "subtype":  # a define makes an ADMIN subscription; API ones come from captures
                 continue
             assert attr.field in params, (command.__name__, attr.field)
+
+
+def _off_default(attr: Attribute) -> tuple[str, str]:
+    """A value of ``attr`` other than its default: (as the shell takes it, as JSON shows it)."""
+    enum = attr.enum
+    if enum is not None:
+        value = next(str(m) for m in enum if m != attr.default)
+        return value.lower(), value
+    if attr.field == "cluster":
+        return "CL1", "CL1"
+    if attr.field == "topicstr":
+        return "/a/b", "/a/b"
+    return "x", "x"
+
+
+def test_display_topic_json_shows_every_attribute_of_the_table(cli: Any) -> None:
+    """Through the CLI: each attribute of the topic table, set off its default by the shell, is shown as
+    stored, and each one routing reads (TOPICSTR aside) is shown as MQ makes it effective."""
+    assert cli("define", "qmgr", "QM1", "--cluster", "CL1").exit_code == 0
+    args: list[str] = []
+    shown: dict[str, str] = {}
+    for attr in attributes.TOPIC:
+        given, shown[attr.field] = _off_default(attr)
+        args += [f"--{attr.field}", given]
+    result = cli("define", "topic", "T", "--qmgr", "QM1", *args)
+    assert result.exit_code == 0, result.stderr
+    result = cli("display", "topic", "T", "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    (item,) = json.loads(result.stdout)
+    assert {k: item[k] for k in shown} == shown
+    effective = item["effective"]
+    for attr in attributes.TOPIC:
+        if attr.routing and attr.field != "topicstr":
+            assert attr.field in effective, attr.field
+    assert effective["object"] == "T" and effective["cluster_point"] == "T"
+    assert effective["hosts"] == ["QM1"] and effective["wildcard"] == shown["wildcard"]
+    assert effective["proxysub"] == shown["proxysub"]
+
+
+def test_display_sub_shows_the_subtype_held() -> None:
+    """SUBTYPE is the subscription's (a captured API subscription is not shown as ADMIN)."""
+    api = Subscription("QM1", "S", "/a", subtype=SubType.API)
+    assert dict(display.sub_pairs(api))["SUBTYPE"] == "API"
+    assert dict(display.sub_pairs(Subscription("QM1", "S", "/a")))["SUBTYPE"] == "ADMIN"
+
+
+def test_a_layout_names_only_the_table_and_shows_the_rest_after() -> None:
+    extra = (*attributes.TOPIC, Attribute("colour", "COLOUR", str, ""))
+    out = attributes.laid_out(extra, ("DESCR", "TOPICSTR"))
+    assert [a.keyword for a in out][:2] == ["DESCR", "TOPICSTR"]
+    assert [a.keyword for a in out][-1] == "COLOUR" and len(out) == len(extra)
+    with pytest.raises(KeyError, match="COLOUR"):
+        attributes.laid_out(attributes.TOPIC, ("COLOUR",))
+
+
+def test_the_store_codec_refuses_a_model_out_of_the_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The converters take each attribute from the table: a field the table lacks, or an attribute the
+    model lacks, stops the codec from being built."""
+    from mqctl.store.convert import Codec
+
+    assert Codec(TopicObject, tables.topics).fields[1:11] == [a.field for a in attributes.TOPIC]
+    monkeypatch.setitem(TABLES, TopicObject, attributes.TOPIC[:-1])
+    with pytest.raises(TypeError, match="descr"):
+        Codec(TopicObject, tables.topics)
+    monkeypatch.setitem(TABLES, TopicObject, (*attributes.TOPIC, Attribute("colour", "COLOUR", str, "")))
+    with pytest.raises(TypeError, match="colour"):
+        Codec(TopicObject, tables.topics)
+
+
+# --- each consumer's attributes are the table's: one added in one place only fails here ----------------
+
+INDEX_COLUMNS = {"id", "node_id", "route_id", "name_key", "topicstr_key", "prefix_key", "topic_key"}
+"""Columns the store adds for its keys and indexes (digests of long keys), not attributes."""
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=ids)
+def test_the_store_and_the_snapshot_have_no_column_beyond_the_table(
+    kind: tuple[type, tuple[Attribute, ...]],
+) -> None:
+    cls, table = kind
+    fields = {a.field for a in table}
+    assert set(STORE[cls].c.keys()) - INDEX_COLUMNS - BOOKKEEPING == fields, STORE[cls].name
+    snapshot = set(snapshot_schema.SCHEMAS[SNAPSHOT[cls]].names) - BOOKKEEPING
+    assert snapshot == fields - ({"parent"} if cls is Node else set()), SNAPSHOT[cls]
+
+
+def test_the_shell_offers_no_attribute_beyond_the_table() -> None:
+    """The CLI's Typer signatures are static: each option of an attribute is held to the table."""
+    from mqctl.cli.main import app  # noqa: F401  (registers the commands)
+    from mqctl.cli.topics import alter_sub, alter_topic, define_sub, define_topic
+
+    def params(command: Any) -> set[str]:
+        return set(command.__code__.co_varnames[: command.__code__.co_argcount])
+
+    not_attributes = {"name", "qmgr", "prop", "remove_prop", "replace"}
+    topic = {a.field for a in attributes.TOPIC}
+    sub = {a.field for a in attributes.SUB} - {"subtype"}  # a define makes an ADMIN subscription
+    assert params(define_topic) - not_attributes == topic
+    assert params(alter_topic) - not_attributes == topic
+    assert params(define_sub) - not_attributes == sub
+    assert params(alter_sub) - not_attributes == sub - {"topicobj"}  # a subscription keeps its TOPICOBJ
+
+
+def test_the_read_models_and_the_tree_view_show_the_table() -> None:
+    from mqctl.domain import tree_view
+    from mqctl.domain.resolution import Resolution
+    from mqctl.store import read_models
+
+    def fields(table: tuple[Attribute, ...]) -> list[str]:
+        return [a.field for a in table]
+
+    assert list(read_models.MQ_TOPIC_KEYS) == fields(attributes.TOPIC)
+    assert [*read_models.MQ_SUB_KEYS, *read_models.SUB_FLAGS] == [
+        f for f in fields(attributes.SUB) if f != "durable"
+    ] + ["durable"]
+    assert {"cluster", *read_models.CHANNEL_KEYS} == set(fields(attributes.CHANNEL))
+    assert list(tree_view.OBJECT_KEYS) == [a.field for a in attributes.TOPIC if a.enum is not None]
+    assert list(tree_view.SUBSCRIPTION_KEYS) == [a.field for a in attributes.SUB if a.routing]
+    routing = {a.field for a in attributes.TOPIC if a.routing} - {"topicstr"}
+    assert routing <= set(tree_view.EFFECTIVE_KEYS)
+    assert routing <= {f.name for f in dataclasses.fields(Resolution)}
+
+
+def test_the_mqsc_writer_and_display_lay_out_exactly_the_table() -> None:
+    from mqctl.formats.mqsc import writer
+
+    def keywords(laid: tuple[Attribute, ...]) -> list[str]:
+        return sorted(a.keyword for a in laid)
+
+    for laid, table in (
+        (writer.TOPIC_ATTRS, attributes.TOPIC),
+        (writer.SUB_ATTRS, attributes.SUB),
+        (writer.NAMELIST_ATTRS, attributes.NAMELIST),
+        (writer.CHANNEL_ATTRS, attributes.CHANNEL),
+        (writer.QMGR_ATTRS, attributes.NODE),
+        (display.TOPIC_SHOWN, attributes.TOPIC),
+        (display.SUB_SHOWN, attributes.SUB),
+        (display.NAMELIST_SHOWN, attributes.NAMELIST),
+        (display.CHANNEL_SHOWN, attributes.CHANNEL),
+        (display.QMGR_SHOWN, attributes.NODE),
+    ):
+        assert keywords(laid) == keywords(table)
+
+
+def test_an_attribute_added_to_the_table_is_written_shown_and_read() -> None:
+    """A fake attribute on a copy of the table: the writer, DISPLAY, the read models and the tree view's
+    JSON take it from the table with no list of their own to edit."""
+    from mqctl.formats.mqsc import writer
+    from mqctl.store import read_models
+
+    colour = Attribute("colour", "COLOUR", Wildcard, Wildcard.PASSTHRU, routing=True)
+    table = (*attributes.TOPIC, colour)
+    fake = dataclasses.make_dataclass(
+        "Coloured", [("colour", Wildcard, Wildcard.PASSTHRU)], bases=(TopicObject,)
+    )
+    obj = fake("QM1", "T", "/a", colour=Wildcard.BLOCK)
+    layout = ("TOPICSTR", "DESCR")
+    assert writer._attrs(obj, attributes.laid_out(table, layout))[-1] == "COLOUR(BLOCK)"
+    assert display._pairs(obj, attributes.laid_out(table, layout))[-1] == ("COLOUR", "BLOCK")
+    row = {a.field: str(getattr(obj, a.field)) for a in table}
+    assert read_models._attrs(row, table)["colour"] == "BLOCK"
+    assert "colour" in attributes.enums(table) and "COLOUR" in attributes.keywords(table)

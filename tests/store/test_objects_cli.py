@@ -438,12 +438,17 @@ def test_display_topic_shows_effective_values_through_the_topic_tree(cli: Cli) -
     item = one(cli, "display", "topic", "FOOT")
     assert item["pubscope"] == "ASPARENT" and item["cluster"] == ""  # stored values stay as stored
     assert item["effective"] == {
+        "object": "FOOT",
         "cluster": "CL1",
+        "cluster_point": "SPORT",
         "clroute": "TOPICHOST",
+        "hosts": ["QM2"],
         "pubscope": "QMGR",
         "subscope": "QMGR",
         "pub": "ENABLED",
         "sub": "ENABLED",
+        "wildcard": "PASSTHRU",
+        "proxysub": "FIRSTUSE",
     }
     ok(cli("define", "qmgr", "E1", "--dialect", "ems"))
     ok(cli("define", "topic", "orders", "--qmgr", "E1", "--prop", "global"))

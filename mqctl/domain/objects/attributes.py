@@ -1,12 +1,14 @@
 """The attributes of each object kind, written once: model field, MQSC or EMS keyword, type, default,
 allowed values, and whether routing reads them.
 
-The parts of mqctl that list an object's attributes take them from here where they can (the MQSC
-vocabulary of modelled keywords, the MQSC reader's loop over a DEFINE/ALTER, the shell's enumerated
-options); the others (the model's dataclasses, the store's tables and migrations, the snapshot schema,
-the MQSC writer and DISPLAY) are held to this table by ``tests/formats/test_attribute_table.py``, which
-fails when an attribute is added in one place only. EMS topic properties are free (``properties``) and
-not listed.
+The parts of mqctl that list an object's attributes take them from here: the MQSC vocabulary of
+modelled keywords, the MQSC reader's loop over a DEFINE/ALTER, the MQSC writer and DISPLAY (in the
+product's layout, ``laid_out``), the store's converters, the DISPLAY read models and ``effective``
+values, the tree view's JSON, the shell's enumerated options and EMS's MQ defaults. What cannot be
+derived (the model's dataclasses, the store's tables and migrations, the snapshot schema, the CLI's
+static option lists) is held to this table by ``tests/formats/test_attribute_table.py``, which fails
+when an attribute is added in one place only. EMS topic properties are free (``properties``) and not
+listed.
 """
 
 from __future__ import annotations
@@ -155,3 +157,15 @@ def enums(table: tuple[Attribute, ...]) -> dict[str, type[StrEnum]]:
         if enum is not None:
             out[attr.field] = enum
     return out
+
+
+def laid_out(table: tuple[Attribute, ...], layout: tuple[str, ...]) -> tuple[Attribute, ...]:
+    """The attributes in a product's layout (dmpmqcfg's, runmqsc DISPLAY's): the keywords of ``layout``
+    first, in its order, then those it does not name in the table's order, so that an attribute added
+    to the table is written and shown before its place is chosen. A keyword the table lacks is an error."""
+    by_keyword = {a.keyword: a for a in table}
+    unknown = [k for k in layout if k not in by_keyword]
+    if unknown:
+        raise KeyError(f"not in the attribute table: {unknown}")
+    named = set(layout)
+    return tuple(by_keyword[k] for k in layout) + tuple(a for a in table if a.keyword not in named)

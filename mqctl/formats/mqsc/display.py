@@ -8,10 +8,13 @@ and ``DISPLAY CLUSQMGR`` show what the queue manager knows of its clusters (``cl
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from enum import StrEnum
 
 from mqctl.domain.memberships import full_repositories
 from mqctl.domain.model import Channel, Namelist, NodeState, Subscription, TopicObject
+from mqctl.domain.objects import attributes
+from mqctl.domain.objects.attributes import Attribute
 from mqctl.formats.mqsc.cluster_info import ClusterQmgr, ClusterTopic, cluster_qmgrs, cluster_topics
 from mqctl.formats.mqsc.parser import Command
 from mqctl.formats.mqsc.topics import Unmodelled, is_system
@@ -37,21 +40,52 @@ def layout(pairs: Sequence[tuple[str, str]], bare: frozenset[str] = frozenset())
     return lines
 
 
+# The attributes shown, from the attribute table (``domain.objects.attributes``) in runmqsc's order, with
+# the ones DISPLAY implies (DISTYPE, NAMCOUNT, …) in their places; an attribute the table gains is shown
+# after these until its place is chosen.
+TOPIC_SHOWN = attributes.laid_out(
+    attributes.TOPIC,
+    ("TOPICSTR", "DESCR", "CLUSTER", "CLROUTE", "PUB", "SUB", "PUBSCOPE", "SUBSCOPE", "PROXYSUB", "WILDCARD"),
+)
+SUB_SHOWN = attributes.laid_out(
+    attributes.SUB,
+    ("TOPICSTR", "TOPICOBJ", "DEST", "DESTQMGR", "SELECTOR", "DURABLE", "SUBSCOPE", "SUBTYPE", "WSCHEMA"),
+)
+NAMELIST_SHOWN = attributes.laid_out(attributes.NAMELIST, ("NAMES", "DESCR"))
+CHANNEL_SHOWN = attributes.laid_out(
+    attributes.CHANNEL,
+    ("CHLTYPE", "CLUSTER", "CLUSNL", "CONNAME", "DESCR", "CLWLPRTY", "CLWLRANK", "CLWLWGHT"),
+)
+QMGR_SHOWN = attributes.laid_out(attributes.NODE, ("DESCR", "PARENT", "PSMODE", "PSCLUS"))
+
+
+def shown(value: object) -> str:
+    """A value as DISPLAY shows it: an enumeration's word, YES/NO, a list of names comma-separated."""
+    if isinstance(value, StrEnum):
+        return value.value
+    if isinstance(value, bool):
+        return "YES" if value else "NO"
+    if isinstance(value, tuple):
+        return ",".join(value)
+    return "" if value is None else str(value)
+
+
+def _pairs(
+    obj: object,
+    table: tuple[Attribute, ...],
+    implied: Mapping[str, list[tuple[str, str]]] | None = None,
+) -> list[tuple[str, str]]:
+    """``table``'s attributes of ``obj``; ``implied`` puts what DISPLAY derives after a keyword."""
+    out: list[tuple[str, str]] = []
+    for attr in table:
+        out.append((attr.keyword, shown(getattr(obj, attr.field))))
+        if implied and attr.keyword in implied:
+            out.extend(implied[attr.keyword])
+    return out
+
+
 def topic_pairs(t: TopicObject) -> list[tuple[str, str]]:
-    return [
-        ("TOPIC", t.name),
-        ("TYPE", "LOCAL"),
-        ("TOPICSTR", t.topicstr),
-        ("DESCR", t.descr),
-        ("CLUSTER", t.cluster),
-        ("CLROUTE", t.clroute.value),
-        ("PUB", t.pub.value),
-        ("SUB", t.sub.value),
-        ("PUBSCOPE", t.pubscope.value),
-        ("SUBSCOPE", t.subscope.value),
-        ("PROXYSUB", t.proxysub.value),
-        ("WILDCARD", t.wildcard.value),
-    ]
+    return [("TOPIC", t.name), ("TYPE", "LOCAL"), *_pairs(t, TOPIC_SHOWN)]
 
 
 def cluster_topic_pairs(entry: ClusterTopic) -> list[tuple[str, str]]:
@@ -64,44 +98,22 @@ def cluster_topic_pairs(entry: ClusterTopic) -> list[tuple[str, str]]:
 
 def sub_pairs(s: Subscription) -> list[tuple[str, str]]:
     """DISPLAY SUB's attributes that the model holds or implies, in runmqsc's order."""
-    return [
-        ("SUB", s.name),
-        ("TOPICSTR", s.topicstr),
-        ("TOPICOBJ", s.topicobj),
-        ("DISTYPE", "RESOLVED"),
-        ("DEST", s.dest),
-        ("DESTQMGR", s.destqmgr),
-        ("SELECTOR", s.selector or ""),
-        ("SELTYPE", "STANDARD" if s.selector else "NONE"),
-        ("DESTCLAS", "PROVIDED" if s.dest else "MANAGED"),
-        ("DURABLE", "YES" if s.durable else "NO"),
-        ("SUBSCOPE", s.subscope.value),
-        ("SUBTYPE", "ADMIN"),
-        ("WSCHEMA", s.wschema.value),
-    ]
+    implied = {
+        "TOPICOBJ": [("DISTYPE", "RESOLVED")],
+        "SELECTOR": [
+            ("SELTYPE", "STANDARD" if s.selector else "NONE"),
+            ("DESTCLAS", "PROVIDED" if s.dest else "MANAGED"),
+        ],
+    }
+    return [("SUB", s.name), *_pairs(s, SUB_SHOWN, implied)]
 
 
 def namelist_pairs(n: Namelist) -> list[tuple[str, str]]:
-    return [
-        ("NAMELIST", n.name),
-        ("NAMCOUNT", str(len(n.names))),
-        ("NAMES", ",".join(n.names)),
-        ("DESCR", n.descr),
-    ]
+    return [("NAMELIST", n.name), ("NAMCOUNT", str(len(n.names))), *_pairs(n, NAMELIST_SHOWN)]
 
 
 def channel_pairs(c: Channel) -> list[tuple[str, str]]:
-    return [
-        ("CHANNEL", c.name),
-        ("CHLTYPE", c.chltype.value),
-        ("CLUSTER", c.cluster),
-        ("CLUSNL", c.clusnl),
-        ("CONNAME", c.conname),
-        ("DESCR", c.descr),
-        ("CLWLPRTY", str(c.clwlprty)),
-        ("CLWLRANK", str(c.clwlrank)),
-        ("CLWLWGHT", str(c.clwlwght)),
-    ]
+    return [("CHANNEL", c.name), *_pairs(c, CHANNEL_SHOWN)]
 
 
 def qmgr_pairs(state: NodeState) -> list[tuple[str, str]]:
@@ -109,10 +121,7 @@ def qmgr_pairs(state: NodeState) -> list[tuple[str, str]]:
     repos = sorted(full_repositories(state))
     return [
         ("QMNAME", node.name),
-        ("DESCR", node.descr),
-        ("PARENT", node.parent or ""),
-        ("PSMODE", node.psmode),
-        ("PSCLUS", node.psclus),
+        *_pairs(node, QMGR_SHOWN),
         ("REPOS", ",".join(repos)),
         ("CLUSTERS", ",".join(sorted(state.memberships))),
     ]

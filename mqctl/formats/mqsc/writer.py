@@ -17,16 +17,32 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
+from enum import StrEnum
 
 from mqctl.domain.errors import InputError
 from mqctl.domain.file_values import check_mqsc_text
 from mqctl.domain.memberships import REPOS_NAMELIST, full_repositories
 from mqctl.domain.model import Channel, Namelist, NodeState, Subscription, TopicObject
 from mqctl.domain.names import check_mq_name
+from mqctl.domain.objects import attributes
+from mqctl.domain.objects.attributes import Attribute
 from mqctl.formats._located import locate
 from mqctl.formats.mqsc.lexer import LITERAL_MARKER, header_comments
 
 _HEADER_QMGR = re.compile(r"\*\s*Queue manager name:(.*)$", re.IGNORECASE)
+
+# The attributes written, from the attribute table (``domain.objects.attributes``) in dmpmqcfg's order;
+# an attribute the table gains is written after these until its place is chosen.
+TOPIC_ATTRS = attributes.laid_out(
+    attributes.TOPIC,
+    ("TOPICSTR", "DESCR", "CLUSTER", "CLROUTE", "PUB", "SUB", "PUBSCOPE", "SUBSCOPE", "PROXYSUB", "WILDCARD"),
+)
+SUB_ATTRS = attributes.laid_out(attributes.SUB, ("TOPICOBJ", "TOPICSTR", "DEST", "DESTQMGR", "SELECTOR"))
+"""TOPICOBJ and TOPICSTR are written together (``_sub_attrs``); the others as the table gives them."""
+NAMELIST_ATTRS = attributes.laid_out(attributes.NAMELIST, ("DESCR", "NAMES"))
+QMGR_ATTRS = attributes.laid_out(attributes.NODE, ("DESCR", "PARENT", "PSMODE", "PSCLUS"))
+"""ALTER QMGR's attributes; REPOS and REPOSNL (the node's memberships) follow them."""
+CHANNEL_ATTRS = attributes.CHANNEL
 
 
 def dump_header_qmgr(text: str, *, file: str | None = None) -> str | None:
@@ -56,6 +72,23 @@ def quote(value: str) -> str:
     A line break cannot be quoted (a string ends with its line): ``InputError``."""
     check_mqsc_text(value, "value")
     return "'" + (value or " ").replace("'", "''") + "'"
+
+
+def _value(attr: Attribute, value: object) -> str:
+    """An attribute's value as dmpmqcfg writes it: an enumeration or a chosen word bare, a number as
+    digits, a list of names quoted one by one, any other text quoted (none as blank)."""
+    if isinstance(value, StrEnum):
+        return value.value
+    if attr.choices or (attr.type is int and isinstance(value, int)):
+        return str(value)
+    if isinstance(value, tuple):
+        return ",".join(quote(n) for n in value) or "''"
+    return quote(str(value or ""))
+
+
+def _attrs(obj: object, table: tuple[Attribute, ...]) -> list[str]:
+    """``KEYWORD(value)`` for each attribute a DEFINE or ALTER gives, in ``table``'s order."""
+    return [f"{a.keyword}({_value(a, getattr(obj, a.field))})" for a in table if a.command]
 
 
 @contextmanager
@@ -106,16 +139,11 @@ def write_mqsc(
             )
     for nl in sorted(namelists.values(), key=lambda n: n.name):
         with _about(f"namelist {nl.name}"):
-            names = ",".join(quote(n) for n in nl.names) or "''"
-            attrs = [f"DESCR({quote(nl.descr)})", f"NAMES({names})"]
-            out += _block(f"DEFINE NAMELIST({quote(nl.name)})", attrs)
+            out += _block(f"DEFINE NAMELIST({quote(nl.name)})", _attrs(nl, NAMELIST_ATTRS))
     node = state.node
     with _about(f"qmgr {name}"):
         qmgr = [
-            f"DESCR({quote(node.descr)})",
-            f"PARENT({quote(node.parent or '')})",
-            f"PSMODE({node.psmode})",
-            f"PSCLUS({node.psclus})",
+            *_attrs(node, QMGR_ATTRS),
             f"REPOS({quote(repos[0] if len(repos) == 1 else '')})",
             f"REPOSNL({quote(reposnl)})",
         ]
@@ -133,42 +161,16 @@ def write_mqsc(
 
 
 def _channel(ch: Channel) -> list[str]:
-    return _block(
-        f"DEFINE CHANNEL({quote(ch.name)})",
-        [
-            f"CHLTYPE({ch.chltype.value})",
-            f"CLUSTER({quote(ch.cluster)})",
-            f"CLUSNL({quote(ch.clusnl)})",
-            f"CONNAME({quote(ch.conname)})",
-            f"DESCR({quote(ch.descr)})",
-            f"CLWLRANK({ch.clwlrank})",
-            f"CLWLPRTY({ch.clwlprty})",
-            f"CLWLWGHT({ch.clwlwght})",
-        ],
-    )
+    return _block(f"DEFINE CHANNEL({quote(ch.name)})", _attrs(ch, CHANNEL_ATTRS))
 
 
 def _topic(t: TopicObject) -> list[str]:
-    return _block(
-        f"DEFINE TOPIC({quote(t.name)})",
-        [
-            "TYPE(LOCAL)",
-            f"TOPICSTR({quote(t.topicstr)})",
-            f"DESCR({quote(t.descr)})",
-            f"CLUSTER({quote(t.cluster)})",
-            f"CLROUTE({t.clroute.value})",
-            f"PUB({t.pub.value})",
-            f"SUB({t.sub.value})",
-            f"PUBSCOPE({t.pubscope.value})",
-            f"SUBSCOPE({t.subscope.value})",
-            f"PROXYSUB({t.proxysub.value})",
-            f"WILDCARD({t.wildcard.value})",
-        ],
-    )
+    return _block(f"DEFINE TOPIC({quote(t.name)})", ["TYPE(LOCAL)", *_attrs(t, TOPIC_ATTRS)])
 
 
 def _sub_attrs(state: NodeState, s: Subscription) -> list[str]:
-    """TOPICOBJ and the remaining TOPICSTR when the object still gives the prefix, else the full string."""
+    """TOPICOBJ and the remaining TOPICSTR when the object still gives the prefix, else the full string;
+    then the others."""
     attrs: list[str] = []
     obj = state.topics.get(s.topicobj) if s.topicobj else None
     if obj is not None and (s.topicstr == obj.topicstr or s.topicstr.startswith(obj.topicstr + "/")):
@@ -178,8 +180,11 @@ def _sub_attrs(state: NodeState, s: Subscription) -> list[str]:
             attrs.append(f"TOPICSTR({quote(tail)})")
     else:
         attrs.append(f"TOPICSTR({quote(s.topicstr)})")
-    attrs += [f"DEST({quote(s.dest)})", f"DESTQMGR({quote(s.destqmgr)})"]
-    if s.selector:
-        attrs.append(f"SELECTOR({quote(s.selector)})")
-    attrs += [f"SUBSCOPE({s.subscope.value})", f"WSCHEMA({s.wschema.value})"]
+    for attr in SUB_ATTRS:
+        value = getattr(s, attr.field)
+        if attr.field in ("topicobj", "topicstr") or not attr.command:
+            continue
+        if attr.default is None and not value:  # SELECTOR: written only when there is one
+            continue
+        attrs.append(f"{attr.keyword}({_value(attr, value)})")
     return attrs
