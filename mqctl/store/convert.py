@@ -17,6 +17,7 @@ import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import fields
 from enum import Enum
+from operator import attrgetter
 from typing import Any, Generic, TypeVar
 
 from mqctl.domain import topics as topic_strings
@@ -79,14 +80,14 @@ def _encoder(annotation: Any, name: str) -> Callable[[Any], Any]:
     """How a field's value is stored (JSON columns take Python lists and dicts)."""
     origin = typing.get_origin(annotation)
     if isinstance(annotation, type) and issubclass(annotation, Enum):
-        return lambda v: v.value
+        return {m: m.value for m in annotation}.__getitem__  # not ``v.value``: a Python property call
     if origin is tuple or annotation is tuple:
         return list
     if origin is dict:
         return dict
     if name in BLANK_AS_NULL:
         return lambda v: v or None
-    return lambda v: v
+    return _identity
 
 
 class Codec(Generic[T]):
@@ -112,6 +113,10 @@ class Codec(Generic[T]):
         self.fields = names
         self._decode = [(n, _decoder(kinds[n], n)) for n in names]
         self._encode = [(n, _encoder(kinds[n], n)) for n in names]
+        # an import encodes every object it writes: read all fields at C speed, encode only those that
+        # need it (enums, JSON, the blank-as-NULL references), not one call per field
+        self._read_all = attrgetter(*names) if len(names) > 1 else lambda obj: (getattr(obj, names[0]),)
+        self._encoded = [(n, e) for n, e in self._encode if e is not _identity]
         self.json_columns = frozenset(
             n for n in names if kinds[n] is tuple or typing.get_origin(kinds[n]) in (dict, tuple)
         )
@@ -136,7 +141,10 @@ class Codec(Generic[T]):
         return self.cls(*owner, *decoded)
 
     def values(self, obj: T) -> dict[str, Any]:
-        return {n: encode(getattr(obj, n)) for n, encode in self._encode}
+        values = dict(zip(self.fields, self._read_all(obj), strict=True))
+        for n, encode in self._encoded:
+            values[n] = encode(values[n])
+        return values
 
 
 NODE = Codec(Node, tables.nodes, owners=())

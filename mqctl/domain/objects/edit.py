@@ -8,7 +8,8 @@ hint) by catching these two types, and its positions.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from operator import attrgetter
 from typing import Any, TypeVar
 
 from mqctl.domain.errors import ConflictError, NotFoundError
@@ -34,6 +35,24 @@ def require(collection: Mapping[str, T], key: str, label: str, node: str) -> T:
     if found is None:
         raise NotDefined(f"does not exist on {node}", obj=label)
     return found
+
+
+_READERS: dict[type, tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]] = {}
+
+
+def replaced(obj: T, **changes: Any) -> T:
+    """``dataclasses.replace(obj, **changes)``, for DEFINE (once per statement of an import): the fields
+    read in one C call, not by replace's per-field Python loop (a fifth of the domain's time per DEFINE)."""
+    cls = type(obj)
+    reader = _READERS.get(cls)
+    if reader is None:
+        names = tuple(f.name for f in dataclasses.fields(obj) if f.init)  # type: ignore[arg-type]
+        read_all = attrgetter(*names) if len(names) > 1 else lambda o: (getattr(o, names[0]),)
+        reader = _READERS[cls] = (names, read_all)
+    names, read = reader
+    values = dict(zip(names, read(obj), strict=True))
+    values.update(changes)
+    return cls(**values)
 
 
 def changed(obj: T, changes: Mapping[str, Any], seq: int) -> T:

@@ -7,14 +7,13 @@ from TOPICOBJ as MQ does (the object's TOPICSTR, then the given one), so TOPICOB
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect, NodeState, Subscription, WSchema
 from mqctl.domain.names import check_mq_name, check_subscription_name
-from mqctl.domain.objects.edit import changed, refuse_existing, require
+from mqctl.domain.objects.edit import changed, refuse_existing, replaced, require
 from mqctl.domain.objects.ems_definitions import check_pattern as check_ems_pattern
 from mqctl.domain.objects.text import (
     SELECTOR_MAX,
@@ -159,7 +158,7 @@ def define(state: NodeState, sub: Subscription, *, replace: bool, seq: int) -> b
     dialect = state.node.dialect
     if sub.topicobj and dialect is _EMS:
         raise InputError("is an MQ subscription attribute", obj=label(sub), attribute="TOPICOBJ")
-    sub = dataclasses.replace(sub, topicstr=composed(state, sub), seq=seq)
+    sub = replaced(sub, topicstr=composed(state, sub), seq=seq)
     check(sub, dialect)
     state.subscriptions[sub.name] = sub
     return old is not None

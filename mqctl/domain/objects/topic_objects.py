@@ -11,14 +11,13 @@ resolved topic string (IBM, "Deleting an administrative topic definition"; seman
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect, NodeState, TopicObject
 from mqctl.domain.names import check_mq_name
-from mqctl.domain.objects.edit import changed, refuse_existing, require
+from mqctl.domain.objects.edit import changed, refuse_existing, replaced, require
 from mqctl.domain.objects.text import TOPICSTR_MAX, check_descr, check_length, check_no_control
 from mqctl.domain.topics import validate_topic
 from mqctl.domain.valid_text import check_definition_text
@@ -106,7 +105,7 @@ def define(state: NodeState, topic: TopicObject, *, replace: bool, seq: int, hol
     refuse_existing(old, replace, label(topic))
     check(topic)
     check_unique_topicstr(topic, holder)
-    state.topics[topic.name] = dataclasses.replace(topic, seq=seq)
+    state.topics[topic.name] = replaced(topic, seq=seq)
     return old is not None
 
 

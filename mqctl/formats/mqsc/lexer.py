@@ -256,6 +256,11 @@ class Kind(Enum):
     RPAREN = ")"
 
 
+WORD, STRING, LPAREN, RPAREN = Kind.WORD, Kind.STRING, Kind.LPAREN, Kind.RPAREN
+"""The kinds as module constants: reading a member through its enum class is a metaclass lookup (about
+ten times a global's), and the lexer and parser test kinds several times per token."""
+
+
 class Token(NamedTuple):
     """A named tuple rather than a frozen dataclass, positions computed on demand: an import builds a
     dozen tokens per statement and reads the position of few of them."""
@@ -352,16 +357,16 @@ def tokenize(logical: Logical, *, file: str | None = None) -> list[Token]:
         at = pos(i) if pos else (line, base + i)
         if word:
             end = i + len(word)
-            append(new(Token, (Kind.WORD, word, at, range(i, end), logical)))
+            append(new(Token, (WORD, word, at, range(i, end), logical)))
             i = end
         elif string:
             end = i + len(string)
             inner = string[1:-1]
             if "''" not in inner:
-                append(new(Token, (Kind.STRING, inner, at, range(i + 1, end - 1), logical)))
+                append(new(Token, (STRING, inner, at, range(i + 1, end - 1), logical)))
             else:
                 indices = _Undoubled(text, i + 1, end - 1)
-                append(new(Token, (Kind.STRING, inner.replace("''", "'"), at, indices, logical)))
+                append(new(Token, (STRING, inner.replace("''", "'"), at, indices, logical)))
             i = end
         elif quote:
             raise InputError(
@@ -372,6 +377,6 @@ def tokenize(logical: Logical, *, file: str | None = None) -> list[Token]:
                 column=at[1],
             )
         else:
-            append(new(Token, (Kind.LPAREN if lparen else Kind.RPAREN, lparen or rparen, at, (i,), logical)))
+            append(new(Token, (LPAREN if lparen else RPAREN, lparen or rparen, at, (i,), logical)))
             i += 1
     return tokens

@@ -13,8 +13,11 @@ from typing import NamedTuple
 
 from mqctl.domain.errors import InputError
 from mqctl.formats.mqsc.lexer import (
+    LPAREN,
+    RPAREN,
+    STRING,
+    WORD,
     Content,
-    Kind,
     Logical,
     Pos,
     Token,
@@ -154,7 +157,7 @@ class _Parser:
 
     def command(self) -> Command:
         first = self.peek()
-        if first is None or first.kind is not Kind.WORD:
+        if first is None or first.kind is not WORD:
             pos = first.pos if first else self.end_pos()
             raise self.error("expected an MQSC command such as DEFINE, ALTER, DELETE or DISPLAY", pos)
         verb = VERBS.get(first.text.upper())
@@ -167,7 +170,7 @@ class _Parser:
         if verb == "END":
             return Command("END", "", None, {}, self.number, self.logical.lines, self.logical.line, first.pos)
         noun_tok = self.peek()
-        if noun_tok is None or noun_tok.kind is not Kind.WORD:
+        if noun_tok is None or noun_tok.kind is not WORD:
             raise self.error(
                 f"expected an object type after {verb} (TOPIC, SUB, NAMELIST, CHANNEL, QMGR, ...)",
                 noun_tok.pos if noun_tok else self.end_pos(),
@@ -184,7 +187,7 @@ class _Parser:
             noun = noun_tok.text.upper()
         name: Value | None = None
         nxt = self.peek()
-        if nxt is not None and nxt.kind is Kind.LPAREN:
+        if nxt is not None and nxt.kind is LPAREN:
             values = self.values(nxt, noun)
             if len(values) != 1:
                 raise self.error(f"expected one {noun} name between the parentheses", values[1].pos)
@@ -193,12 +196,12 @@ class _Parser:
         tokens, n = self.tokens, len(self.tokens)
         while self.i < n:
             tok = tokens[self.i]
-            if tok.kind is not Kind.WORD:
+            if tok.kind is not WORD:
                 raise self.error(f"expected a parameter keyword, found {tok.text!r}", tok.pos)
             self.i += 1
             keyword = tok.text.upper()
             vals: tuple[Value, ...] | None = None
-            if self.i < n and tokens[self.i].kind is Kind.LPAREN:
+            if self.i < n and tokens[self.i].kind is LPAREN:
                 vals = tuple(self.values(tokens[self.i], keyword))
             if keyword in params:
                 raise self.error(f"parameter {keyword} is repeated; give each parameter once", tok.pos)
@@ -220,14 +223,14 @@ class _Parser:
             tok = tokens[self.i]
             self.i += 1
             kind = tok.kind
-            if kind is Kind.RPAREN:
+            if kind is RPAREN:
                 break
-            if kind is Kind.LPAREN:
+            if kind is LPAREN:
                 if not values:
                     raise self.error(f"{keyword}: unexpected '('; expected a value", tok.pos)
                 values[-1] = self.nested(values[-1], tok, keyword)
                 continue
-            if kind is Kind.STRING:
+            if kind is STRING:
                 values.append(_new(Value, (tok.text, True, tok.pos, Content(tok.logical, tok.indices))))
             else:
                 values.append(
@@ -246,8 +249,8 @@ class _Parser:
             if tok is None:
                 raise self.error(f"{keyword}: the '(' here has no matching ')'; expected ')'", lparen.pos)
             self.i += 1
-            depth += {Kind.LPAREN: 1, Kind.RPAREN: -1}.get(tok.kind, 0)
-            piece = tok.text if tok.kind is not Kind.WORD else tok.text.upper()
+            depth += {LPAREN: 1, RPAREN: -1}.get(tok.kind, 0)
+            piece = tok.text if tok.kind is not WORD else tok.text.upper()
             text.append(piece)
             indices.extend(tok.content.indices)
         return Value("".join(text), value.quoted, value.pos, Content(self.logical, tuple(indices)))
