@@ -1,7 +1,7 @@
 """`mqctl reconcile` on the explain benchmark's estate against the floor of a bare read of the same store.
 
-    .venv/bin/python benchmarks/bench_reconcile.py                      # 5,000 qmgrs, captures of CL00
-    .venv/bin/python benchmarks/bench_reconcile.py --capture-qmgrs 20 --runs 1   # quicker
+    .venv/bin/python benchmarks/bench_reconcile.py                      # 5,000 qmgrs, captures of 10
+    .venv/bin/python benchmarks/bench_reconcile.py --capture-qmgrs 100 --runs 1  # all of CL00 (large)
 
 1. The store is the explain benchmark's (``bench_explain.py``, cached under ``--cache``; never generated
    here): copied to ``stores/reconcile-N.db`` and brought to the head revision (``mqctl db upgrade``).
@@ -189,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--subs-per-qmgr", type=int, default=100)
     ap.add_argument("--ems-servers", type=int, default=200)
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--capture-qmgrs", type=int, default=100, help="queue managers of CL00 captured")
+    ap.add_argument("--capture-qmgrs", type=int, default=10, help="queue managers of CL00 captured")
     ap.add_argument("--runs", type=int, default=3, help="timed runs of each command, after one warm-up")
     ap.add_argument(
         "--cache", default="~/.cache/mqctl-bench", help="where the explain benchmark keeps its store"
