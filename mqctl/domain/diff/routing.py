@@ -129,7 +129,12 @@ def route_diff(
     found: dict[tuple[Any, ...], RoutingChange] = {}
     for i, probe in enumerate(probes):
         a, b = answer(old, probe), answer(new, probe)
-        for key in sorted(a.keys() | b.keys()):
+        if a == b:  # the usual probe: nothing changed for anyone (compared in C, no key sorted)
+            if progress is not None:
+                progress(i + 1)
+            continue
+        differ = [k for k, v in a.items() if b.get(k) != v] + [k for k in b.keys() - a.keys()]
+        for key in sorted(differ):
             was, now = a.get(key), b.get(key)
             kind = classify(was, now)
             if kind is None:
