@@ -163,12 +163,12 @@ def reaching(topology: Topology, holders: Iterable[str]) -> Topology:
     seen_clusters: set[str] = set()
     todo = list(holders)
     while todo:
-        node = todo.pop()
-        if node in found:
+        name = todo.pop()
+        if name in found:
             continue
-        found.add(node)
-        todo += related.get(node, ())
-        for cluster in clusters_of.get(node, ()):
+        found.add(name)
+        todo += related.get(name, ())
+        for cluster in clusters_of.get(name, ()):
             if cluster not in seen_clusters:
                 seen_clusters.add(cluster)
                 todo += members[cluster]

@@ -174,10 +174,10 @@ def reachable(sides: Iterable[Topology], start: Iterable[str]) -> set[str]:
     found: set[str] = set()
     todo = list(start)
     while todo:
-        node = todo.pop()
-        if node not in found:
-            found.add(node)
-            todo += links.get(node, ())
+        name = todo.pop()
+        if name not in found:
+            found.add(name)
+            todo += links.get(name, ())
     return {n for n in found if not n.startswith("\0")}
 
 
