@@ -100,6 +100,8 @@ def predict_proxies(
     proxies per subscription: reconcile asks only about the queue managers it has captures of)."""
     from mqctl.domain.routing.mq import MqPrepared, _Source, _Sub
 
+    if holders is not None:
+        topology = reaching(topology, holders)
     prepared = MqPrepared(topology, cache_size=4096)
     out: dict[tuple[str, str, str], PredictedProxy] = {}
     qmgr_scope = SubScope.QMGR
@@ -139,6 +141,49 @@ def predict_proxies(
                             forced_by=f"topic {obj.name} on {obj.node}",
                         )
     return out
+
+
+def reaching(topology: Topology, holders: Iterable[str]) -> Topology:
+    """The slice of ``topology`` whose subscriptions can put a proxy on ``holders``: the queue managers
+    joined to them by cluster memberships and hierarchy relations, transitively (§4: proxies travel no
+    other way), with their definitions. On an estate of many clusters reconcile asks about a few, and
+    preparing the routing engine for the whole is most of its cost; the whole is returned as it is when
+    the slice would hold every node."""
+    clusters_of: dict[str, list[str]] = defaultdict(list)
+    members: dict[str, list[str]] = defaultdict(list)
+    for m in topology.memberships:
+        clusters_of[m.node].append(m.cluster)
+        members[m.cluster].append(m.node)
+    related: dict[str, list[str]] = defaultdict(list)
+    for node in topology.nodes.values():
+        if node.parent:
+            related[node.name].append(node.parent)
+            related[node.parent].append(node.name)
+    found: set[str] = set()
+    seen_clusters: set[str] = set()
+    todo = list(holders)
+    while todo:
+        name = todo.pop()
+        if name in found:
+            continue
+        found.add(name)
+        todo += related.get(name, ())
+        for cluster in clusters_of.get(name, ()):
+            if cluster not in seen_clusters:
+                seen_clusters.add(cluster)
+                todo += members[cluster]
+    if len(found) >= len(topology.nodes):
+        return topology
+    return Topology(
+        nodes={n: node for n, node in topology.nodes.items() if n in found},
+        memberships=[m for m in topology.memberships if m.node in found],
+        topics=[o for o in topology.topics if o.node in found],
+        subscriptions=[s for s in topology.subscriptions if s.node in found],
+        routes=topology.routes,
+        route_selectors=topology.route_selectors,
+        channels=topology.channels,
+        namelists=topology.namelists,
+    )
 
 
 def _forced(topology: Topology) -> list[TopicObject]:

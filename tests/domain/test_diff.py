@@ -251,3 +251,40 @@ def test_capped_probes_say_they_sampled() -> None:
     capped = derive(before, after, diff_objects(before, after), max_probes=5)
     assert full.exhaustive and not capped.exhaustive and len(capped.probes) == 5
     assert capped.derived == full.derived and "sampled" in capped.how
+
+
+def _with_far_part(topology: Topology, dialect: Dialect) -> Topology:
+    """The estate beside a part no publication of it reaches: two queue managers of another cluster, or
+    two EMS servers routed to each other only, each subscribing to everything."""
+    from tests.domain import mq_builders as mq
+
+    if dialect is Dialect.MQ:
+        far: list[object] = [mq.qm("FAR1"), mq.qm("FAR2"), *mq.cluster("FARCL", "FAR1", "FAR2")]
+        far += [mq.sub("FAR2", "FAR.ALL", "#"), mq.topic("FAR1", "FAR.T", "/", cluster="FARCL")]
+    else:
+        far = [ems.server("far1"), ems.server("far2"), *ems.both("far1", "far2"), ems.sub("far2", "far.all", ">")]
+    return topology.add(*far)
+
+
+@settings(max_examples=30, deadline=None)
+@given(dialect=st.sampled_from([Dialect.MQ, Dialect.EMS]), which=st.integers(0, 50), pick=st.integers(0, 50))
+def test_routing_on_the_slice_the_change_reaches_names_the_same(
+    dialect: Dialect, which: int, pick: int
+) -> None:
+    """The models are prepared on the part of the estate the probes' publishers are joined to: a part
+    they cannot reach changes nothing in what the diff names, wherever the change is."""
+    from mqctl.domain.diff.routing import reachable
+
+    estate = ESTATES[dialect][which % len(ESTATES[dialect])]
+    change = CHANGES[dialect][(which // 3) % len(CHANGES[dialect])]
+    before = _with_far_part(estate(), dialect)
+    after = change(copy.deepcopy(before), pick)
+    if after is None:
+        return
+    probes = derive(before, after, diff_objects(before, after))
+    named = {(c.node, c.subscription) for c in route_diff(before, after, probes.probes)}
+    assert named == changed_subscriptions(before, after, universe(before, after, dialect))
+    publishers = {p.publisher for p in probes.probes}
+    far = {"FAR1", "FAR2"} if dialect is Dialect.MQ else {"far1", "far2"}
+    if publishers and not publishers & far:
+        assert not reachable((before, after), publishers) & far

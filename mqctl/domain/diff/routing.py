@@ -118,12 +118,23 @@ def route_diff(
     *,
     progress: Callable[[int], None] | None = None,
 ) -> list[RoutingChange]:
-    """Every (probe, subscription) whose answer differs between the two models."""
-    old, new = RoutingModel(before), RoutingModel(after)
+    """Every (probe, subscription) whose answer differs between the two models.
+
+    Both models are prepared on the slice of the estate the probes' publishers are joined to, on
+    either side (``reachable``): on an estate of many clusters a change concerns one or two, and
+    preparing the engine for the whole is most of the cost."""
+    probes = list(probes)
+    nodes = reachable((before, after), {p.publisher for p in probes})
+    old, new = RoutingModel(sliced(before, nodes)), RoutingModel(sliced(after, nodes))
     found: dict[tuple[Any, ...], RoutingChange] = {}
     for i, probe in enumerate(probes):
         a, b = answer(old, probe), answer(new, probe)
-        for key in sorted(a.keys() | b.keys()):
+        if a == b:  # the usual probe: nothing changed for anyone (compared in C, no key sorted)
+            if progress is not None:
+                progress(i + 1)
+            continue
+        differ = [k for k, v in a.items() if b.get(k) != v] + [k for k in b.keys() - a.keys()]
+        for key in sorted(differ):
             was, now = a.get(key), b.get(key)
             kind = classify(was, now)
             if kind is None:
@@ -138,6 +149,52 @@ def route_diff(
         if progress is not None:
             progress(i + 1)
     return list(found.values())
+
+
+def reachable(sides: Iterable[Topology], start: Iterable[str]) -> set[str]:
+    """The nodes a publication made at ``start`` can travel to on any of ``sides``, and more: those
+    joined by a cluster membership (MQ, §4), a hierarchy relation (§4.3) or a route (EMS), whatever
+    their attributes say. Nothing else carries a publication (semantics §4, §7)."""
+    links: dict[str, set[str]] = {}
+    clusters: dict[str, set[str]] = {}
+
+    def join(a: str, b: str) -> None:
+        links.setdefault(a, set()).add(b)
+        links.setdefault(b, set()).add(a)
+
+    for topology in sides:
+        for m in topology.memberships:
+            clusters.setdefault(m.cluster, set()).add(m.node)
+            join(m.node, "\0cluster " + m.cluster)  # a cluster is a node of this graph
+        for node in topology.nodes.values():
+            if node.parent:
+                join(node.name, node.parent)
+        for route in topology.routes:
+            join(route.node, route.peer)
+    found: set[str] = set()
+    todo = list(start)
+    while todo:
+        name = todo.pop()
+        if name not in found:
+            found.add(name)
+            todo += links.get(name, ())
+    return {n for n in found if not n.startswith("\0")}
+
+
+def sliced(topology: Topology, nodes: set[str]) -> Topology:
+    """The part of ``topology`` defined on ``nodes`` (the whole, as it is, when that is every node)."""
+    if all(n in nodes for n in topology.nodes):
+        return topology
+    return Topology(
+        nodes={n: node for n, node in topology.nodes.items() if n in nodes},
+        memberships=[m for m in topology.memberships if m.node in nodes],
+        topics=[o for o in topology.topics if o.node in nodes],
+        subscriptions=[s for s in topology.subscriptions if s.node in nodes],
+        routes=[r for r in topology.routes if r.node in nodes],
+        route_selectors=[r for r in topology.route_selectors if r.node in nodes],
+        channels=[c for c in topology.channels if c.node in nodes],
+        namelists=[n for n in topology.namelists if n.node in nodes],
+    )
 
 
 def by_subscription(changes: Iterable[RoutingChange]) -> dict[tuple[str, str], list[RoutingChange]]:
