@@ -240,25 +240,19 @@ def test_an_ems_server_name_that_is_not_one_folder_name_is_refused_at_every_door
 
 
 @pytest.mark.filterwarnings("ignore::pyparsing.warnings.PyparsingDeprecationWarning")
+def _members(cli: Cli, members: dict[str, str]) -> None:
+    """Queue managers, each a member of the comma-separated clusters named, by a CLUSRCVR channel each."""
+    for qm, clusters in members.items():
+        ok(cli("define", "qmgr", qm))
+        for cluster in clusters.split(","):
+            channel = f"TO.{qm}.{cluster}"
+            ok(cli("define", "channel", channel, "--qmgr", qm, "--chltype", "clusrcvr", "--cluster", cluster))
+
+
 def test_graph_of_overlapping_clusters_draws_each_cluster_with_its_members(cli: Cli) -> None:
     from tests.render.test_cluster_members import dot_members, mermaid_members
 
-    for qm, clusters in {"FR1": "EU", "FR2": "EU", "NY1": "US", "GW": "EU,US", "TK1": "ASIA"}.items():
-        ok(cli("define", "qmgr", qm))
-        for cluster in clusters.split(","):
-            ok(
-                cli(
-                    "define",
-                    "channel",
-                    f"TO.{qm}.{cluster}",
-                    "--qmgr",
-                    qm,
-                    "--chltype",
-                    "clusrcvr",
-                    "--cluster",
-                    cluster,
-                )
-            )
+    _members(cli, {"FR1": "EU", "FR2": "EU", "NY1": "US", "GW": "EU,US", "TK1": "ASIA"})
     ok(cli("define", "topic", "LOST", "--qmgr", "TK1", "--topicstr", "/Lost", "--cluster", "GHOST"))
     want = {"EU": {"FR1", "FR2", "GW"}, "US": {"NY1", "GW"}, "ASIA": {"TK1"}}
     for fmt, read in (("mermaid", mermaid_members), ("dot", dot_members)):
@@ -422,22 +416,7 @@ def test_another_ems_file_given_as_topics_is_named(
 
 def test_reference_001_sport_wildcard_on_the_gateway_is_wildcard_above_cluster(cli: Cli) -> None:
     """docs/semantics.md explains this case: the reason and sentence it describes are what explain says."""
-    for qm, clusters in {"QM1": "C1", "QM2": "C1", "QM3": "C1,C2", "QM4": "C2", "QM5": "C2"}.items():
-        ok(cli("define", "qmgr", qm))
-        for cluster in clusters.split(","):
-            ok(
-                cli(
-                    "define",
-                    "channel",
-                    f"TO.{qm}.{cluster}",
-                    "--qmgr",
-                    qm,
-                    "--chltype",
-                    "clusrcvr",
-                    "--cluster",
-                    cluster,
-                )
-            )
+    _members(cli, {"QM1": "C1", "QM2": "C1", "QM3": "C1,C2", "QM4": "C2", "QM5": "C2"})
     ok(cli("define", "topic", "TB", "--qmgr", "QM1", "--topicstr", "/Sport/Football", "--cluster", "C1"))
     ok(cli("define", "topic", "TC", "--qmgr", "QM4", "--topicstr", "/Sport/Tennis", "--cluster", "C2"))
     ok(cli("define", "sub", "ALL", "--qmgr", "QM3", "--topicstr", "/Sport/#"))
