@@ -111,24 +111,10 @@ def display_observed_command(
     if output is Output.json:
         emit_json(captures)
     else:
-        from rich.table import Table
+        from mqctl.render.observed import observed_table
 
-        from mqctl.cli.common import console
-
-        table = Table(title="Observed", title_justify="left")
-        for col in ("QMGR", "CAPTURED", "KIND", "NAME", "ATTRIBUTES"):
-            table.add_column(col)
-        for c in captures:
-            for o in c["observations"]:
-                shown = " ".join(f"{k}({v})" for k, v in o["attributes"].items() if k in _SHOWN)
-                table.add_row(c["qmgr"], c["captured_at"], o["kind"], o["name"], shown)
-            if not c["observations"]:
-                table.add_row(c["qmgr"], c["captured_at"], "", "", "")
-        console().print(table)
+        observed_table(captures)
     no_match_exit(captures)
-
-
-_SHOWN = {"TOPICSTR", "DESTQMGR", "CLUSTER", "CLROUTE", "CLUSQMGR", "STATUS", "TYPE", "RQMNAME", "QMNAME"}
 
 
 @reconcile_app.command("reconcile")
@@ -176,29 +162,6 @@ def _emit(found: list[Discrepancy], output: FindingsOutput, fail_on: Severity, r
     elif output is FindingsOutput.junit:
         sys.stdout.write(writers.to_junit(plain, rules, fail_on))
     else:
-        _text(found, fail_on)
+        from mqctl.render.observed import reconcile_text
 
-
-def _text(found: list[Discrepancy], fail_on: Severity) -> None:
-    """One line per finding (never wrapped: logs are read with grep), its causes and subscriptions below."""
-    from rich.console import Console
-    from rich.markup import escape
-
-    from mqctl.domain.reconcile import failing
-    from mqctl.domain.validation import summary
-
-    out = Console(highlight=False)
-    styles = {"error": "red", "warning": "yellow", "info": "cyan"}
-    for d in found:
-        style = styles[str(d.severity)]
-        rule = d.finding.rule
-        out.print(f"[{style}]{rule.id} {rule.code}[/{style}]  {escape(d.finding.message)}", soft_wrap=True)
-        for cause in d.causes:
-            out.print(f"      [dim]cause: {escape(cause)}[/dim]", soft_wrap=True)
-    counts = summary([d.finding for d in found])
-    out.print(", ".join(f"{n} {k}" for k, n in counts.items()))
-    failed = failing(found, fail_on)
-    if failed:
-        out.print(f"[bold red]FAILED[/bold red]: {len(failed)} finding(s) at or above {fail_on}.")
-    else:
-        out.print(f"[bold green]PASSED[/bold green]: nothing at or above {fail_on}.")
+        reconcile_text(found, fail_on)

@@ -1,0 +1,55 @@
+"""What `display observed` and `reconcile` show people: the captures as a table, the findings as lines."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mqctl.domain.reconcile import Discrepancy
+    from mqctl.domain.validation import Severity
+
+SHOWN = {"TOPICSTR", "DESTQMGR", "CLUSTER", "CLROUTE", "CLUSQMGR", "STATUS", "TYPE", "RQMNAME", "QMNAME"}
+"""The attributes of an observation the table shows (`-o json` has them all)."""
+
+
+def observed_table(captures: list[dict[str, Any]]) -> None:
+    """One row per observation, a capture without any as one row of its own."""
+    from rich.table import Table
+
+    from mqctl.render.console import console
+
+    table = Table(title="Observed", title_justify="left")
+    for col in ("QMGR", "CAPTURED", "KIND", "NAME", "ATTRIBUTES"):
+        table.add_column(col)
+    for c in captures:
+        for o in c["observations"]:
+            shown = " ".join(f"{k}({v})" for k, v in o["attributes"].items() if k in SHOWN)
+            table.add_row(c["qmgr"], c["captured_at"], o["kind"], o["name"], shown)
+        if not c["observations"]:
+            table.add_row(c["qmgr"], c["captured_at"], "", "", "")
+    console().print(table)
+
+
+def reconcile_text(found: list[Discrepancy], fail_on: Severity) -> None:
+    """One line per finding (never wrapped: logs are read with grep), its causes and subscriptions below."""
+    from rich.console import Console
+    from rich.markup import escape
+
+    from mqctl.domain.reconcile import failing
+    from mqctl.domain.validation import summary
+
+    out = Console(highlight=False)
+    styles = {"error": "red", "warning": "yellow", "info": "cyan"}
+    for d in found:
+        style = styles[str(d.severity)]
+        rule = d.finding.rule
+        out.print(f"[{style}]{rule.id} {rule.code}[/{style}]  {escape(d.finding.message)}", soft_wrap=True)
+        for cause in d.causes:
+            out.print(f"      [dim]cause: {escape(cause)}[/dim]", soft_wrap=True)
+    counts = summary([d.finding for d in found])
+    out.print(", ".join(f"{n} {k}" for k, n in counts.items()))
+    failed = failing(found, fail_on)
+    if failed:
+        out.print(f"[bold red]FAILED[/bold red]: {len(failed)} finding(s) at or above {fail_on}.")
+    else:
+        out.print(f"[bold green]PASSED[/bold green]: nothing at or above {fail_on}.")
