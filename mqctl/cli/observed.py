@@ -129,6 +129,7 @@ def display_observed_command(
 
 
 _SHOWN = {"TOPICSTR", "DESTQMGR", "CLUSTER", "CLROUTE", "CLUSQMGR", "STATUS", "TYPE", "RQMNAME", "QMNAME"}
+_SHOWN |= {"CONNECTED", "ZONE", "USER", "MSGS"}  # tibemsadmin routes and durables
 
 
 @reconcile_app.command("reconcile")
