@@ -128,6 +128,14 @@ RECONCILE_RULES: tuple[Rule, ...] = (
         "Comparing queue managers seen at different times can show differences that never existed together.",
         "Capture every queue manager in one run.",
     ),
+    Rule(
+        "MQR012",
+        "ROUTE_NOT_CONNECTED",
+        WARNING,
+        "An EMS route of the model is shown not connected by `show routes` (ConnID '-').",
+        "Messages and subscription interest stop crossing it until the server at the other end connects.",
+        "Start the server at the other end, check the route's URL and its TLS settings.",
+    ),
 )
 RULE = {r.code: r for r in RECONCILE_RULES}
 
@@ -260,7 +268,8 @@ def reconcile(
     out += _proxies(predicted, seen)
     out += _links(predicted, seen, topology)
     out += _cluster_topics(topology, seen)
-    out += _coverage(mq_nodes, seen, now, max_age)
+    out += _coverage(mq_nodes, set(topology.nodes), seen, now, max_age)
+    out += _routes(topology, seen)
     out.sort(key=lambda d: (d.finding.sort_key(), d.pattern))
     return out
 
@@ -486,12 +495,36 @@ def _under(topology: Topology, topicstr: str, cluster: str) -> list[tuple[str, s
     ]
 
 
-def _coverage(mq_nodes: set[str], seen: _Seen, now: datetime, max_age: timedelta | None) -> list[Discrepancy]:
+def _routes(topology: Topology, seen: _Seen) -> list[Discrepancy]:
+    """EMS routes of the model that the server's ``show routes`` shows without a connection."""
+    out: list[Discrepancy] = []
+    for route in topology.routes:
+        capture = seen.captures.get(route.node)
+        if capture is None:
+            continue
+        for o in capture.of("ROUTE"):
+            if o.name == route.peer and o.get("CONNECTED") == "NO":
+                out.append(
+                    _make(
+                        "ROUTE_NOT_CONNECTED",
+                        f"route {route.peer} on {route.node} is not connected (show routes: ConnID -)",
+                        objects=[f"route {route.peer} on {route.node}"],
+                        nodes=[route.node, route.peer],
+                        causes=[f"show routes on {route.node}: {route.peer} ConnID -"],
+                        source=(capture.file, o.line),
+                    )
+                )
+    return out
+
+
+def _coverage(
+    mq_nodes: set[str], known: set[str], seen: _Seen, now: datetime, max_age: timedelta | None
+) -> list[Discrepancy]:
     out: list[Discrepancy] = []
     for node in sorted(mq_nodes - set(seen.captures)):
         out.append(_make("NO_CAPTURE", f"{node} has no capture", objects=[f"qmgr {node}"], nodes=[node]))
     for node, capture in sorted(seen.captures.items()):
-        if node not in mq_nodes:
+        if node not in known:
             out.append(
                 _make(
                     "UNKNOWN_CAPTURE",

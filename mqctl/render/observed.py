@@ -9,6 +9,7 @@ if TYPE_CHECKING:
     from mqctl.domain.validation import Severity
 
 SHOWN = {"TOPICSTR", "DESTQMGR", "CLUSTER", "CLROUTE", "CLUSQMGR", "STATUS", "TYPE", "RQMNAME", "QMNAME"}
+SHOWN |= {"CONNECTED", "ZONE", "USER", "MSGS"}  # tibemsadmin routes and durables
 """The attributes of an observation the table shows (`-o json` has them all)."""
 
 

@@ -21,11 +21,12 @@ from typing import Any, TypeVar
 
 from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect, NodeState, SubScope, Subscription, SubType, WSchema
-from mqctl.domain.names import check_mq_name
+from mqctl.domain.names import check_ems_server_name, check_mq_name
 from mqctl.domain.objects import subscriptions as sub_rules
 from mqctl.domain.observed import OBSERVED_KINDS, PROXY, NodeCapture, Observation
 from mqctl.formats._located import locate
 from mqctl.formats.display import Block, Capture, read_capture
+from mqctl.formats.display.ems import DURABLE, ROUTE
 from mqctl.formats.text_io import read_text_file
 from mqctl.store.observed import load_captures, save_capture
 from mqctl.store.repository import Store
@@ -117,7 +118,10 @@ def read_captures(
     for path in files:
         capture = read_capture(read_text_file(path, encoding), file=str(path), qmgr=qmgr)
         try:
-            check_mq_name(capture.qmgr, "qmgr")
+            if _is_ems(capture):
+                check_ems_server_name(capture.qmgr)
+            else:
+                check_mq_name(capture.qmgr, "qmgr")
         except InputError as err:
             line, column = capture.qmgr_at
             raise locate(err, file=capture.file, line=line, column=column) from None
@@ -140,8 +144,15 @@ def import_display(
     return [_import_node(store, name, parts) for name, parts in sorted(grouped.items())]
 
 
+def _is_ems(capture: Capture) -> bool:
+    """A tibemsadmin session (``formats.display.ems``): its blocks are routes and durables."""
+    return ROUTE in capture.commands or DURABLE in capture.commands
+
+
 def _import_node(store: Store, name: str, parts: list[tuple[Capture, datetime]]) -> DisplayImport:
     ref = store.node(name)
+    if any(_is_ems(c) for c, _ in parts):
+        return _import_ems_node(store, name, parts)
     if ref is not None and ref.dialect is not Dialect.MQ:
         capture = parts[0][0]
         raise InputError(
@@ -178,6 +189,46 @@ def _import_node(store: Store, name: str, parts: list[tuple[Capture, datetime]])
         result.not_imported.update(
             {k: v for k, v in (("subscriptions", len(subs)), ("definitions", len(mqsc))) if v}
         )
+    save_capture(
+        store,
+        NodeCapture(name, result.captured_at, ", ".join(result.files), tuple(result.commands), observations),
+    )
+    return result
+
+
+def _import_ems_node(store: Store, name: str, parts: list[tuple[Capture, datetime]]) -> DisplayImport:
+    """An EMS server's tibemsadmin session: routes and durables are observations, nothing enters the
+    model (``show durables`` lacks the selector and no-local of a static durable: ``durables.conf``,
+    read by ``import ems``, stays the definition; docs/observed.md)."""
+    ref = store.node(name)
+    for capture, _ in parts:
+        if not _is_ems(capture) or (ref is not None and ref.dialect is not Dialect.EMS):
+            what = "a queue manager in the model" if _is_ems(capture) else "an EMS server"
+            raise InputError(
+                f"is {what}, not the server of this {'session' if _is_ems(capture) else 'output'}",
+                obj=f"server {name}",
+                file=capture.file,
+                line=capture.qmgr_at[0],
+                column=capture.qmgr_at[1],
+            )
+    result = DisplayImport(name, [c.file for c, _ in parts], max(w for _, w in parts), [], ref is not None)
+    observations: list[Observation] = []
+    for capture, _ in parts:
+        for kind in capture.commands:
+            if kind not in result.commands:
+                result.commands.append(kind)
+        result.not_read.update(capture.others)
+        routes = {b.attrs["ROUTE"] for b in capture.blocks if b.kind == ROUTE}
+        for block in capture.blocks:
+            attrs = dict(block.attrs)
+            if block.kind == ROUTE:
+                key = attrs["ROUTE"]
+            else:
+                key = f"{attrs['TOPIC']}:{attrs['DURABLE']}"
+                # a route's durable is named after the server at the other end of the route
+                attrs["ROUTED"] = "YES" if attrs["DURABLE"] in routes else "NO"
+            observations.append(Observation(block.kind, key, attrs, block.line))
+            result.observations[block.kind] += 1
     save_capture(
         store,
         NodeCapture(name, result.captured_at, ", ".join(result.files), tuple(result.commands), observations),

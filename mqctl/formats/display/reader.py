@@ -138,6 +138,10 @@ def read_capture(text: str, *, file: str, qmgr: str | None = None) -> Capture:
         from mqctl.formats.display.rest import read_json
 
         return read_json(text, file=file, qmgr=qmgr)
+    from mqctl.formats.display.ems import is_tibemsadmin, read_tibemsadmin
+
+    if is_tibemsadmin(text):
+        return read_tibemsadmin(text, file=file, qmgr=qmgr)
     return _read_runmqsc(text, file=file, qmgr=qmgr)
 
 

@@ -1,0 +1,183 @@
+"""Saved ``tibemsadmin`` sessions: the ``show routes`` and ``show durables`` tables read back.
+
+tibemsadmin echoes each command after its prompt (``tcp://host:7222> show routes``), then prints a
+header line and one row per object, columns separated by blanks. TIBCO documents the columns
+(EMS User's Guide, "show routes" and "show durables"):
+
+- ``show routes``: ``Route``, ``T`` (A active, P passive), ``ConnID`` (``-`` when the server at the other
+  end is not connected), ``URL``, ``Zone`` (ZoneName), ``T`` (ZoneType: ``m`` multi-hop, ``1`` one-hop);
+- ``show durables``: ``Topic Name`` (a leading ``*`` marks a dynamic durable), ``Durable``, ``Shared``
+  (Y/N, absent in older releases), ``User`` (``offline`` when not connected), ``Msgs``, ``Size``.
+
+The result is the same ``Capture`` as runmqsc output gives, with blocks of kind ``ROUTE`` and
+``DURABLE``; every other command echoed is counted by its name. The server comes from ``--qmgr``, else
+from the ``Server:`` line of an ``info`` / ``show server`` answer in the session.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from mqctl.domain.errors import InputError
+from mqctl.formats.display.reader import CAPTURED, Block, Capture
+
+__all__ = ["ROUTE", "DURABLE", "is_tibemsadmin", "read_tibemsadmin"]
+
+ROUTE, DURABLE = "ROUTE", "DURABLE"
+
+PROMPT = re.compile(r"^((?:tcp|ssl)://\S*?|tibemsadmin)>\s?(.*)$", re.IGNORECASE)
+_TOOL = "TIBCO Enterprise Message Service Administration Tool"
+_SERVER = re.compile(r"^\s*Server:\s+(\S+)")
+_TOKEN = re.compile(r"\S+")
+_ROUTE_HEADER = ("ROUTE", "T", "CONNID", "URL")
+_DURABLE_FIRST = ("TOPIC", "NAME", "DURABLE")
+
+
+def is_tibemsadmin(text: str) -> bool:
+    """A tibemsadmin session: the tool's banner, or a prompt line with a command after it."""
+    head = text.lstrip()[:4096]
+    if head.startswith(_TOOL):
+        return True
+    return any(PROMPT.match(line) is not None for line in head.splitlines()[:50])
+
+
+def _fail(message: str, file: str, line: int, column: int = 1) -> InputError:
+    return InputError(message, file=file, line=line, column=column)
+
+
+def _tokens(text: str) -> list[tuple[int, str]]:
+    return [(m.start() + 1, m.group()) for m in _TOKEN.finditer(text)]
+
+
+def _route(row: list[tuple[int, str]], number: int, line: str, file: str) -> Block:
+    if len(row) != 6:
+        column = row[6][0] if len(row) > 6 else len(line) + 1
+        raise _fail(
+            f"a route row has {len(row)} columns, not 6 (Route T ConnID URL Zone T)", file, number, column
+        )
+    (_, name), (tc, kind), (cc, connid), (_, url), (_, zone), (zc, ztype) = row
+    if kind.upper() not in ("A", "P"):
+        raise _fail(f"route type {kind!r} is not A or P", file, number, tc)
+    if connid != "-" and not connid.isdigit():
+        raise _fail(f"ConnID {connid!r} is neither a number nor '-'", file, number, cc)
+    if ztype.lower() not in ("m", "1"):
+        raise _fail(f"zone type {ztype!r} is not m or 1", file, number, zc)
+    attrs = {
+        "ROUTE": name,
+        "TYPE": "ACTIVE" if kind.upper() == "A" else "PASSIVE",
+        "CONNID": connid,
+        "CONNECTED": "NO" if connid == "-" else "YES",
+        "URL": url,
+        "ZONE": zone,
+        "ZONETYPE": "MHOP" if ztype.lower() == "m" else "1HOP",
+    }
+    return Block(ROUTE, attrs, number, row[0][0], text=line, first=number)
+
+
+def _durable(row: list[tuple[int, str]], shared: bool, number: int, line: str, file: str) -> Block:
+    fixed = 5 if shared else 4  # Topic, Durable, [Shared], User, Msgs; then Size ("1.2 Kb": one or two)
+    if len(row) < fixed + 1 or len(row) > fixed + 2:
+        column = row[fixed + 2][0] if len(row) > fixed + 2 else len(line) + 1
+        header = (
+            "Topic Name, Durable, Shared, User, Msgs, Size"
+            if shared
+            else "Topic Name, Durable, User, Msgs, Size"
+        )
+        raise _fail(f"a durable row does not have the columns {header}", file, number, column)
+    topic, durable = row[0][1], row[1][1]
+    rest = row[2:]
+    flag = ""
+    if shared:
+        flag = rest[0][1].upper()
+        if flag not in ("Y", "N"):
+            raise _fail(f"Shared {rest[0][1]!r} is not Y or N", file, number, rest[0][0])
+        rest = rest[1:]
+    user, (mc, msgs) = rest[0][1], rest[1]
+    if not msgs.isdigit():
+        raise _fail(f"Msgs {msgs!r} is not a number", file, number, mc)
+    dynamic = topic.startswith("*")
+    attrs = {
+        "TOPIC": topic[1:] if dynamic else topic,
+        "DURABLE": durable,
+        "DYNAMIC": "YES" if dynamic else "NO",
+        "USER": user,
+        "ONLINE": "NO" if user == "offline" else "YES",
+        "MSGS": msgs,
+        "SIZE": " ".join(t for _, t in rest[2:]),
+    }
+    if shared:
+        attrs["SHARED"] = "YES" if flag == "Y" else "NO"
+    return Block(DURABLE, attrs, number, row[0][0], text=line, first=number)
+
+
+def read_tibemsadmin(text: str, *, file: str, qmgr: str | None = None) -> Capture:
+    """The routes and durables a saved tibemsadmin session shows; ``qmgr`` is the EMS server."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    server: tuple[str, int, int] | None = None
+    captured_at: datetime | None = None
+    capture = Capture(file, qmgr or "", (1, 1), None)
+    table = ""  # ROUTE / DURABLE while reading that command's answer
+    header = False
+    shared = True
+    for number, line in enumerate(text.split("\n"), start=1):
+        prompt = PROMPT.match(line)
+        if prompt is not None:
+            command = " ".join(prompt.group(2).split()).lower()
+            table, header = "", False
+            if command.split()[:2] == ["show", "routes"]:
+                table = ROUTE
+            elif command.split()[:2] == ["show", "durables"]:
+                table = DURABLE
+            elif command and command not in ("exit", "quit"):
+                capture.others[" ".join(command.split()[:2])] += 1
+            if table:
+                capture.saw(table)
+            continue
+        stamp = CAPTURED.match(line)
+        if stamp is not None:
+            try:
+                captured_at = datetime.fromisoformat(stamp.group(1).replace("Z", "+00:00"))
+            except ValueError:
+                raise _fail(
+                    f"capture time {stamp.group(1)!r} is not ISO 8601",
+                    file,
+                    number,
+                    line.find(stamp.group(1)) + 1,
+                ) from None
+            continue
+        found = _SERVER.match(line)
+        if found is not None and server is None:
+            server = (found.group(1), number, found.start(1) + 1)
+            continue
+        if not table or not line.strip():
+            continue
+        row = _tokens(line)
+        if not header:
+            words = tuple(w.upper() for _, w in row)
+            if table == ROUTE and words[:4] == _ROUTE_HEADER:
+                header = True
+                continue
+            if table == DURABLE and words[:3] == _DURABLE_FIRST:
+                header, shared = True, "SHARED" in words
+                continue
+            if len(row) == 1 and row[0][1].lower().startswith("no"):
+                continue  # "No routes", "No durables" style answers
+            expected = "Route T ConnID URL Zone T" if table == ROUTE else "Topic Name Durable ... Msgs Size"
+            raise _fail(f"a row before the column header ({expected})", file, number, row[0][0])
+        if table == ROUTE:
+            capture.blocks.append(_route(row, number, line, file))
+        else:
+            capture.blocks.append(_durable(row, shared, number, line, file))
+    if server is not None:
+        name, line_no, column = server
+        if qmgr is not None and qmgr != name:
+            raise _fail(f"session of EMS server {name}, not of {qmgr} (--qmgr)", file, line_no, column)
+        capture.qmgr, capture.qmgr_at = name, (line_no, column)
+    if not capture.qmgr:
+        raise _fail("names no EMS server (no 'Server:' line): give --qmgr", file, 1, 1)
+    if not capture.commands:
+        raise _fail("holds no 'show routes' nor 'show durables' answer", file, 1, 1)
+    capture.captured_at = captured_at
+    return capture
