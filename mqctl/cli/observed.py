@@ -61,7 +61,7 @@ def _span(value: str | None) -> timedelta | None:
 @import_app.command("display")
 def import_display_command(
     paths: list[Path] = typer.Argument(
-        ..., help="Saved runmqsc DISPLAY output or REST runCommandJSON responses."
+        ..., help="Saved runmqsc DISPLAY output, REST runCommandJSON responses or tibemsadmin sessions."
     ),
     qmgr: str | None = typer.Option(
         None, "--qmgr", help="Queue manager of files that name none (checked when they do)."
