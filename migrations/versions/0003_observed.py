@@ -1,10 +1,11 @@
-"""Observed state: captures of DISPLAY output and their observations; subscriptions gain SUBTYPE.
+"""Observed state: captures of DISPLAY output and their observations; subscriptions gain SUBTYPE and SUBID.
 
 - subscriptions.subtype: ADMIN (every subscription so far) or API (an application's, from a capture).
+- subscriptions.subid: MQ's subscription identifier (hex) as a capture shows it; empty otherwise.
 - captures: the latest capture per queue manager; observations: its proxy subscriptions, cluster topics,
   cluster queue managers, hierarchy relations, channel statuses.
 
-The downgrade drops the tables and the column (API subscriptions stay, as plain subscriptions).
+The downgrade drops the tables and the columns (API subscriptions stay, as plain subscriptions).
 
 Revision ID: 0003_observed
 Revises: 0002_one_model
@@ -31,6 +32,7 @@ def upgrade() -> None:
     with op.batch_alter_table("subscriptions") as batch:
         batch.add_column(sa.Column("subtype", sa.String(length=8), server_default="ADMIN", nullable=False))
         batch.create_check_constraint("subtype", "subtype IN ('ADMIN', 'API')")
+        batch.add_column(sa.Column("subid", sa.Text(), server_default="", nullable=False))
     op.create_table(
         "captures",
         sa.Column("id", sa.Integer(), autoincrement=True, nullable=False),
@@ -65,5 +67,6 @@ def downgrade() -> None:
     op.drop_table("observations")
     op.drop_table("captures")
     with op.batch_alter_table("subscriptions") as batch:
+        batch.drop_column("subid")
         batch.drop_constraint("subtype", type_="check")
         batch.drop_column("subtype")

@@ -204,6 +204,8 @@ class Subscription:
     source_file: str | None = None
     source_line: int | None = None
     subtype: SubType = SubType.ADMIN
+    subid: str = ""
+    """MQ's subscription identifier as DISPLAY SUB shows it (hex), known from a capture; empty otherwise."""
 
     @property
     def is_route_durable(self) -> bool:

@@ -106,6 +106,7 @@ SCHEMAS: dict[str, pa.Schema] = {
         ("seq", _I, False),
         *_SOURCE,
         ("subtype", _S, False),
+        ("subid", _S, False),
     ),
     "routes": _schema(
         ("node", _S, False),
@@ -131,7 +132,10 @@ SCHEMAS: dict[str, pa.Schema] = {
 
 TABLES = tuple(SCHEMAS)
 
-OPTIONAL: dict[tuple[str, str], Any] = {("subscriptions", "subtype"): "ADMIN"}
+OPTIONAL: dict[tuple[str, str], Any] = {
+    ("subscriptions", "subtype"): "ADMIN",
+    ("subscriptions", "subid"): "",
+}
 """(table, column) -> the value of every row of a snapshot that lacks the column: columns added after
 version 1 was first written, so that an older mqctl's snapshot still imports (the column is always
 written). Each is the last of its table."""

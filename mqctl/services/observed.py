@@ -329,6 +329,7 @@ def _subscription(capture: Capture, block: Block, subtype: str, next_seq: Callab
         source_file=file,
         source_line=block.line,
         subtype=SubType.API if subtype == "API" else SubType.ADMIN,
+        subid=a.get("SUBID", ""),
     )
     try:
         sub_rules.check(sub, Dialect.MQ)

@@ -240,6 +240,10 @@ class _Checker:
                 raise InputError(
                     "API is MQ only (an EMS server has no API subscriptions)", attribute="SUBTYPE"
                 )
+            if s.subid and dialect is not Dialect.MQ:
+                raise InputError(
+                    "SUBID is MQ only (an EMS server has no subscription identifiers)", attribute="SUBID"
+                )
 
         _each(rows, file, lambda s: (f"subscription {s.node}/{s.name}", s.name), check)
 

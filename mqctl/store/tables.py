@@ -206,6 +206,7 @@ subscriptions = Table(
     Column("seq", Integer, nullable=False),
     *source_columns(),
     Column("subtype", String(8), nullable=False, server_default="ADMIN"),
+    Column("subid", Text, nullable=False, server_default=""),
     UniqueConstraint("node_id", "name_key"),
     Index("ix_subscriptions_node_id_topicobj", "node_id", "topicobj"),
     one_of("subscope", SubScope),

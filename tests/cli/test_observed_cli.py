@@ -291,12 +291,54 @@ def test_api_subscriptions_modelled_marked_and_not_exported(cli: Cli, tmp_path: 
     shown = ok(cli("display", "sub", "JMS:QM1:app1:orders", "--qmgr", "QM1", "-o", "json")).json()
     assert shown[0]["subtype"] == "API" and shown[0]["selector"] == "region = 'EU' AND (qty > 1)"
     assert shown[0]["topicstr"] == "/orders/EU" and shown[0]["durable"] is True
+    assert shown[0]["subid"] == "414D5120514D31202020202020202020"  # kept as MQ showed it
+    admin = ok(cli("display", "sub", "ADMIN.SUB", "--qmgr", "QM1", "-o", "json")).json()
+    assert admin[0]["subtype"] == "ADMIN" and admin[0]["subid"] == ""  # the capture showed none
     out = tmp_path / "out"
     ok(cli("export", "mqsc", "QM1", "--out", str(out)))
     exported = (out / "QM1.mqsc").read_text()
     assert "ADMIN.SUB" in exported and "JMS:QM1:app1:orders" not in exported
     ok(cli("export", "mqsc", "QM1", "--out", str(out), "--include-api"))
-    assert "JMS:QM1:app1:orders" in (out / "QM1.mqsc").read_text()
+    exported = (out / "QM1.mqsc").read_text()
+    assert "JMS:QM1:app1:orders" in exported and "SUBID" not in exported  # DEFINE SUB takes no SUBID
+
+
+def test_rest_json_subscriptions_keep_their_subid(cli: Cli, tmp_path: Path) -> None:
+    """The REST API's ``subid`` key is kept as runmqsc's SUBID is; a blank SUB takes it as its name."""
+    subid = "414D5120514D312020202020202020203D7C2A6720001F05"
+    blank = "414D5120514D312020202020202020203D7C2A6720001F06"
+    request = {
+        "type": "runCommandJSON",
+        "command": "display",
+        "qualifier": "sub",
+        "parameters": {"subtype": "all"},
+    }
+    params = [
+        {
+            "sub": "JMS:QM1:app1:orders",
+            "subid": subid,
+            "topicstr": "/orders/EU",
+            "subtype": "API",
+            "durable": "yes",
+        },
+        {"sub": "", "subid": blank, "topicstr": "/prices/#", "subtype": "API", "durable": "no"},
+        {"sub": "ADMIN.SUB", "subid": "", "topicstr": "/orders/#", "subtype": "ADMIN"},
+    ]
+    response = {"commandResponse": [{"completionCode": 0, "reasonCode": 0, "parameters": p} for p in params]}
+    capture = tmp_path / "qm1.json"
+    capture.write_text(
+        json.dumps({"qmgr": "QM1", "request": request, "response": response}), encoding="utf-8"
+    )
+    ok(cli("define", "qmgr", "QM1"))
+    summary = ok(cli("import", "display", str(capture), "-o", "json")).json()
+    assert summary[0]["subscriptions"] == {"ADMIN": 1, "API": 2}
+    shown = {s["name"]: s for s in ok(cli("display", "sub", "--qmgr", "QM1", "-o", "json")).json()}
+    assert {n: (s["subtype"], s["subid"]) for n, s in shown.items()} == {
+        "JMS:QM1:app1:orders": ("API", subid),
+        blank: ("API", blank),
+        "ADMIN.SUB": ("ADMIN", ""),
+    }
+    assert shown[blank]["durable"] is False
 
 
 def test_capture_without_some_commands_is_no_error_and_unknown_nodes_are_named(

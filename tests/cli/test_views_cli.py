@@ -44,6 +44,7 @@ MQ_SUB_KEYS = [
     "destqmgr",
     "topicobj",
     "subtype",
+    "subid",
     "durable",
     "properties",
     "dialect",

@@ -128,6 +128,7 @@ def _not_default() -> NodeState:
         dest="Q",
         destqmgr="QMX",
         topicobj="T",
+        subid="414D5120514D312020202020202020203D7C2A6720001F05",
     )
     state.namelists["NL"] = Namelist("QM1", "NL", ("CL1", "CL2"), descr="d")
     state.channels["C"] = Channel(
@@ -186,7 +187,7 @@ def test_the_shell_offers_an_option_for_each_topic_and_sub_attribute() -> None:
     for command, table in ((define_topic, attributes.TOPIC), (define_sub, attributes.SUB)):
         params = set(command.__code__.co_varnames[: command.__code__.co_argcount])
         for attr in table:
-            if attr.field == "subtype":  # a define makes an ADMIN subscription; API ones come from captures
+            if attr.field in ("subtype", "subid"):  # a define makes an ADMIN one; MQ gives SUBID (captures)
                 continue
             assert attr.field in params, (command.__name__, attr.field)
 
@@ -233,6 +234,14 @@ def test_display_sub_shows_the_subtype_held() -> None:
     api = Subscription("QM1", "S", "/a", subtype=SubType.API)
     assert dict(display.sub_pairs(api))["SUBTYPE"] == "API"
     assert dict(display.sub_pairs(Subscription("QM1", "S", "/a")))["SUBTYPE"] == "ADMIN"
+
+
+def test_display_sub_shows_the_subid_after_the_name_when_known() -> None:
+    """MQ assigns SUBID: one from a capture is shown again, right after SUB; the model makes none up."""
+    subid = "414D5120514D312020202020202020203D7C2A6720001F05"
+    shown = display.sub_pairs(Subscription("QM1", "S", "/a", subid=subid))
+    assert shown[:2] == [("SUB", "S"), ("SUBID", subid)]
+    assert "SUBID" not in dict(display.sub_pairs(Subscription("QM1", "S", "/a")))
 
 
 def test_a_layout_names_only_the_table_and_shows_the_rest_after() -> None:
@@ -285,7 +294,7 @@ def test_the_shell_offers_no_attribute_beyond_the_table() -> None:
 
     not_attributes = {"name", "qmgr", "prop", "remove_prop", "replace"}
     topic = {a.field for a in attributes.TOPIC}
-    sub = {a.field for a in attributes.SUB} - {"subtype"}  # a define makes an ADMIN subscription
+    sub = {a.field for a in attributes.SUB} - {"subtype", "subid"}  # a define makes an ADMIN one, MQ its SUBID
     assert params(define_topic) - not_attributes == topic
     assert params(alter_topic) - not_attributes == topic
     assert params(define_sub) - not_attributes == sub

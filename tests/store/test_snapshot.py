@@ -414,25 +414,32 @@ def test_a_folder_that_is_not_empty_needs_force(cli: Cli, tmp_path: Path) -> Non
     assert read_topology(folder).nodes["QM1"].name == "QM1"
 
 
+ApiSub = tuple[str, str, str | None, bool, str]
+"""An API subscription of a capture: name, TOPICSTR, SELECTOR, DURABLE, SUBID (empty: not shown)."""
+
+
 @st.composite
-def api_capture(draw: st.DrawFn) -> list[tuple[str, str, str | None, bool]]:
+def api_capture(draw: st.DrawFn) -> list[ApiSub]:
     """Subscriptions applications made (SUBTYPE(API)), as ``DISPLAY SUB`` shows them: only ``import
-    display`` brings them in; the object commands define ADMIN ones."""
+    display`` brings them in; the object commands define ADMIN ones. Some show the SUBID MQ gave them."""
     subs = []
     for i in range(draw(st.integers(0, 3))):
         selector = draw(st.sampled_from(SELECTORS))
-        subs.append((f"JMS:APP{i}", draw(st.sampled_from(PATTERNS)), selector, draw(st.booleans())))
+        subid = draw(st.just("") | st.text("0123456789ABCDEF", min_size=48, max_size=48))
+        subs.append((f"JMS:APP{i}", draw(st.sampled_from(PATTERNS)), selector, draw(st.booleans()), subid))
     return subs
 
 
-def _capture_text(qmgr: str, subs: list[tuple[str, str, str | None, bool]]) -> str:
+def _capture_text(qmgr: str, subs: list[ApiSub]) -> str:
     lines = [f"Starting MQSC for queue manager {qmgr}.", "     1 : DISPLAY SUB(*) SUBTYPE(ALL) ALL"]
-    for name, topicstr, selector, durable in subs:
+    for name, topicstr, selector, durable, subid in subs:
         lines += [
             "AMQ8096I: IBM MQ subscription inquired.",
             f"   SUB({name})   TOPICSTR({topicstr})",
             f"   DURABLE({'YES' if durable else 'NO'})   SUBTYPE(API)",
         ]
+        if subid:
+            lines.append(f"   SUBID({subid})")
         if selector:
             lines.append(f"   SELECTOR({selector})")
     return "\n".join([*lines, "1 MQSC commands read.", ""])
@@ -455,7 +462,7 @@ def test_any_model_survives_a_snapshot(
     tmp_path_factory: pytest.TempPathFactory,
     mq: list[list[str]],
     ems: list[list[str]],
-    api: list[tuple[str, str, str | None, bool]],
+    api: list[ApiSub],
     file_format: str,
 ) -> None:
     """Random models built through the object commands (the strategies of the door properties), with the
@@ -504,42 +511,51 @@ def test_a_string_that_is_not_text_is_refused_naming_its_row_and_column(
         read_topology(folder)
 
 
+SUBID = "414D5120514D312020202020202020203D7C2A6720001F05"
+
+
 def _with_api_subscription(cli: Cli, tmp_path: Path) -> None:
     ok(cli("define", "qmgr", "QM1"))
     ok(cli("define", "qmgr", "E1", "--dialect", "ems"))
     ok(cli("define", "sub", "D1", "--qmgr", "E1", "--topicstr", "orders.>", "--durable"))
     capture = tmp_path / "capture.txt"
-    capture.write_text(_capture_text("QM1", [("JMS:APP", "/a/#", "n > 1", True)]), encoding="utf-8")
+    capture.write_text(_capture_text("QM1", [("JMS:APP", "/a/#", "n > 1", True, SUBID)]), encoding="utf-8")
     ok(cli("import", "display", str(capture)))
 
 
-def _subtypes(cli: Cli) -> dict[str, str]:
-    return {s["name"]: s["subtype"] for s in ok(cli("display", "sub", "--qmgr", "QM1", "-o", "json")).json()}
+def _subtypes(cli: Cli) -> dict[str, tuple[str, str]]:
+    shown = ok(cli("display", "sub", "--qmgr", "QM1", "-o", "json")).json()
+    return {s["name"]: (s["subtype"], s["subid"]) for s in shown}
 
 
 @pytest.mark.parametrize("file_format", ["parquet", "json"])
+@pytest.mark.parametrize("dropped", [("subtype", "subid"), ("subid",)], ids=["subtype+subid", "subid"])
 def test_a_snapshot_without_the_subtype_column_still_imports(
-    cli: Cli, store_url: str, tmp_path: Path, file_format: str
+    cli: Cli, store_url: str, tmp_path: Path, file_format: str, dropped: tuple[str, ...]
 ) -> None:
-    """``subscriptions.subtype`` came after the first snapshots: one written without it reads as ADMIN."""
+    """``subscriptions.subtype`` and ``subid`` came after the first snapshots: one written without them
+    reads as ADMIN, with no SUBID."""
     _with_api_subscription(cli, tmp_path)
     folder = tmp_path / "snap"
     ok(cli("export", "snapshot", "--out", str(folder), "--format", file_format))
-    assert {s.name: s.subtype.value for s in read_topology(folder).subscriptions} == {
-        "JMS:APP": "API",
-        "D1": "ADMIN",
+    assert {s.name: (s.subtype.value, s.subid) for s in read_topology(folder).subscriptions} == {
+        "JMS:APP": ("API", SUBID),
+        "D1": ("ADMIN", ""),
     }
     if file_format == "parquet":
-        _rewrite(folder, "subscriptions", lambda t: t.drop_columns(["subtype"]))
+        _rewrite(folder, "subscriptions", lambda t: t.drop_columns(list(dropped)))
     else:
         path = folder / "subscriptions.json"
         rows = [json.loads(line) for line in path.read_text().splitlines()]
-        assert all(row.pop("subtype") for row in rows)
+        for column in dropped:
+            assert all(column in row for row in rows)
+            for row in rows:
+                del row[column]
         path.write_text("".join(json.dumps(row) + "\n" for row in rows))
         _fix_checksum(folder, path.name)
     target = _into_fresh(store_url, tmp_path)
     ok(target("import", "snapshot", str(folder)))
-    assert _subtypes(target) == {"JMS:APP": "ADMIN"}
+    assert _subtypes(target) == {"JMS:APP": ("API" if "subtype" not in dropped else "ADMIN", "")}
 
 
 def test_an_api_subscription_on_an_ems_server_is_refused(cli: Cli, store_url: str, tmp_path: Path) -> None:
@@ -557,3 +573,22 @@ def test_an_api_subscription_on_an_ems_server_is_refused(cli: Cli, store_url: st
     _rewrite(folder, "subscriptions", ems_api)
     target = _into_fresh(store_url, tmp_path)
     refused(target("import", "snapshot", str(folder)), "subscription E1/D1", "SUBTYPE", "MQ only")
+
+
+def test_a_subid_on_an_ems_server_is_refused(cli: Cli, store_url: str, tmp_path: Path) -> None:
+    """SUBID is MQ's identifier: an EMS durable carrying one is refused, not imported."""
+    _with_api_subscription(cli, tmp_path)
+    folder = tmp_path / "snap"
+    ok(cli("export", "snapshot", "--out", str(folder)))
+
+    def ems_subid(data: pa.Table) -> pa.Table:
+        subids = [
+            SUBID if n == "E1" else s
+            for n, s in zip(data["node"].to_pylist(), data["subid"].to_pylist(), strict=True)
+        ]
+        return data.set_column(data.column_names.index("subid"), "subid", pa.array(subids))
+
+    _rewrite(folder, "subscriptions", ems_subid)
+    target = _into_fresh(store_url, tmp_path)
+    refused(target("import", "snapshot", str(folder)), "subscription E1/D1", "SUBID", "MQ only")
+    assert target("display", "qmgr").exit_code == 1  # nothing written

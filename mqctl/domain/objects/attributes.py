@@ -89,6 +89,8 @@ SUB = (
     A("topicobj", "TOPICOBJ", str, ""),
     # DISPLAY SUB shows it; DEFINE SUB makes ADMIN ones only (API ones come from captures)
     A("subtype", "SUBTYPE", SubType, SubType.ADMIN, command=False),
+    # DISPLAY SUB shows it; MQ assigns it (DEFINE SUB takes none), so it too comes from captures
+    A("subid", "SUBID", str, "", command=False),
 )
 
 CHANNEL = (

@@ -97,7 +97,8 @@ def cluster_topic_pairs(entry: ClusterTopic) -> list[tuple[str, str]]:
 
 
 def sub_pairs(s: Subscription) -> list[tuple[str, str]]:
-    """DISPLAY SUB's attributes that the model holds or implies, in runmqsc's order."""
+    """DISPLAY SUB's attributes that the model holds or implies, in runmqsc's order (SUBID only when known:
+    MQ assigns it, and a subscription the model made has none)."""
     implied = {
         "TOPICOBJ": [("DISTYPE", "RESOLVED")],
         "SELECTOR": [
@@ -105,7 +106,10 @@ def sub_pairs(s: Subscription) -> list[tuple[str, str]]:
             ("DESTCLAS", "PROVIDED" if s.dest else "MANAGED"),
         ],
     }
-    return [("SUB", s.name), *_pairs(s, SUB_SHOWN, implied)]
+    pairs = _pairs(s, SUB_SHOWN, implied)
+    subid = [p for p in pairs if p[0] == "SUBID"]
+    rest = [p for p in pairs if p[0] != "SUBID"]
+    return [("SUB", s.name), *(p for p in subid if p[1]), *rest]  # SUBID after SUB, when MQ gave one
 
 
 def namelist_pairs(n: Namelist) -> list[tuple[str, str]]:
