@@ -294,7 +294,8 @@ def test_the_shell_offers_no_attribute_beyond_the_table() -> None:
 
     not_attributes = {"name", "qmgr", "prop", "remove_prop", "replace"}
     topic = {a.field for a in attributes.TOPIC}
-    sub = {a.field for a in attributes.SUB} - {"subtype", "subid"}  # a define makes an ADMIN one, MQ its SUBID
+    # a define makes an ADMIN subscription, and MQ gives the SUBID
+    sub = {a.field for a in attributes.SUB} - {"subtype", "subid"}
     assert params(define_topic) - not_attributes == topic
     assert params(alter_topic) - not_attributes == topic
     assert params(define_sub) - not_attributes == sub
