@@ -8,7 +8,6 @@ host), ``path`` (other hops) or ``reason`` (missed on both sides, for another re
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -111,44 +110,139 @@ def answer(model: RoutingModel, probe: Probe) -> dict[tuple[str, str], Outcome]:
     )
 
 
+@dataclass
+class RouteStats:
+    """How the probes were answered: ``engine`` of them routed on both models, ``judged`` the others."""
+
+    engine: int = 0
+    judged: int = 0
+
+
 def route_diff(
     before: Topology,
     after: Topology,
     probes: Iterable[Probe],
     *,
     progress: Callable[[int], None] | None = None,
+    stats: RouteStats | None = None,
 ) -> list[RoutingChange]:
     """Every (probe, subscription) whose answer differs between the two models.
 
     Both models are prepared on the slice of the estate the probes' publishers are joined to, on
     either side (``reachable``): on an estate of many clusters a change concerns one or two, and
-    preparing the engine for the whole is most of the cost."""
+    preparing the engine for the whole is most of the cost.
+
+    The probes of one MQ publisher on one topic differ only in their properties, and there a
+    subscription's answer depends on them only through its own selector being TRUE (semantics §9:
+    reachability reads no message, the selector is step 4). So only a few of them are routed, enough to
+    give every subscription's selectors (before, after) every verdict the group gives them; the others
+    are judged: each subscription's answer is the one of a routed probe its selectors judge alike."""
     probes = list(probes)
+    stats = stats if stats is not None else RouteStats()
     nodes = reachable((before, after), {p.publisher for p in probes})
     old, new = RoutingModel(sliced(before, nodes)), RoutingModel(sliced(after, nodes))
-    found: dict[tuple[Any, ...], RoutingChange] = {}
+    selectors = (
+        {(s.node, s.name): s.selector for s in old.topology.subscriptions if s.selector},
+        {(s.node, s.name): s.selector for s in new.topology.subscriptions if s.selector},
+    )
+    groups: dict[tuple[str, str], list[tuple[int, Probe]]] = {}
     for i, probe in enumerate(probes):
-        a, b = answer(old, probe), answer(new, probe)
-        if a == b:  # the usual probe: nothing changed for anyone (compared in C, no key sorted)
-            if progress is not None:
-                progress(i + 1)
-            continue
-        differ = [k for k, v in a.items() if b.get(k) != v] + [k for k in b.keys() - a.keys()]
-        for key in sorted(differ):
-            was, now = a.get(key), b.get(key)
-            kind = classify(was, now)
-            if kind is None:
-                continue
-            # probes that differ only in their properties and change the answer alike: one entry
-            same = (key, kind, probe.publisher, probe.topic, was, now)
-            first = found.get(same)
-            if first is None:
-                found[same] = RoutingChange(key[1], key[0], kind, probe, was, now)
-            else:
-                found[same] = dataclasses.replace(first, probes=first.probes + 1)
+        groups.setdefault((probe.publisher, probe.topic), []).append((i, probe))
+    found: dict[tuple[Any, ...], list[Any]] = {}  # same -> [first probe index, probe, count]
+
+    def note(
+        i: int, probe: Probe, key: tuple[str, str], was: Outcome | None, now: Outcome | None, n: int
+    ) -> None:
+        kind = classify(was, now)
+        if kind is None:
+            return
+        # probes that differ only in their properties and change the answer alike: one entry
+        same = (key, kind, probe.publisher, probe.topic, was, now)
+        first = found.get(same)
+        if first is None:
+            found[same] = [i, probe, n]
+        else:
+            first[2] += n
+
+    done = 0
+    for group in groups.values():
+        if not (len(group) > 1 and _judged(old, new, selectors, group, note, stats)):
+            for i, probe in group:
+                a, b = answer(old, probe), answer(new, probe)
+                stats.engine += 1
+                if a != b:  # the usual probe: nothing changed for anyone (compared in C, no key sorted)
+                    for key in [k for k, v in a.items() if b.get(k) != v] + [k for k in b.keys() - a.keys()]:
+                        note(i, probe, key, a.get(key), b.get(key), 1)
+        done += len(group)
         if progress is not None:
-            progress(i + 1)
-    return list(found.values())
+            progress(done)
+    entries = sorted(found.items(), key=lambda item: (item[1][0], item[0][0]))
+    return [
+        RoutingChange(key[1], key[0], kind, probe, was, now, probes=count)
+        for (key, kind, _p, _t, was, now), (_i, probe, count) in entries
+    ]
+
+
+def _judged(
+    old: RoutingModel,
+    new: RoutingModel,
+    selectors: tuple[dict[tuple[str, str], str], dict[tuple[str, str], str]],
+    group: list[tuple[int, Probe]],
+    note: Callable[[int, Probe, tuple[str, str], Outcome | None, Outcome | None, int], None],
+    stats: RouteStats,
+) -> bool:
+    """One MQ publisher's probes on one topic, routing only a few (see ``route_diff``); False, having
+    noted nothing, when they cannot be judged so (EMS: route selectors read the message on the way)."""
+    from mqctl.domain.model import Dialect
+    from mqctl.domain.selector import compile_selector
+
+    publisher = group[0][1].publisher
+    dialects = {m.topology.nodes[publisher].dialect for m in (old, new) if publisher in m.topology.nodes}
+    if dialects != {Dialect.MQ}:
+        return False
+    texts = sorted(set(selectors[0].values()) | set(selectors[1].values()))
+    try:
+        compiled = {t: compile_selector(t) for t in texts}
+    except Exception:  # noqa: BLE001 — let the engine say what it says of a selector it cannot read
+        return False
+    # per probe: which selectors select it (TRUE), as the engine's ladder builds the message
+    selects: list[dict[str, bool]] = []
+    for _i, probe in group:
+        properties = dict(probe.properties)
+        message = Message.create(properties, dict(Message.create(properties, {}).headers))
+        selects.append({t: c.evaluate(message) is True for t, c in compiled.items()})
+    first_a, first_b = answer(old, group[0][1]), answer(new, group[0][1])
+    subs = sorted(first_a.keys() | first_b.keys())
+    units = sorted({(selectors[0].get(k), selectors[1].get(k)) for k in subs} - {(None, None)}, key=repr)
+
+    def value(j: int, unit: tuple[str | None, str | None]) -> tuple[bool | None, bool | None]:
+        return tuple(None if t is None else selects[j][t] for t in unit)  # type: ignore[return-value]
+
+    # the probes to route: greedily, those giving the units verdicts not given yet (the first always)
+    wanted = {(u, value(j, u)) for j in range(len(group)) for u in units}
+    routed: dict[int, tuple[dict[tuple[str, str], Outcome], dict[tuple[str, str], Outcome]]] = {
+        0: (first_a, first_b)
+    }
+    wanted -= {(u, value(0, u)) for u in units}
+    while wanted:
+        best = max(range(len(group)), key=lambda j: (sum((u, value(j, u)) in wanted for u in units), -j))
+        routed[best] = (answer(old, group[best][1]), answer(new, group[best][1]))
+        wanted -= {(u, value(best, u)) for u in units}
+    if any(a.keys() | b.keys() != set(subs) for a, b in routed.values()):
+        return False  # not one set of subscriptions concerned whatever the properties: route them all
+    by_value = {(u, value(j, u)): j for j in sorted(routed, reverse=True) for u in units}
+    stats.engine += len(routed)
+    stats.judged += len(group) - len(routed)
+    i0, probe0 = group[0]
+    for key in subs:
+        unit = (selectors[0].get(key), selectors[1].get(key))
+        if unit == (None, None):  # no selector on either side: one answer for every probe
+            note(i0, probe0, key, first_a.get(key), first_b.get(key), len(group))
+            continue
+        for j, (i, probe) in enumerate(group):
+            a, b = routed[by_value[(unit, value(j, unit))]]
+            note(i, probe, key, a.get(key), b.get(key), 1)
+    return True
 
 
 def reachable(sides: Iterable[Topology], start: Iterable[str]) -> set[str]:
