@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mqctl.domain.diff.probes import Probe
-from mqctl.domain.explanation import Explanation, Publication, Via
+from mqctl.domain.explanation import Explanation, Publication, Reason, Via
 from mqctl.domain.messages import Message
 from mqctl.domain.model import Topology
 from mqctl.domain.routing import RoutingModel, explain
@@ -192,7 +192,13 @@ def _judged(
     stats: RouteStats,
 ) -> bool:
     """One MQ publisher's probes on one topic, routing only a few (see ``route_diff``); False, having
-    noted nothing, when they cannot be judged so (EMS: route selectors read the message on the way)."""
+    noted nothing, when they cannot be judged so (EMS: route selectors read the message on the way).
+
+    Per side, a subscription the engine reports missed for a reason of reachability misses every probe
+    alike; one it reports missed by its selector, or delivered, is reached, and then gets, for a probe
+    its selector makes TRUE, the delivery (the same for every such probe) and otherwise the selector's
+    miss. A probe is routed on a side only while some reached subscription's delivery is still unseen
+    there and one of the group's probes would show it."""
     from mqctl.domain.model import Dialect
     from mqctl.domain.selector import compile_selector
 
@@ -205,43 +211,76 @@ def _judged(
         compiled = {t: compile_selector(t) for t in texts}
     except Exception:  # noqa: BLE001 — let the engine say what it says of a selector it cannot read
         return False
-    # per probe: which selectors select it (TRUE), as the engine's ladder builds the message
+    # per probe: which selectors select it (TRUE), the message built as the engine's ladder builds it
     selects: list[dict[str, bool]] = []
     for _i, probe in group:
         properties = dict(probe.properties)
         message = Message.create(properties, dict(Message.create(properties, {}).headers))
         selects.append({t: c.evaluate(message) is True for t, c in compiled.items()})
-    first_a, first_b = answer(old, group[0][1]), answer(new, group[0][1])
-    subs = sorted(first_a.keys() | first_b.keys())
-    units = sorted({(selectors[0].get(k), selectors[1].get(k)) for k in subs} - {(None, None)}, key=repr)
-
-    def value(j: int, unit: tuple[str | None, str | None]) -> tuple[bool | None, bool | None]:
-        return tuple(None if t is None else selects[j][t] for t in unit)  # type: ignore[return-value]
-
-    # the probes to route: greedily, those giving the units verdicts not given yet (the first always)
-    wanted = {(u, value(j, u)) for j in range(len(group)) for u in units}
-    routed: dict[int, tuple[dict[tuple[str, str], Outcome], dict[tuple[str, str], Outcome]]] = {
-        0: (first_a, first_b)
-    }
-    wanted -= {(u, value(0, u)) for u in units}
-    while wanted:
-        best = max(range(len(group)), key=lambda j: (sum((u, value(j, u)) in wanted for u in units), -j))
-        routed[best] = (answer(old, group[best][1]), answer(new, group[best][1]))
-        wanted -= {(u, value(best, u)) for u in units}
-    if any(a.keys() | b.keys() != set(subs) for a, b in routed.values()):
-        return False  # not one set of subscriptions concerned whatever the properties: route them all
-    by_value = {(u, value(j, u)): j for j in sorted(routed, reverse=True) for u in units}
-    stats.engine += len(routed)
+    refused = str(Reason.SELECTOR_FALSE)
+    keys: set[tuple[str, str]] = set()
+    # per side: (node, subscription) -> its answer when it has no selector or is missed on the way,
+    # else [delivery or None while unseen]
+    known: list[dict[tuple[str, str], Any]] = []
+    routed = {0}
+    for side, model in enumerate((old, new)):
+        own = selectors[side]
+        first = answer(model, group[0][1])
+        tried = {0}
+        keys |= first.keys()
+        state: dict[tuple[str, str], Any] = {}
+        for key, outcome in first.items():
+            if key not in own or (not outcome.receives and outcome.reason != refused):
+                state[key] = outcome
+            else:
+                state[key] = [outcome if outcome.receives else None]
+        while True:
+            unseen = {own[k] for k, v in state.items() if isinstance(v, list) and v[0] is None}
+            gain = [0 if j in tried else sum(selects[j][t] for t in unseen) for j in range(len(group))]
+            best = max(range(len(group)), key=lambda j: (gain[j], -j))
+            if not unseen or gain[best] == 0:
+                if any(gain) or any(selects[j][t] for j in tried for t in unseen):
+                    return False  # the engine did not deliver where its ladder says it would
+                break
+            found = answer(model, group[best][1])
+            tried.add(best)
+            routed.add(best)
+            if found.keys() != first.keys():
+                return False  # not one set of subscriptions whatever the properties: route them all
+            for key, v in state.items():
+                if isinstance(v, list) and v[0] is None and found[key].receives:
+                    v[0] = found[key]
+        known.append(state)
+    stats.engine += len(routed)  # probes routed through the engine on at least one side
     stats.judged += len(group) - len(routed)
-    i0, probe0 = group[0]
-    for key in subs:
+    missed = Outcome("not_delivered", reason=refused)
+
+    def answer_of(side: int, key: tuple[str, str], j: int) -> Outcome | None:
+        v = known[side].get(key)
+        if not isinstance(v, list):
+            return v
+        if selects[j][selectors[side][key]]:
+            assert v[0] is not None  # a probe making it TRUE was routed
+            return v[0]
+        return missed
+
+    # per pair of selectors, the probes their verdicts put together: (first probe, how many), in probe
+    # order, so that an entry keeps the first probe that shows it
+    classes: dict[tuple[str | None, str | None], list[tuple[int, int]]] = {}
+    for key in sorted(keys):
         unit = (selectors[0].get(key), selectors[1].get(key))
-        if unit == (None, None):  # no selector on either side: one answer for every probe
-            note(i0, probe0, key, first_a.get(key), first_b.get(key), len(group))
-            continue
-        for j, (i, probe) in enumerate(group):
-            a, b = routed[by_value[(unit, value(j, unit))]]
-            note(i, probe, key, a.get(key), b.get(key), 1)
+        if unit not in classes:
+            first_of: dict[tuple[bool, ...], list[int]] = {}
+            for j in range(len(group)):
+                verdicts = tuple(False if t is None else selects[j][t] for t in unit)
+                if verdicts in first_of:
+                    first_of[verdicts][1] += 1
+                else:
+                    first_of[verdicts] = [j, 1]
+            classes[unit] = [(j, n) for j, n in first_of.values()]
+        for j, n in classes[unit]:
+            i, probe = group[j]
+            note(i, probe, key, answer_of(0, key, j), answer_of(1, key, j), n)
     return True
 
 
