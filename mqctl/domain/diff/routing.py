@@ -222,11 +222,13 @@ def _judged(
     # per side: (node, subscription) -> its answer when it has no selector or is missed on the way,
     # else [delivery or None while unseen]
     known: list[dict[tuple[str, str], Any]] = []
-    routed = {0}
+    # first, the probe most selectors select: it shows the most deliveries at once
+    start = max(range(len(group)), key=lambda j: (sum(selects[j].values()), -j))
+    routed = {start}
     for side, model in enumerate((old, new)):
         own = selectors[side]
-        first = answer(model, group[0][1])
-        tried = {0}
+        first = answer(model, group[start][1])
+        tried = {start}
         keys |= first.keys()
         state: dict[tuple[str, str], Any] = {}
         for key, outcome in first.items():
