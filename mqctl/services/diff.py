@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from mqctl.domain.diff import ObjectChange, Probe, ProbeSet, RoutingChange, derive, diff_objects, route_diff
-from mqctl.domain.diff.routing import CHANGES, by_subscription
+from mqctl.domain.diff.routing import CHANGES, RouteStats, by_subscription
 from mqctl.domain.errors import InputError, MqctlError
 from mqctl.domain.model import Topology
 from mqctl.domain.validation import Finding, validate
@@ -48,6 +48,8 @@ class DiffReport:
     routing: list[RoutingChange]
     probes: ProbeSet
     causes: dict[Probe, tuple[int, ...]] = field(default_factory=dict)
+    stats: RouteStats = field(default_factory=RouteStats)
+    """How many probes went through the engine and how many were judged from those (``route_diff``)."""
 
     def subscriptions(self) -> dict[str, int]:
         """How many subscriptions have each kind of change (one may have several kinds)."""
@@ -72,6 +74,8 @@ class DiffReport:
                 "derived": self.probes.derived,
                 "exhaustive": self.probes.exhaustive,
                 "how": self.probes.how,
+                "engine": self.stats.engine,
+                "judged": self.stats.judged,
             },
             "summary": {
                 "objects": len(self.objects),
@@ -306,5 +310,8 @@ def run_diff(
         topics=frozenset(topics) or None,
         max_probes=max_probes,
     )
-    routing = route_diff(before.topology, after.topology, probes.probes, progress=progress)
-    return DiffReport(before, after, objects, introduced, resolved, routing, probes, probes.causes)
+    stats = RouteStats()
+    routing = route_diff(before.topology, after.topology, probes.probes, progress=progress, stats=stats)
+    if stats.judged:  # the text and Markdown reports say it too, not only -o json
+        probes.how += f"; {stats.engine} through the engine, {stats.judged} judged by their selectors"
+    return DiffReport(before, after, objects, introduced, resolved, routing, probes, probes.causes, stats)

@@ -8,13 +8,12 @@ host), ``path`` (other hops) or ``reason`` (missed on both sides, for another re
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from mqctl.domain.diff.probes import Probe
-from mqctl.domain.explanation import Explanation, Publication, Via
+from mqctl.domain.explanation import Explanation, Publication, Reason, Via
 from mqctl.domain.messages import Message
 from mqctl.domain.model import Topology
 from mqctl.domain.routing import RoutingModel, explain
@@ -111,44 +110,180 @@ def answer(model: RoutingModel, probe: Probe) -> dict[tuple[str, str], Outcome]:
     )
 
 
+@dataclass
+class RouteStats:
+    """How the probes were answered: ``engine`` of them routed on both models, ``judged`` the others."""
+
+    engine: int = 0
+    judged: int = 0
+
+
 def route_diff(
     before: Topology,
     after: Topology,
     probes: Iterable[Probe],
     *,
     progress: Callable[[int], None] | None = None,
+    stats: RouteStats | None = None,
 ) -> list[RoutingChange]:
     """Every (probe, subscription) whose answer differs between the two models.
 
     Both models are prepared on the slice of the estate the probes' publishers are joined to, on
     either side (``reachable``): on an estate of many clusters a change concerns one or two, and
-    preparing the engine for the whole is most of the cost."""
+    preparing the engine for the whole is most of the cost.
+
+    The probes of one MQ publisher on one topic differ only in their properties, and there a
+    subscription's answer depends on them only through its own selector being TRUE (semantics §9:
+    reachability reads no message, the selector is step 4). So only a few of them are routed, enough to
+    give every subscription's selectors (before, after) every verdict the group gives them; the others
+    are judged: each subscription's answer is the one of a routed probe its selectors judge alike."""
     probes = list(probes)
+    stats = stats if stats is not None else RouteStats()
     nodes = reachable((before, after), {p.publisher for p in probes})
     old, new = RoutingModel(sliced(before, nodes)), RoutingModel(sliced(after, nodes))
-    found: dict[tuple[Any, ...], RoutingChange] = {}
+    selectors = (
+        {(s.node, s.name): s.selector for s in old.topology.subscriptions if s.selector},
+        {(s.node, s.name): s.selector for s in new.topology.subscriptions if s.selector},
+    )
+    groups: dict[tuple[str, str], list[tuple[int, Probe]]] = {}
     for i, probe in enumerate(probes):
-        a, b = answer(old, probe), answer(new, probe)
-        if a == b:  # the usual probe: nothing changed for anyone (compared in C, no key sorted)
-            if progress is not None:
-                progress(i + 1)
-            continue
-        differ = [k for k, v in a.items() if b.get(k) != v] + [k for k in b.keys() - a.keys()]
-        for key in sorted(differ):
-            was, now = a.get(key), b.get(key)
-            kind = classify(was, now)
-            if kind is None:
-                continue
-            # probes that differ only in their properties and change the answer alike: one entry
-            same = (key, kind, probe.publisher, probe.topic, was, now)
-            first = found.get(same)
-            if first is None:
-                found[same] = RoutingChange(key[1], key[0], kind, probe, was, now)
-            else:
-                found[same] = dataclasses.replace(first, probes=first.probes + 1)
+        groups.setdefault((probe.publisher, probe.topic), []).append((i, probe))
+    found: dict[tuple[Any, ...], list[Any]] = {}  # same -> [first probe index, probe, count]
+
+    def note(
+        i: int, probe: Probe, key: tuple[str, str], was: Outcome | None, now: Outcome | None, n: int
+    ) -> None:
+        kind = classify(was, now)
+        if kind is None:
+            return
+        # probes that differ only in their properties and change the answer alike: one entry
+        same = (key, kind, probe.publisher, probe.topic, was, now)
+        first = found.get(same)
+        if first is None:
+            found[same] = [i, probe, n]
+        else:
+            first[2] += n
+
+    done = 0
+    for group in groups.values():
+        if not (len(group) > 1 and _judged(old, new, selectors, group, note, stats)):
+            for i, probe in group:
+                a, b = answer(old, probe), answer(new, probe)
+                stats.engine += 1
+                if a != b:  # the usual probe: nothing changed for anyone (compared in C, no key sorted)
+                    for key in [k for k, v in a.items() if b.get(k) != v] + [k for k in b.keys() - a.keys()]:
+                        note(i, probe, key, a.get(key), b.get(key), 1)
+        done += len(group)
         if progress is not None:
-            progress(i + 1)
-    return list(found.values())
+            progress(done)
+    entries = sorted(found.items(), key=lambda item: (item[1][0], item[0][0]))
+    return [
+        RoutingChange(key[1], key[0], kind, probe, was, now, probes=count)
+        for (key, kind, _p, _t, was, now), (_i, probe, count) in entries
+    ]
+
+
+def _judged(
+    old: RoutingModel,
+    new: RoutingModel,
+    selectors: tuple[dict[tuple[str, str], str], dict[tuple[str, str], str]],
+    group: list[tuple[int, Probe]],
+    note: Callable[[int, Probe, tuple[str, str], Outcome | None, Outcome | None, int], None],
+    stats: RouteStats,
+) -> bool:
+    """One MQ publisher's probes on one topic, routing only a few (see ``route_diff``); False, having
+    noted nothing, when they cannot be judged so (EMS: route selectors read the message on the way).
+
+    Per side, a subscription the engine reports missed for a reason of reachability misses every probe
+    alike; one it reports missed by its selector, or delivered, is reached, and then gets, for a probe
+    its selector makes TRUE, the delivery (the same for every such probe) and otherwise the selector's
+    miss. A probe is routed on a side only while some reached subscription's delivery is still unseen
+    there and one of the group's probes would show it."""
+    from mqctl.domain.model import Dialect
+    from mqctl.domain.selector import compile_selector
+
+    publisher = group[0][1].publisher
+    dialects = {m.topology.nodes[publisher].dialect for m in (old, new) if publisher in m.topology.nodes}
+    if dialects != {Dialect.MQ}:
+        return False
+    texts = sorted(set(selectors[0].values()) | set(selectors[1].values()))
+    try:
+        compiled = {t: compile_selector(t) for t in texts}
+    except Exception:  # noqa: BLE001 — let the engine say what it says of a selector it cannot read
+        return False
+    # per probe: which selectors select it (TRUE), the message built as the engine's ladder builds it
+    selects: list[dict[str, bool]] = []
+    for _i, probe in group:
+        properties = dict(probe.properties)
+        message = Message.create(properties, dict(Message.create(properties, {}).headers))
+        selects.append({t: c.evaluate(message) is True for t, c in compiled.items()})
+    refused = str(Reason.SELECTOR_FALSE)
+    keys: set[tuple[str, str]] = set()
+    # per side: (node, subscription) -> its answer when it has no selector or is missed on the way,
+    # else [delivery or None while unseen]
+    known: list[dict[tuple[str, str], Any]] = []
+    # first, the probe most selectors select: it shows the most deliveries at once
+    start = max(range(len(group)), key=lambda j: (sum(selects[j].values()), -j))
+    routed = {start}
+    for side, model in enumerate((old, new)):
+        own = selectors[side]
+        first = answer(model, group[start][1])
+        tried = {start}
+        keys |= first.keys()
+        state: dict[tuple[str, str], Any] = {}
+        for key, outcome in first.items():
+            if key not in own or (not outcome.receives and outcome.reason != refused):
+                state[key] = outcome
+            else:
+                state[key] = [outcome if outcome.receives else None]
+        while True:
+            unseen = {own[k] for k, v in state.items() if isinstance(v, list) and v[0] is None}
+            gain = [0 if j in tried else sum(selects[j][t] for t in unseen) for j in range(len(group))]
+            best = max(range(len(group)), key=lambda j: (gain[j], -j))
+            if not unseen or gain[best] == 0:
+                if any(gain) or any(selects[j][t] for j in tried for t in unseen):
+                    return False  # the engine did not deliver where its ladder says it would
+                break
+            found = answer(model, group[best][1])
+            tried.add(best)
+            routed.add(best)
+            if found.keys() != first.keys():
+                return False  # not one set of subscriptions whatever the properties: route them all
+            for key, v in state.items():
+                if isinstance(v, list) and v[0] is None and found[key].receives:
+                    v[0] = found[key]
+        known.append(state)
+    stats.engine += len(routed)  # probes routed through the engine on at least one side
+    stats.judged += len(group) - len(routed)
+    missed = Outcome("not_delivered", reason=refused)
+
+    def answer_of(side: int, key: tuple[str, str], j: int) -> Outcome | None:
+        v = known[side].get(key)
+        if not isinstance(v, list):
+            return v
+        if selects[j][selectors[side][key]]:
+            assert v[0] is not None  # a probe making it TRUE was routed
+            return v[0]
+        return missed
+
+    # per pair of selectors, the probes their verdicts put together: (first probe, how many), in probe
+    # order, so that an entry keeps the first probe that shows it
+    classes: dict[tuple[str | None, str | None], list[tuple[int, int]]] = {}
+    for key in sorted(keys):
+        unit = (selectors[0].get(key), selectors[1].get(key))
+        if unit not in classes:
+            first_of: dict[tuple[bool, ...], list[int]] = {}
+            for j in range(len(group)):
+                verdicts = tuple(False if t is None else selects[j][t] for t in unit)
+                if verdicts in first_of:
+                    first_of[verdicts][1] += 1
+                else:
+                    first_of[verdicts] = [j, 1]
+            classes[unit] = [(j, n) for j, n in first_of.values()]
+        for j, n in classes[unit]:
+            i, probe = group[j]
+            note(i, probe, key, answer_of(0, key, j), answer_of(1, key, j), n)
+    return True
 
 
 def reachable(sides: Iterable[Topology], start: Iterable[str]) -> set[str]:
