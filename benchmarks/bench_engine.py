@@ -143,13 +143,10 @@ def digests(topology: Any, keys: list[tuple[str, str, str]]) -> dict[str, str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from gen_topology import add_estate_options
+
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--clusters", type=int, default=50)
-    ap.add_argument("--qmgrs-per-cluster", type=int, default=100)
-    ap.add_argument("--topics-per-qmgr", type=int, default=10)
-    ap.add_argument("--subs-per-qmgr", type=int, default=100)
-    ap.add_argument("--ems-servers", type=int, default=200)
-    ap.add_argument("--seed", type=int, default=7)
+    add_estate_options(ap)
     ap.add_argument("--publications", type=int, default=10_000_000)
     ap.add_argument("--distinct-topics", type=int, default=100_000)
     ap.add_argument("--keys", type=int, default=20_000, help="the first distinct keys of the log")

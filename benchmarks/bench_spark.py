@@ -136,15 +136,12 @@ def engine_rate(snapshot: Path, log: Path, keys: int) -> dict[str, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from gen_topology import add_estate_options
+
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--clusters", type=int, default=50)
-    parser.add_argument("--qmgrs-per-cluster", type=int, default=100)
-    parser.add_argument("--topics-per-qmgr", type=int, default=10)
-    parser.add_argument("--subs-per-qmgr", type=int, default=100)
-    parser.add_argument("--ems-servers", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=7)
+    add_estate_options(parser)
     parser.add_argument("--publications", type=int, default=10_000_000)
     parser.add_argument("--distinct-topics", type=int, default=100_000)
     parser.add_argument("--master", default="local[2]")

@@ -111,13 +111,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from gen_topology import add_estate_options
+
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--clusters", type=int, default=50)
-    ap.add_argument("--qmgrs-per-cluster", type=int, default=100)
-    ap.add_argument("--topics-per-qmgr", type=int, default=10)
-    ap.add_argument("--subs-per-qmgr", type=int, default=100)
-    ap.add_argument("--ems-servers", type=int, default=200)
-    ap.add_argument("--seed", type=int, default=7)
+    add_estate_options(ap)
     ap.add_argument("--runs", type=int, default=5, help="timed runs of each command, after one warm-up")
     ap.add_argument("--cache", default="~/.cache/mqctl-bench", help="where topologies and stores are kept")
     ap.add_argument("--json", action="store_true", help="print the figures as one JSON object")
