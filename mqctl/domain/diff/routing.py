@@ -12,7 +12,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from mqctl.domain.diff.probes import Probe
+from mqctl.domain.diff.probes import Probe, Properties
+from mqctl.domain.diff.publishers import PublisherClass, Publishers
 from mqctl.domain.explanation import Explanation, Publication, Reason, Via
 from mqctl.domain.messages import Message
 from mqctl.domain.model import Topology
@@ -112,10 +113,23 @@ def answer(model: RoutingModel, probe: Probe) -> dict[tuple[str, str], Outcome]:
 
 @dataclass
 class RouteStats:
-    """How the probes were answered: ``engine`` of them routed on both models, ``judged`` the others."""
+    """How the probes were answered: ``engine`` of them routed on both models, ``judged`` from those by
+    their selectors, ``represented`` derived from a class representative's (``publishers``)."""
 
     engine: int = 0
     judged: int = 0
+    represented: int = 0
+    classes: int = 0
+    """Classes of two or more publishers whose representative was routed for the others."""
+    local: int = 0
+    """Represented probes also routed on their publisher's own subscriptions alone."""
+
+
+Selectors = tuple[dict[tuple[str, str], str], dict[tuple[str, str], str]]
+"""Per side, (node, subscription) -> its selector."""
+
+Note = tuple[int, tuple[str, str], Outcome | None, Outcome | None, int]
+"""(probe of the group, (node, subscription), before, after, how many probes of the group it stands for)."""
 
 
 def route_diff(
@@ -125,6 +139,7 @@ def route_diff(
     *,
     progress: Callable[[int], None] | None = None,
     stats: RouteStats | None = None,
+    classes: bool = True,
 ) -> list[RoutingChange]:
     """Every (probe, subscription) whose answer differs between the two models.
 
@@ -132,50 +147,84 @@ def route_diff(
     either side (``reachable``): on an estate of many clusters a change concerns one or two, and
     preparing the engine for the whole is most of the cost.
 
-    The probes of one MQ publisher on one topic differ only in their properties, and there a
-    subscription's answer depends on them only through its own selector being TRUE (semantics §9:
-    reachability reads no message, the selector is step 4). So only a few of them are routed, enough to
-    give every subscription's selectors (before, after) every verdict the group gives them; the others
-    are judged: each subscription's answer is the one of a routed probe its selectors judge alike."""
+    The probes of one publisher on one topic differ only in their properties: only a few of them are
+    routed, the others judged by the subscriptions' selectors (``_judged``). The MQ publishers of one
+    topic that the two sides cannot tell apart (``publishers``; ``classes``) are routed once, through a
+    representative: the others' answers are its answers with the first hop renamed, and their own
+    subscriptions' answers come from routing them on their own subscriptions alone. ``classes=False``
+    routes every publisher (the same answer, slower: what the tests compare with)."""
     probes = list(probes)
     stats = stats if stats is not None else RouteStats()
     nodes = reachable((before, after), {p.publisher for p in probes})
     old, new = RoutingModel(sliced(before, nodes)), RoutingModel(sliced(after, nodes))
-    selectors = (
-        {(s.node, s.name): s.selector for s in old.topology.subscriptions if s.selector},
-        {(s.node, s.name): s.selector for s in new.topology.subscriptions if s.selector},
-    )
+    selectors = _selectors_of(old.topology), _selectors_of(new.topology)
     groups: dict[tuple[str, str], list[tuple[int, Probe]]] = {}
     for i, probe in enumerate(probes):
-        groups.setdefault((probe.publisher, probe.topic), []).append((i, probe))
+        groups.setdefault((probe.topic, probe.publisher), []).append((i, probe))
     found: dict[tuple[Any, ...], list[Any]] = {}  # same -> [first probe index, probe, count]
 
-    def note(
-        i: int, probe: Probe, key: tuple[str, str], was: Outcome | None, now: Outcome | None, n: int
-    ) -> None:
-        kind = classify(was, now)
-        if kind is None:
-            return
-        # probes that differ only in their properties and change the answer alike: one entry
-        same = (key, kind, probe.publisher, probe.topic, was, now)
-        first = found.get(same)
-        if first is None:
-            found[same] = [i, probe, n]
-        else:
-            first[2] += n
+    def noted(group: list[tuple[int, Probe]], notes: Iterable[Note]) -> None:
+        for j, key, was, now, n in notes:
+            kind = classify(was, now)
+            if kind is None:
+                continue
+            i, probe = group[j]
+            # probes that differ only in their properties and change the answer alike: one entry
+            same = (key, kind, probe.publisher, probe.topic, was, now)
+            first = found.get(same)
+            if first is None:
+                found[same] = [i, probe, n]
+            else:
+                first[2] += n
+                if i < first[0]:  # an entry keeps the first probe that shows it, in whatever order noted
+                    first[0], first[1] = i, probe
+
+    by_topic: dict[tuple[str, tuple[Properties, ...]], list[str]] = {}
+    for (topic, publisher), group in groups.items():
+        by_topic.setdefault((topic, tuple(p.properties for _i, p in group)), []).append(publisher)
+    plan = Publishers(old.topology, new.topology) if classes else None
+    local: dict[str, tuple[RoutingModel, RoutingModel, Selectors]] = {}
+
+    def own(name: str) -> tuple[RoutingModel, RoutingModel, Selectors]:
+        """Both sides with ``name``'s subscriptions only, and their selectors."""
+        assert plan is not None
+        if name not in local:
+            a, b = plan.local(0, name), plan.local(1, name)
+            local[name] = (
+                RoutingModel(a, cache_size=64),
+                RoutingModel(b, cache_size=64),
+                (_selectors_of(a), _selectors_of(b)),
+            )
+        return local[name]
 
     done = 0
-    for group in groups.values():
-        if not (len(group) > 1 and _judged(old, new, selectors, group, note, stats)):
-            for i, probe in group:
-                a, b = answer(old, probe), answer(new, probe)
-                stats.engine += 1
-                if a != b:  # the usual probe: nothing changed for anyone (compared in C, no key sorted)
-                    for key in [k for k, v in a.items() if b.get(k) != v] + [k for k in b.keys() - a.keys()]:
-                        note(i, probe, key, a.get(key), b.get(key), 1)
-        done += len(group)
-        if progress is not None:
-            progress(done)
+    for (topic, _props), publishers in by_topic.items():
+        if plan is None or len(publishers) < 2:
+            partition = [PublisherClass(n, ()) for n in publishers]
+        else:
+            partition = plan.partition(topic, publishers)
+        for cls in partition:
+            group = groups[(topic, cls.representative)]
+            notes = _notes(old, new, selectors, [p for _i, p in group], stats)
+            noted(group, notes)
+            if cls.members:
+                stats.classes += 1
+            for member in cls.members:
+                theirs = groups[(topic, member)]
+                derived = _derived(notes, cls.representative, member)
+                if derived is None:  # not the representative's answer up to the name: route it
+                    noted(theirs, _notes(old, new, selectors, [p for _i, p in theirs], stats))
+                    continue
+                stats.represented += len(theirs)
+                noted(theirs, derived)
+                if plan is not None and not plan.quiet(member, topic):
+                    alone = RouteStats()
+                    a, b, theirs_selectors = own(member)
+                    noted(theirs, _notes(a, b, theirs_selectors, [p for _i, p in theirs], alone))
+                    stats.local += alone.engine
+            done += len(group) * (1 + len(cls.members))
+            if progress is not None:
+                progress(done)
     entries = sorted(found.items(), key=lambda item: (item[1][0], item[0][0]))
     return [
         RoutingChange(key[1], key[0], kind, probe, was, now, probes=count)
@@ -183,12 +232,61 @@ def route_diff(
     ]
 
 
+def _selectors_of(topology: Topology) -> dict[tuple[str, str], str]:
+    """(node, subscription) -> its selector, for those that have one."""
+    return {(s.node, s.name): s.selector for s in topology.subscriptions if s.selector}
+
+
+def _derived(notes: list[Note], representative: str, member: str) -> list[Note] | None:
+    """The representative's notes as the member's, for the subscriptions of other queue managers: each
+    path's first hop renamed; None when a path is not the representative's alone (then no class)."""
+    out: list[Note] = []
+    for j, key, was, now, n in notes:
+        if key[0] == member:
+            continue  # the member's own subscriptions: answered locally (``publishers.local``)
+        if key[0] == representative:
+            return None  # a quiet representative has none
+        both = []
+        for o in (was, now):
+            if o is None or not o.path:
+                both.append(o)
+                continue
+            if o.path[0] != representative or member in o.path or representative in o.path[1:]:
+                return None
+            if o.host in (representative, member):
+                return None
+            both.append(Outcome(o.status, (member, *o.path[1:]), o.host, o.reason))
+        out.append((j, key, both[0], both[1], n))
+    return out
+
+
+def _notes(
+    old: RoutingModel,
+    new: RoutingModel,
+    selectors: Selectors,
+    group: list[Probe],
+    stats: RouteStats,
+) -> list[Note]:
+    """One publisher's probes on one topic on both models: where the answers differ."""
+    notes: list[Note] = []
+    if len(group) > 1 and _judged(old, new, selectors, group, notes.append, stats):
+        return notes
+    notes.clear()
+    for j, probe in enumerate(group):
+        a, b = answer(old, probe), answer(new, probe)
+        stats.engine += 1
+        if a != b:  # the usual probe: nothing changed for anyone (compared in C, no key sorted)
+            for key in [k for k, v in a.items() if b.get(k) != v] + [k for k in b.keys() - a.keys()]:
+                notes.append((j, key, a.get(key), b.get(key), 1))
+    return notes
+
+
 def _judged(
     old: RoutingModel,
     new: RoutingModel,
-    selectors: tuple[dict[tuple[str, str], str], dict[tuple[str, str], str]],
-    group: list[tuple[int, Probe]],
-    note: Callable[[int, Probe, tuple[str, str], Outcome | None, Outcome | None, int], None],
+    selectors: Selectors,
+    group: list[Probe],
+    note: Callable[[Note], None],
     stats: RouteStats,
 ) -> bool:
     """One MQ publisher's probes on one topic, routing only a few (see ``route_diff``); False, having
@@ -202,7 +300,7 @@ def _judged(
     from mqctl.domain.model import Dialect
     from mqctl.domain.selector import compile_selector
 
-    publisher = group[0][1].publisher
+    publisher = group[0].publisher
     dialects = {m.topology.nodes[publisher].dialect for m in (old, new) if publisher in m.topology.nodes}
     if dialects != {Dialect.MQ}:
         return False
@@ -213,7 +311,7 @@ def _judged(
         return False
     # per probe: which selectors select it (TRUE), the message built as the engine's ladder builds it
     selects: list[dict[str, bool]] = []
-    for _i, probe in group:
+    for probe in group:
         properties = dict(probe.properties)
         message = Message.create(properties, dict(Message.create(properties, {}).headers))
         selects.append({t: c.evaluate(message) is True for t, c in compiled.items()})
@@ -227,7 +325,7 @@ def _judged(
     routed = {start}
     for side, model in enumerate((old, new)):
         own = selectors[side]
-        first = answer(model, group[start][1])
+        first = answer(model, group[start])
         tried = {start}
         keys |= first.keys()
         state: dict[tuple[str, str], Any] = {}
@@ -244,7 +342,7 @@ def _judged(
                 if any(gain) or any(selects[j][t] for j in tried for t in unseen):
                     return False  # the engine did not deliver where its ladder says it would
                 break
-            found = answer(model, group[best][1])
+            found = answer(model, group[best])
             tried.add(best)
             routed.add(best)
             if found.keys() != first.keys():
@@ -281,8 +379,7 @@ def _judged(
                     first_of[verdicts] = [j, 1]
             classes[unit] = [(j, n) for j, n in first_of.values()]
         for j, n in classes[unit]:
-            i, probe = group[j]
-            note(i, probe, key, answer_of(0, key, j), answer_of(1, key, j), n)
+            note((j, key, answer_of(0, key, j), answer_of(1, key, j), n))
     return True
 
 

@@ -1,0 +1,164 @@
+"""Publishers the change cannot tell apart are routed once (``mqctl.domain.diff.publishers``): the diff
+must be exactly the one that routes every publisher, entry for entry (paths, hosts, counts, order).
+
+Checked on every publisher and topic of the estate (``test_diff.universe``) for the estates and changes
+of ``test_diff`` and for generated MQ estates (clusters, topic hosts, hierarchy links, scopes, CHAR
+patterns, selectors), against routing every publisher and against ``explain`` on both sides.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mqctl.domain.diff import derive, diff_objects, route_diff
+from mqctl.domain.diff.probes import Probe
+from mqctl.domain.diff.routing import RouteStats, answer
+from mqctl.domain.model import ClRoute, Dialect, Membership, Scope, SubScope, Topology, Wildcard, WSchema
+from mqctl.domain.routing import RoutingModel
+from tests.domain import mq_builders as mq
+from tests.domain.test_diff import CHANGES, ESTATES, clroute_flip, universe
+from tests.render import topologies
+
+TOPICS = ["/S", "/S/a", "/S/a/b", "/S/c"]
+PATTERNS = ["/S/#", "/S/a/#", "/S/a", "/S/a/b", "/S/+/b", "/S/c", "#", "/S/a/b/x", "/S/c/+"]
+
+
+@st.composite
+def mq_estates(draw: st.DrawFn) -> Topology:
+    """Up to ten queue managers in one or two clusters, a few hierarchy links, topic objects on a small
+    tree (some hosted alike on several members), subscriptions of every kind on some of them."""
+    n = draw(st.integers(4, 10))
+    names = [f"Q{i}" for i in range(n)]
+    parts: list[object] = []
+    for i, name in enumerate(names):
+        parent = draw(st.sampled_from([None] * 8 + names[:i])) if i else None
+        parts.append(mq.qm(name, parent=parent))
+    clusters = ["A"] + (["B"] if draw(st.booleans()) else [])
+    for cluster in clusters:
+        members = draw(st.just(names) | st.lists(st.sampled_from(names), min_size=2, max_size=n, unique=True))
+        parts += [Membership(m, cluster, full_repository=draw(st.booleans())) for m in members]
+    for k in range(draw(st.integers(1, 5))):
+        topicstr = draw(st.sampled_from(TOPICS))
+        cluster = draw(st.sampled_from(["", *clusters]))
+        attrs = {
+            "clroute": draw(st.sampled_from([ClRoute.DIRECT, ClRoute.TOPICHOST])),
+            "pubscope": draw(st.sampled_from([Scope.ASPARENT, Scope.ASPARENT, Scope.QMGR])),
+            "subscope": draw(st.sampled_from([Scope.ASPARENT, Scope.ASPARENT, Scope.QMGR])),
+            "wildcard": draw(st.sampled_from([Wildcard.PASSTHRU, Wildcard.PASSTHRU, Wildcard.BLOCK])),
+        }
+        for host in draw(st.lists(st.sampled_from(names), min_size=1, max_size=2, unique=True)):
+            parts.append(mq.topic(host, f"T{k}", topicstr, cluster, **attrs))
+    for k in range(draw(st.integers(1, 12))):
+        char = draw(st.integers(0, 5)) == 0
+        parts.append(
+            mq.sub(
+                draw(st.sampled_from(names)),
+                f"SUB{k}",
+                draw(st.sampled_from(["/S/a*", "/S*b"])) if char else draw(st.sampled_from(PATTERNS)),
+                wschema=WSchema.CHAR if char else WSchema.TOPIC,
+                selector=draw(st.sampled_from([None, None, "amount > 10"])),
+                subscope=draw(st.sampled_from([SubScope.ALL, SubScope.ALL, SubScope.QMGR])),
+                durable=draw(st.booleans()),
+            )
+        )
+    return mq.topo(*parts)
+
+
+def changed(before: Topology, after: Topology, probes: list[Probe]) -> set[tuple[str, str]]:
+    """The subscriptions whose outcome (status, path, topic host, reason) from ``explain`` on the whole
+    models differs for some probe (``test_diff.changed_subscriptions`` does not read the host)."""
+    old, new = RoutingModel(before), RoutingModel(after)
+    out: set[tuple[str, str]] = set()
+    for probe in probes:
+        a, b = answer(old, probe), answer(new, probe)
+        out |= {key for key in a.keys() | b.keys() if a.get(key) != b.get(key)}
+    return out
+
+
+def _both_ways(before: Topology, after: Topology, dialect: Dialect) -> RouteStats:
+    probes = universe(before, after, dialect)
+    stats = RouteStats()
+    by_class = route_diff(before, after, probes, stats=stats)
+    assert by_class == route_diff(before, after, probes, classes=False)
+    assert {(c.node, c.subscription) for c in by_class} == changed(before, after, probes)
+    return stats
+
+
+@settings(max_examples=40, deadline=None)
+@given(estate=mq_estates(), which=st.integers(0, 50), pick=st.integers(0, 50))
+def test_routing_a_representative_per_class_is_routing_every_publisher(
+    estate: Topology, which: int, pick: int
+) -> None:
+    after = CHANGES[Dialect.MQ][which % len(CHANGES[Dialect.MQ])](copy.deepcopy(estate), pick)
+    if after is not None:
+        _both_ways(estate, after, Dialect.MQ)
+
+
+@settings(max_examples=20, deadline=None)
+@given(dialect=st.sampled_from([Dialect.MQ, Dialect.EMS]), which=st.integers(0, 50), pick=st.integers(0, 50))
+def test_on_the_diff_estates_too(dialect: Dialect, which: int, pick: int) -> None:
+    """The estates and changes of ``test_diff`` (EMS publishers are each routed: no class there)."""
+    before = ESTATES[dialect][which % len(ESTATES[dialect])]()
+    after = CHANGES[dialect][(which // 3) % len(CHANGES[dialect])](copy.deepcopy(before), pick)
+    if after is not None:
+        stats = _both_ways(before, after, dialect)
+        if dialect is Dialect.EMS:
+            assert stats.represented == 0
+
+
+def test_classes_form_and_members_with_subscriptions_are_answered_locally() -> None:
+    """Not vacuous: on the demo (QM1 and QM2 full repositories, QM1 with a subscription; QM5 and QM6
+    alike), some publishers are derived from a representative, some with their own subscriptions."""
+    before = topologies.demo()
+    after = clroute_flip(copy.deepcopy(before), 0)
+    assert after is not None
+    stats = _both_ways(before, after, Dialect.MQ)
+    assert stats.classes and stats.represented and stats.local
+    derived = derive(before, after, diff_objects(before, after))
+    counted = RouteStats()
+    route_diff(before, after, derived.probes, stats=counted)
+    assert counted.engine + counted.judged + counted.represented == len(derived.probes)
+
+
+def _cluster_of_five() -> Topology:
+    """Q0 hosts /S for cluster A; Q0 and Q2 are its full repositories; Q1 and Q3 subscribe, Q4 does not:
+    Q1, Q3 and Q4 are one class, Q4 (quiet) its representative."""
+    return mq.topo(
+        [mq.qm(f"Q{i}") for i in range(5)],
+        mq.cluster("A", "Q0", "Q2", "Q1", "Q3", "Q4"),
+        mq.topic("Q0", "T", "/S", "A"),
+        mq.topic("Q0", "TA", "/S/a"),
+        mq.sub("Q1", "S1", "/S/#"),
+        mq.sub("Q3", "S3", "/S/a"),
+    )
+
+
+def test_a_member_gets_the_representatives_answer_for_the_subscriptions_of_others() -> None:
+    """After the flip, Q4's publications reach S1 and S3 through host Q0: so do Q1's for S3 and Q3's
+    for S1, each from its own name; the representative chosen has no subscription of its own (one with
+    one would not show how its subscription is reached from the others)."""
+    before = _cluster_of_five()
+    after = clroute_flip(copy.deepcopy(before), 0)
+    assert after is not None
+    stats = _both_ways(before, after, Dialect.MQ)
+    assert stats.classes and stats.represented and stats.local
+    changes = route_diff(before, after, universe(before, after, Dialect.MQ))
+    assert ("Q1", ("Q1", "Q0", "Q3")) in {(c.probe.publisher, c.after.path) for c in changes if c.after}
+
+
+def test_a_members_own_subscriptions_are_answered_from_itself() -> None:
+    """WILDCARD(BLOCK) under /S/a: S1 (/S/#) is blocked there wherever the publication comes from, its
+    own queue manager Q1 included, which no path of the representative shows."""
+    before = _cluster_of_five()
+    after = copy.deepcopy(before)
+    after.topics = [
+        dataclasses.replace(t, wildcard=Wildcard.BLOCK, cluster="A") if t.name == "TA" else t
+        for t in after.topics
+    ]
+    _both_ways(before, after, Dialect.MQ)
+    changes = route_diff(before, after, universe(before, after, Dialect.MQ))
+    assert any(c.probe.publisher == "Q1" == c.node and c.subscription == "S1" for c in changes)
