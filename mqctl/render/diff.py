@@ -37,7 +37,7 @@ def grouped(changes: Iterable[RoutingChange]) -> list[tuple[RoutingChange, int]]
         kinds: dict[str, list[RoutingChange]] = {}
         for c in items:
             kinds.setdefault(c.change, []).append(c)
-        rows += [(found[0], sum(c.probes for c in found)) for found in kinds.values()]
+        rows += [(found[0], sum(c.total for c in found)) for found in kinds.values()]
     return rows
 
 

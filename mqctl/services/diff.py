@@ -49,7 +49,8 @@ class DiffReport:
     probes: ProbeSet
     causes: dict[Probe, tuple[int, ...]] = field(default_factory=dict)
     stats: RouteStats = field(default_factory=RouteStats)
-    """How many probes went through the engine and how many were judged from those (``route_diff``)."""
+    """How many probes went through the engine, were judged from those, or derived from a class
+    representative's (``route_diff``)."""
 
     def subscriptions(self) -> dict[str, int]:
         """How many subscriptions have each kind of change (one may have several kinds)."""
@@ -76,6 +77,9 @@ class DiffReport:
                 "how": self.probes.how,
                 "engine": self.stats.engine,
                 "judged": self.stats.judged,
+                "represented": self.stats.represented,
+                "classes": self.stats.classes,
+                "local": self.stats.local,
             },
             "summary": {
                 "objects": len(self.objects),
@@ -312,6 +316,11 @@ def run_diff(
     )
     stats = RouteStats()
     routing = route_diff(before.topology, after.topology, probes.probes, progress=progress, stats=stats)
-    if stats.judged:  # the text and Markdown reports say it too, not only -o json
+    if stats.judged or stats.represented:  # the text and Markdown reports say it too, not only -o json
         probes.how += f"; {stats.engine} through the engine, {stats.judged} judged by their selectors"
+    if stats.represented:
+        probes.how += (
+            f", {stats.represented} derived from the representatives of {stats.classes} class(es) of "
+            f"publishers alike ({stats.local} routed on their publisher's own subscriptions)"
+        )
     return DiffReport(before, after, objects, introduced, resolved, routing, probes, probes.causes, stats)

@@ -42,6 +42,7 @@ ROUTING_KEYS = {
     "before",
     "after",
     "probes",
+    "publishers",
 }
 
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from mqctl.domain.diff import derive, diff_objects, route_diff
 from mqctl.domain.diff.probes import Probe
-from mqctl.domain.diff.routing import RouteStats, answer
+from mqctl.domain.diff.routing import RouteStats, RoutingChange, answer
 from mqctl.domain.model import ClRoute, Dialect, Membership, Scope, SubScope, Topology, Wildcard, WSchema
 from mqctl.domain.routing import RoutingModel
 from tests.domain import mq_builders as mq
@@ -83,9 +83,15 @@ def _both_ways(before: Topology, after: Topology, dialect: Dialect) -> RouteStat
     probes = universe(before, after, dialect)
     stats = RouteStats()
     by_class = route_diff(before, after, probes, stats=stats)
-    assert by_class == route_diff(before, after, probes, classes=False)
+    every = route_diff(before, after, probes, classes=False)
+    assert all(not c.alike for c in every)
+    assert _ordered([e for c in by_class for e in c.for_each_publisher()]) == _ordered(every)
     assert {(c.node, c.subscription) for c in by_class} == changed(before, after, probes)
     return stats
+
+
+def _ordered(changes: list[RoutingChange]) -> list[RoutingChange]:
+    return sorted(changes, key=lambda c: (c.probe.sort_key(), c.node, c.subscription, c.change))
 
 
 @settings(max_examples=40, deadline=None)
@@ -147,7 +153,9 @@ def test_a_member_gets_the_representatives_answer_for_the_subscriptions_of_other
     stats = _both_ways(before, after, Dialect.MQ)
     assert stats.classes and stats.represented and stats.local
     changes = route_diff(before, after, universe(before, after, Dialect.MQ))
-    assert ("Q1", ("Q1", "Q0", "Q3")) in {(c.probe.publisher, c.after.path) for c in changes if c.after}
+    each = [e for c in changes for e in c.for_each_publisher()]
+    assert ("Q1", ("Q1", "Q0", "Q3")) in {(c.probe.publisher, c.after.path) for c in each if c.after}
+    assert any(c.alike for c in changes), "the class shows as one entry standing for its publishers"
 
 
 def test_a_members_own_subscriptions_are_answered_from_itself() -> None:
@@ -162,3 +170,19 @@ def test_a_members_own_subscriptions_are_answered_from_itself() -> None:
     _both_ways(before, after, Dialect.MQ)
     changes = route_diff(before, after, universe(before, after, Dialect.MQ))
     assert any(c.probe.publisher == "Q1" == c.node and c.subscription == "S1" for c in changes)
+    assert all("Q1" not in c.alike for c in changes if c.node == "Q1"), "its own: from itself only"
+
+
+def test_a_publisher_with_a_hierarchy_link_is_a_class_of_its_own() -> None:
+    """Q5, a hierarchy child of Q4, subscribes: Q4 relays the publications of the others to it, and its
+    own go straight down; renaming Q4's first hop would not give the others' paths."""
+    before = _cluster_of_five().add(mq.qm("Q5", parent="Q4"), mq.sub("Q5", "S5", "/S/#"))
+    after = clroute_flip(copy.deepcopy(before), 0)
+    assert after is not None
+    _both_ways(before, after, Dialect.MQ)
+    each = [
+        e
+        for c in route_diff(before, after, universe(before, after, Dialect.MQ))
+        for e in c.for_each_publisher()
+    ]
+    assert ("Q1", ("Q1", "Q0", "Q4", "Q5")) in {(c.probe.publisher, c.after.path) for c in each if c.after}

@@ -8,6 +8,7 @@ host), ``path`` (other hops) or ``reason`` (missed on both sides, for another re
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -37,6 +38,12 @@ class Outcome:
     def to_json(self) -> dict[str, Any]:
         return {"status": self.status, "path": list(self.path), "host": self.host, "reason": self.reason}
 
+    def first_hop_from(self, publisher: str) -> Outcome:
+        """The same outcome for a publisher alike (``publishers``): the path starts there instead."""
+        if not self.path:
+            return self
+        return Outcome(self.status, (publisher, *self.path[1:]), self.host, self.reason)
+
     def text(self) -> str:
         if not self.receives:
             return f"not delivered ({self.reason})"
@@ -54,6 +61,27 @@ class RoutingChange:
     after: Outcome | None
     probes: int = 1
     """How many probes from this publisher on this topic (other properties) gave this same change."""
+    alike: tuple[str, ...] = ()
+    """The other publishers this entry stands for (``publishers``): each gets this same change, with
+    its own name as the first node of the paths."""
+
+    @property
+    def publishers(self) -> tuple[str, ...]:
+        return (self.probe.publisher, *self.alike)
+
+    @property
+    def total(self) -> int:
+        """Probes this entry stands for, over all its publishers."""
+        return self.probes * (1 + len(self.alike))
+
+    def for_each_publisher(self) -> list[RoutingChange]:
+        """One entry per publisher it stands for, as routing each would give it."""
+        out = [dataclasses.replace(self, alike=())]
+        for name in self.alike:
+            probe = Probe(name, self.probe.topic, self.probe.properties)
+            was, now = (o.first_hop_from(name) if o else None for o in (self.before, self.after))
+            out.append(RoutingChange(self.subscription, self.node, self.change, probe, was, now, self.probes))
+        return out
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -66,6 +94,7 @@ class RoutingChange:
             "before": None if self.before is None else self.before.to_json(),
             "after": None if self.after is None else self.after.to_json(),
             "probes": self.probes,
+            "publishers": list(self.publishers),
         }
 
 
@@ -161,9 +190,13 @@ def route_diff(
     groups: dict[tuple[str, str], list[tuple[int, Probe]]] = {}
     for i, probe in enumerate(probes):
         groups.setdefault((probe.topic, probe.publisher), []).append((i, probe))
-    found: dict[tuple[Any, ...], list[Any]] = {}  # same -> [first probe index, probe, count]
+    found: dict[tuple[Any, ...], list[Any]] = {}  # same -> [first probe index, probe, count, alike]
 
-    def noted(group: list[tuple[int, Probe]], notes: Iterable[Note]) -> None:
+    def noted(
+        group: list[tuple[int, Probe]],
+        notes: Iterable[Note],
+        alike: Callable[[str], tuple[str, ...]] = lambda _node: (),
+    ) -> None:
         for j, key, was, now, n in notes:
             kind = classify(was, now)
             if kind is None:
@@ -173,7 +206,7 @@ def route_diff(
             same = (key, kind, probe.publisher, probe.topic, was, now)
             first = found.get(same)
             if first is None:
-                found[same] = [i, probe, n]
+                found[same] = [i, probe, n, alike(key[0])]
             else:
                 first[2] += n
                 if i < first[0]:  # an entry keeps the first probe that shows it, in whatever order noted
@@ -206,17 +239,18 @@ def route_diff(
         for cls in partition:
             group = groups[(topic, cls.representative)]
             notes = _notes(old, new, selectors, [p for _i, p in group], stats)
-            noted(group, notes)
-            if cls.members:
-                stats.classes += 1
-            for member in cls.members:
+            beyond = _beyond_first_hop(notes, cls.representative) if cls.members else set()
+            apart = list(cls.members) if beyond is None else [m for m in cls.members if m in beyond]
+            alike = [m for m in cls.members if m not in apart]
+            noted(group, notes, _standing(alike))
+            for member in apart:  # not the representative's answer up to the name: routed
                 theirs = groups[(topic, member)]
-                derived = _derived(notes, cls.representative, member)
-                if derived is None:  # not the representative's answer up to the name: route it
-                    noted(theirs, _notes(old, new, selectors, [p for _i, p in theirs], stats))
-                    continue
+                noted(theirs, _notes(old, new, selectors, [p for _i, p in theirs], stats))
+            if alike:
+                stats.classes += 1
+            for member in alike:
+                theirs = groups[(topic, member)]
                 stats.represented += len(theirs)
-                noted(theirs, derived)
                 if plan is not None and not plan.quiet(member, topic):
                     alone = RouteStats()
                     a, b, theirs_selectors = own(member)
@@ -227,8 +261,8 @@ def route_diff(
                 progress(done)
     entries = sorted(found.items(), key=lambda item: (item[1][0], item[0][0]))
     return [
-        RoutingChange(key[1], key[0], kind, probe, was, now, probes=count)
-        for (key, kind, _p, _t, was, now), (_i, probe, count) in entries
+        RoutingChange(key[1], key[0], kind, probe, was, now, count, alike)
+        for (key, kind, _p, _t, was, now), (_i, probe, count, alike) in entries
     ]
 
 
@@ -237,27 +271,37 @@ def _selectors_of(topology: Topology) -> dict[tuple[str, str], str]:
     return {(s.node, s.name): s.selector for s in topology.subscriptions if s.selector}
 
 
-def _derived(notes: list[Note], representative: str, member: str) -> list[Note] | None:
-    """The representative's notes as the member's, for the subscriptions of other queue managers: each
-    path's first hop renamed; None when a path is not the representative's alone (then no class)."""
-    out: list[Note] = []
-    for j, key, was, now, n in notes:
-        if key[0] == member:
-            continue  # the member's own subscriptions: answered locally (``publishers.local``)
+def _beyond_first_hop(notes: list[Note], representative: str) -> set[str] | None:
+    """The nodes the representative's changed answers name past the publisher (later hops, topic
+    hosts), but the subscriber's: a member among them is not alike (routed on its own); None when an
+    answer is not one a publisher alike could be given by renaming the first hop (then every member is
+    routed)."""
+    out: set[str] = set()
+    for _j, key, was, now, _n in notes:
         if key[0] == representative:
-            return None  # a quiet representative has none
-        both = []
+            return None  # a quiet representative has no subscription of its own
+        named: set[str] = set()
         for o in (was, now):
             if o is None or not o.path:
-                both.append(o)
                 continue
-            if o.path[0] != representative or member in o.path or representative in o.path[1:]:
+            if o.path[0] != representative:
                 return None
-            if o.host in (representative, member):
-                return None
-            both.append(Outcome(o.status, (member, *o.path[1:]), o.host, o.reason))
-        out.append((j, key, both[0], both[1], n))
-    return out
+            named.update(o.path[1:])
+            if o.host is not None:
+                named.add(o.host)
+        named.discard(key[0])  # the subscriber's node: an entry does not stand for it (``_standing``)
+        out |= named
+    return None if representative in out else out
+
+
+def _standing(alike: list[str]) -> Callable[[str], tuple[str, ...]]:
+    """For a subscription's node, the publishers alike an entry stands for: all but the node itself,
+    whose own subscriptions are answered from itself (``publishers.local``)."""
+    everyone = tuple(alike)
+    if not everyone:
+        return lambda _node: ()
+    members = set(everyone)
+    return lambda node: everyone if node not in members else tuple(m for m in everyone if m != node)
 
 
 def _notes(
