@@ -20,7 +20,8 @@ from typing import Any
 
 from mqctl.domain.diff.objects import ObjectChange
 from mqctl.domain.messages import HEADER_TYPES, JmsValue
-from mqctl.domain.model import Dialect, Topology
+from mqctl.domain.model import Dialect, Subscription, Topology
+from mqctl.domain.subindex import SubscriptionIndex
 from mqctl.domain.topics import TopicSyntaxError, intersects, matches
 from mqctl.domain.validation.probe import example_topic
 
@@ -263,6 +264,46 @@ def _present(pairs: Iterable[tuple[str, JmsValue | None]]) -> Properties:
     return tuple((n, v) for n, v in pairs if v is not None)
 
 
+class _InScope:
+    """The subscriptions of the nodes in scope on one side, by pattern: those a topic matches are found
+    without reading the estate's every subscription for every probe topic."""
+
+    def __init__(self, subs: list[Subscription], dialect: Dialect) -> None:
+        self.subs = subs
+        self.dialect = dialect
+        self.index: SubscriptionIndex[int] = SubscriptionIndex(dialect)
+        self.unread: list[Subscription] = []
+        """Subscriptions whose pattern the index refuses: ``matches`` refuses them too, or says."""
+        for i, sub in enumerate(subs):
+            try:
+                self.index.add(sub.topicstr, i)
+            except TopicSyntaxError:
+                self.unread.append(sub)
+
+    def matching(self, topic: str) -> list[Subscription]:
+        """As ``_matches`` decides, in the order of the side's subscriptions."""
+        try:
+            found = [self.subs[i] for i in sorted(self.index.match(topic))]
+        except TopicSyntaxError:
+            return [s for s in self.subs if _matches(s.topicstr, topic, self.dialect)]
+        return found + [s for s in self.unread if _matches(s.topicstr, topic, self.dialect)]
+
+
+class _Scoped:
+    """``_InScope`` per side, per scope and dialect, made once for all the probe topics of a derivation."""
+
+    def __init__(self) -> None:
+        self._found: dict[tuple[frozenset[str], Dialect], list[_InScope]] = {}
+
+    def subscriptions(self, sides: Sequence[Topology], scope: set[str], dialect: Dialect) -> list[_InScope]:
+        key = (frozenset(scope), dialect)
+        if key not in self._found:
+            self._found[key] = [
+                _InScope([s for s in side.subscriptions if s.node in scope], dialect) for side in sides
+            ]
+        return self._found[key]
+
+
 def _property_sets(
     sides: Sequence[Topology],
     scope: set[str],
@@ -270,6 +311,7 @@ def _property_sets(
     dialect: Dialect,
     changed: list[str],
     cache: dict[frozenset[tuple[str, ...]], list[Properties]],
+    scoped: _Scoped,
 ) -> list[Properties]:
     """Property sets for the probes on ``topic``: candidates from the boundary values of every selector
     a publication on it meets in scope (its subscriptions', its route selectors', the changed ones), then
@@ -281,16 +323,15 @@ def _property_sets(
     # a subscription's selectors on both sides together: the probe that tells before from after must
     # give the two sides' selectors their verdicts at once
     by_sub: dict[tuple[str, str], set[str]] = {}
-    for side in sides:
+    for side, subs in zip(sides, scoped.subscriptions(sides, scope, dialect), strict=True):
         on_routes = {
             rs.selector
             for rs in side.route_selectors
             if rs.selector and rs.node in scope and _matches(rs.topic, topic, dialect)
         }
-        for sub in side.subscriptions:
-            if sub.node in scope and _matches(sub.topicstr, topic, dialect):
-                texts = by_sub.setdefault((sub.node, sub.name), set(changed))
-                texts |= on_routes | ({sub.selector} if sub.selector else set())
+        for sub in subs.matching(topic):
+            texts = by_sub.setdefault((sub.node, sub.name), set(changed))
+            texts |= on_routes | ({sub.selector} if sub.selector else set())
     groups = {tuple(sorted(texts)) for texts in by_sub.values()}
     if changed:
         groups.add(tuple(sorted(set(changed))))
@@ -344,6 +385,7 @@ def derive(
     sides = (before, after)
     causes: dict[Probe, set[int]] = {}
     cache: dict[frozenset[tuple[str, ...]], list[Properties]] = {}
+    scoped = _Scoped()
     for index, change in enumerate(changes):
         if change.change == "changed" and all(a.name in NO_ROUTING for a in change.attributes):
             continue
@@ -354,7 +396,7 @@ def derive(
             scope = connected(sides, scope) & nodes_of_dialect
         changed = _selectors(change)
         for topic in sorted(_topics_for(change, sides, scope)):
-            for props in _property_sets(sides, scope, topic, change.dialect, changed, cache):
+            for props in _property_sets(sides, scope, topic, change.dialect, changed, cache, scoped):
                 for publisher in sorted(scope):
                     causes.setdefault(Probe(publisher, topic, props), set()).add(index)
     for probe in extra:
