@@ -106,7 +106,9 @@ def diff_command(
         encoding=enc,
     )
     if output is DiffOutput.json:
-        emit_json(report.to_json())
+        from mqctl.render.diff import write_json
+
+        write_json(report)
     elif output is DiffOutput.markdown:
         from mqctl.render.diff import render_markdown
 

@@ -300,8 +300,14 @@ def _standing(alike: list[str]) -> Callable[[str], tuple[str, ...]]:
     everyone = tuple(alike)
     if not everyone:
         return lambda _node: ()
-    members = set(everyone)
-    return lambda node: everyone if node not in members else tuple(m for m in everyone if m != node)
+    but: dict[str, tuple[str, ...]] = {}  # a member's subscriptions: every other member, made once
+
+    def standing(node: str) -> tuple[str, ...]:
+        if node not in but:
+            but[node] = tuple(m for m in everyone if m != node)
+        return but[node]
+
+    return standing
 
 
 def _notes(
