@@ -231,49 +231,75 @@ def _same_names_same_dialects(before: Side, after: Side) -> None:
 
 def read_publications(path: Path) -> list[Probe]:
     """The Spark job's log (docs/spark.md): Parquet, CSV with a header, or JSON lines; columns ``from``,
-    ``topic``, ``properties`` (a JSON object as text). A bad row is one error naming file and row."""
+    ``topic``, ``properties`` (a JSON object as text, a JSON object, or a Parquet map or struct, read as
+    the Spark job reads them). A bad row is one error naming file and row."""
+    import json
+
     from mqctl.domain.publications import parse_properties
 
-    rows = _rows(path)
+    rows, text_values = _rows(path)
     probes: list[Probe] = []
     for number, row in enumerate(rows, start=1):
         publisher, topic = row.get("from"), row.get("topic")
         if not isinstance(publisher, str) or not isinstance(topic, str) or not publisher or not topic:
             raise InputError("needs the columns from and topic, as text", file=str(path), line=number)
+        given = row.get("properties")
+        if isinstance(given, list):  # a Parquet map: its (key, value) pairs
+            given = dict(given)
+        if isinstance(given, dict):
+            given = json.dumps(given)
+        if given is not None and not isinstance(given, str):
+            raise InputError("properties are not a JSON object", file=str(path), line=number)
         try:
-            props, _headers = parse_properties(row.get("properties"))
+            props, _headers = parse_properties(given, text_values=text_values)
         except InputError as exc:
             raise InputError(exc.message, file=str(path), line=number) from None
         probes.append(Probe(publisher, topic, tuple(sorted(props.items()))))
     return probes
 
 
-def _rows(path: Path) -> list[dict[str, Any]]:
+def _rows(path: Path) -> tuple[list[dict[str, Any]], bool]:
+    """The rows, and whether the properties are a map of text (their values typed as ``--prop`` types
+    an untyped value, as the Spark job does)."""
     import json
 
     if not path.is_file():
         raise InputError("no such file", file=str(path), attribute="--publications")
     suffix = path.suffix.lower()
     if suffix == ".parquet":
+        import pyarrow as pa
         import pyarrow.parquet as pq
 
         try:
-            return list(pq.read_table(path).to_pylist())
+            table = pq.read_table(path)
         except Exception as exc:  # noqa: BLE001 — pyarrow raises many kinds; all mean a bad file
             raise InputError(f"not a Parquet file: {exc}", file=str(path)) from None
-    text = path.read_text(encoding="utf-8", errors="strict")
+        kind = table.schema.field("properties").type if "properties" in table.schema.names else None
+        text_values = (
+            kind is not None
+            and pa.types.is_map(kind)
+            and (pa.types.is_string(kind.item_type) or pa.types.is_large_string(kind.item_type))
+        )
+        return list(table.to_pylist()), text_values
+    try:
+        text = path.read_text(encoding="utf-8", errors="strict")
+    except UnicodeDecodeError:
+        raise InputError("is not UTF-8 text", file=str(path)) from None
     if suffix == ".csv":
         import csv
 
-        return list(csv.DictReader(text.splitlines()))
+        return list(csv.DictReader(text.splitlines())), False
     rows = []
     for number, line in enumerate(text.splitlines(), start=1):
         if line.strip():
             try:
-                rows.append(json.loads(line))
+                row = json.loads(line)
             except ValueError:
-                raise InputError("not a JSON object", file=str(path), line=number) from None
-    return rows
+                row = None
+            if not isinstance(row, dict):
+                raise InputError("not a JSON object", file=str(path), line=number)
+            rows.append(row)
+    return rows, False
 
 
 # --- the diff ------------------------------------------------------------------------------------------

@@ -251,6 +251,40 @@ def test_probes_from_the_user_and_narrowing(tmp_path: Path) -> None:
     one_line(diff(str(before), str(after), "--publications", str(log)), "day.jsonl")
 
 
+def test_a_parquet_publication_log_is_read_as_the_spark_job_reads_it(tmp_path: Path) -> None:
+    """``--publications`` with the Spark job's Parquet log: properties as JSON text, or as a map of text
+    whose values are typed as ``--prop`` types them (and JSON lines with an object); a bad row or file
+    is one line (exit 2)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    before, after = lost_pair(tmp_path)
+    topic = "/USA/Alabama/Mobile"
+
+    def probes(log: Path) -> set[tuple[str, str, str]]:
+        report = data(
+            diff(str(before), str(after), "--publications", str(log), "--topic", topic, "-o", "json")
+        )
+        return {(r["publisher"], r["topic"], json.dumps(r["properties"])) for r in report["routing"]}
+
+    text = tmp_path / "text.parquet"
+    pq.write_table(pa.table({"from": ["QM3"], "topic": [topic], "properties": ['{"a": "x", "n": 2}']}), text)
+    assert probes(text) == {("QM3", topic, '{"a": "x", "n": 2}')}
+    mapped = tmp_path / "map.parquet"
+    as_map = pa.array([[("n", "2"), ("a", "x")]], type=pa.map_(pa.string(), pa.string()))
+    pq.write_table(pa.table({"from": ["QM3"], "topic": [topic], "properties": as_map}), mapped)
+    assert probes(mapped) == {("QM3", topic, '{"a": "x", "n": 2}')}
+    lines = tmp_path / "object.jsonl"  # the JSON lines form may hold the properties as an object
+    lines.write_text(json.dumps({"from": "QM3", "topic": topic, "properties": {"a": "x", "n": 2}}) + "\n")
+    assert probes(lines) == {("QM3", topic, '{"a": "x", "n": 2}')}
+    bad = tmp_path / "bad.parquet"
+    pq.write_table(pa.table({"from": ["QM3", None], "topic": [topic, topic]}), bad)
+    one_line(diff(str(before), str(after), "--publications", str(bad)), "bad.parquet", "2")
+    corrupt = tmp_path / "corrupt.parquet"
+    corrupt.write_bytes(b"PAR1 not really")
+    one_line(diff(str(before), str(after), "--publications", str(corrupt)), "corrupt.parquet", "Parquet")
+
+
 def test_ci_doc_posts_the_markdown_as_a_review_comment() -> None:
     ci_md = (Path(__file__).resolve().parents[2] / "docs" / "ci.md").read_text()
     assert 'mqctl diff --git "$base:estate" estate -o markdown > mqctl-diff.md' in ci_md
