@@ -12,7 +12,8 @@ import dataclasses
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import Enum
-from operator import attrgetter
+from itertools import compress
+from operator import attrgetter, ne
 from typing import Any
 
 from mqctl.domain.model import Dialect, Topology
@@ -99,14 +100,14 @@ Keyed = dict[tuple[str, ...], Any]
 """key -> object (its node and name are read off the key: ``_named``)."""
 
 
-def _index(topology: Topology) -> dict[str, Keyed]:
-    """Every object by kind and key (on an estate of 500,000 subscriptions: dicts made in one pass each)."""
+def _index(topology: Topology, topics: list[Any], subscriptions: list[Any]) -> dict[str, Keyed]:
+    """Every object by kind and key; of the topic objects and subscriptions, those given (``_unlike``)."""
     out: dict[str, Keyed] = {k: {} for k in KINDS}
     for n in topology.nodes.values():
         out["qmgr" if n.dialect is Dialect.MQ else "server"][(n.name,)] = n
     out["membership"] = {(m.node, m.cluster): m for m in topology.memberships}
-    out["topic"] = {(t.node, t.name): t for t in topology.topics}
-    out["sub"] = {(s.node, s.name): s for s in topology.subscriptions}
+    out["topic"] = {(t.node, t.name): t for t in topics}
+    out["sub"] = {(s.node, s.name): s for s in subscriptions}
     out["route"] = {(r.node, r.peer): r for r in topology.routes}
     by_key: dict[tuple[str, ...], list[Any]] = {}
     for rs in topology.route_selectors:
@@ -145,7 +146,6 @@ def _source(obj: Any) -> tuple[str, int | None] | None:
 
 def diff_objects(before: Topology, after: Topology) -> list[ObjectChange]:
     """Added, removed and changed objects, by kind then node then name."""
-    old, new = _index(before), _index(after)
     dialects = (
         {name: node.dialect for name, node in before.nodes.items()},
         {name: node.dialect for name, node in after.nodes.items()},
@@ -158,6 +158,14 @@ def diff_objects(before: Topology, after: Topology) -> list[ObjectChange]:
     switched = {
         n for n in dialects[0].keys() | dialects[1].keys() if dialect(0, "", n) is not dialect(1, "", n)
     }
+    topics = (before.topics, after.topics) if switched else _unlike(before.topics, after.topics)
+    subscriptions = (
+        (before.subscriptions, after.subscriptions)
+        if switched
+        else _unlike(before.subscriptions, after.subscriptions)
+    )
+    old = _index(before, topics[0], subscriptions[0])
+    new = _index(after, topics[1], subscriptions[1])
     changes: list[ObjectChange] = []
     for kind in KINDS:
         skip = KEY_FIELDS.get(kind, frozenset())
@@ -196,18 +204,38 @@ def diff_objects(before: Topology, after: Topology) -> list[ObjectChange]:
 _GETTERS: dict[type, Callable[[Any], Any]] = {}
 
 
-def _same(x: Any, y: Any) -> bool:
-    """Two objects of a kind with the same attributes (not sequence or source): compared as tuples read
-    in C (``attrgetter``), the one cost of the object diff that grows with the estate."""
-    get = _GETTERS.get(type(x))
+def _getter(kind: type) -> Callable[[Any], Any]:
+    """The object's key and attributes (not its sequence or source) as a tuple, read in C."""
+    get = _GETTERS.get(kind)
     if get is None:
         names = (
             f.name
-            for f in dataclasses.fields(x)
+            for f in dataclasses.fields(kind)
             if f.name not in NOT_ATTRIBUTES or f.name in ("node", "name")
         )
-        get = _GETTERS[type(x)] = attrgetter(*names)
-    return type(x) is type(y) and bool(get(x) == get(y))
+        get = _GETTERS[kind] = attrgetter(*names)
+    return get
+
+
+def _unlike(xs: list[Any], ys: list[Any]) -> tuple[list[Any], list[Any]]:
+    """The objects of two lists but those alike (key and attributes) at the same position. Two readings
+    of one estate list its 500,000 subscriptions in the same order, so comparing in order, in C, sets
+    nearly all aside before any is keyed; lists with a key twice are given back whole (the last of a
+    key counts, which an order cannot tell), and so are both when a node changed product (the caller)."""
+    kinds = {type(o) for o in xs} | {type(o) for o in ys}
+    if len(kinds) != 1:
+        return xs, ys
+    if len({(o.node, o.name) for o in xs}) != len(xs) or len({(o.node, o.name) for o in ys}) != len(ys):
+        return xs, ys
+    get = _getter(kinds.pop())
+    n = min(len(xs), len(ys))
+    apart = list(compress(range(n), map(ne, map(get, xs[:n]), map(get, ys[:n]))))
+    return [xs[i] for i in apart] + xs[n:], [ys[i] for i in apart] + ys[n:]
+
+
+def _same(x: Any, y: Any) -> bool:
+    """Two objects of a kind with the same attributes (not sequence or source)."""
+    return type(x) is type(y) and bool(_getter(type(x))(x) == _getter(type(y))(y))
 
 
 def _order(a: dict[str, str], b: dict[str, str]) -> Callable[[str], tuple[int, str]]:

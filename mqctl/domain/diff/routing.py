@@ -180,8 +180,11 @@ def route_diff(
     routed, the others judged by the subscriptions' selectors (``_judged``). The MQ publishers of one
     topic that the two sides cannot tell apart (``publishers``; ``classes``) are routed once, through a
     representative: the others' answers are its answers with the first hop renamed, and their own
-    subscriptions' answers come from routing them on their own subscriptions alone. ``classes=False``
-    routes every publisher (the same answer, slower: what the tests compare with)."""
+    subscriptions' answers come from routing them on their own subscriptions alone. An entry of the
+    representative then stands for the publishers alike (``RoutingChange.alike``): a change to a topic
+    with a thousand subscribers in a cluster of a hundred is a thousand entries per topic, not a hundred
+    thousand. ``classes=False`` routes every publisher, one entry each: the same answers
+    (``RoutingChange.for_each_publisher``), slower, what the tests compare with."""
     probes = list(probes)
     stats = stats if stats is not None else RouteStats()
     nodes = reachable((before, after), {p.publisher for p in probes})
