@@ -1,8 +1,8 @@
 """`mqctl diff` for people and programs: the Rich report, the pull-request Markdown with its Mermaid
 picture of the changed paths (lost in red, gained in green), and SARIF for code scanning.
 
-The routing diff is shown per subscription: its first probe (publisher, topic, properties) and how many
-more probes show the same kind of change.
+The routing diff is shown per subscription: its first probe (publisher, topic, properties), how many
+publishers alike it stands for, and how many more probes show the same kind of change.
 """
 
 from __future__ import annotations
@@ -63,6 +63,12 @@ def grouped(changes: Iterable[RoutingChange]) -> list[tuple[RoutingChange, int]]
     return rows
 
 
+def _alike(change: RoutingChange) -> str:
+    """`` and 97 publishers alike``: the others the entry stands for (their paths start at their name)."""
+    n = len(change.alike)
+    return f" and {n} publisher{'s' if n > 1 else ''} alike" if n else ""
+
+
 def _props(change: RoutingChange) -> str:
     return ", ".join(f"{k}={v.value!r}" for k, v in change.probe.properties)
 
@@ -106,7 +112,7 @@ def render_text(report: DiffReport) -> None:
         more = f" [dim](+{n - 1} probes)[/dim]" if n > 1 else ""
         console.print(
             f"  [bold]{r.change:<7}[/bold] sub {escape(r.subscription)} on {escape(r.node)}: "
-            f"published on {escape(r.probe.publisher)}, {escape(probe)}{more}",
+            f"published on {escape(r.probe.publisher)}{_alike(r)}, {escape(probe)}{more}",
             soft_wrap=True,
         )
         console.print(f"      before: {escape(r.before.text() if r.before else '-')}", soft_wrap=True)
@@ -171,7 +177,7 @@ def render_markdown(report: DiffReport) -> str:
             topic = r.probe.topic + (f" ({_props(r)})" if r.probe.properties else "")
             more = f" (+{n - 1} probes)" if n > 1 else ""
             out.append(
-                f"| {_cell(r.subscription)} | {_cell(r.node)} | {r.change} | {_cell(r.probe.publisher)} | "
+                f"| {_cell(r.subscription)} | {_cell(r.node)} | {r.change} | {_cell(r.probe.publisher + _alike(r))} | "
                 f"{_cell(topic)}{more} | {_cell(r.before.text() if r.before else '-')} | "
                 f"{_cell(r.after.text() if r.after else '-')} |"
             )
