@@ -10,7 +10,7 @@
 2. In the same run, alternating after one warm-up of each, ``--runs`` times, as subprocesses (process
    start included): the floor ``mqctl validate --file BEFORE -o json`` and ``mqctl diff BEFORE AFTER -o json``.
 3. Prints the medians, the ratio, and the probe count the diff reports (it routes only what the change can
-   affect).
+   affect: through the engine, judged by the selectors, derived from a class representative).
 
 Target (issue 23): diff <= 3 x validate of one side (medians). The diff reads both sides and validates
 both, so 2 x is its own floor; routing the probes is the rest.
@@ -246,6 +246,11 @@ def estate(args: argparse.Namespace) -> None:
     print(f"{'validate (one side, the floor)':<40}{med['validate'][0]:>9.2f}{med['validate'][1]:>9.2f}")
     print(f"{'diff (both sides)':<40}{med['diff'][0]:>9.2f}{med['diff'][1]:>9.2f}")
     print(f"probes: {probes['routed']} routed ({probes['how']})")
+    routing = report["routing"]
+    assert isinstance(routing, list)
+    print(
+        f"routing entries: {len(routing)} (standing for {sum(len(r.get('publishers', [0])) for r in routing)})"
+    )
     print(f"subscriptions changed: {summary['subscriptions']}")
     ratio, ratio_cpu = med["diff"][0] / med["validate"][0], med["diff"][1] / med["validate"][1]
     print(f"ratio diff / validate: {ratio:.2f} wall, {ratio_cpu:.2f} CPU (target <= {TARGET})")
