@@ -13,7 +13,9 @@ about the publisher P of a topic T, besides the subscriptions of other queue man
 - P's own matching subscriptions, delivered locally.
 
 So two MQ publishers with the same ``signature`` on both sides, neither linked nor hosting, get the same
-answer for every subscription of a third queue manager, up to the first hop of the path (``renamed``).
+answer for every subscription of a third queue manager, up to the first node of the path
+(``RoutingChange.for_each_publisher``; ``routing.route_diff`` also checks that no changed answer of the
+representative passes through a member).
 The representative R of a class holds no subscription that could match T (``quiet``), so R's answer
 names none of its own; a member P's own subscriptions are answered by routing P on a model of the same
 slice holding P's subscriptions only (``local``): a local subscription gets the publication at P itself,
@@ -40,7 +42,7 @@ class PublisherClass:
 
     representative: str
     members: tuple[str, ...]
-    """The others, derived from the representative's answer (``renamed``) and their own subscriptions."""
+    """The others, derived from the representative's answer and their own subscriptions (``local``)."""
 
 
 class _Side:
