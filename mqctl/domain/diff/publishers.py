@@ -54,9 +54,11 @@ class _Side:
         self.linked = {n.name for n in topology.nodes.values() if n.parent} | {
             n.parent for n in topology.nodes.values() if n.parent
         }
-        self.memberships: dict[str, set[tuple[str, bool]]] = {}
+        # the clusters of each node; whether it is a full repository is not read by routing (semantics §9:
+        # the engine routes as if every cluster had one; only a warning of ``explain`` says otherwise)
+        self.memberships: dict[str, set[str]] = {}
         for m in topology.memberships:
-            self.memberships.setdefault(m.node, set()).add((m.cluster, m.full_repository))
+            self.memberships.setdefault(m.node, set()).add(m.cluster)
         self.defines: dict[str, set[str]] = {}
         for obj in topology.topics:
             self.defines.setdefault(obj.node, set()).add(obj.topicstr)
