@@ -220,16 +220,20 @@ def _getter(kind: type) -> Callable[[Any], Any]:
 def _unlike(xs: list[Any], ys: list[Any]) -> tuple[list[Any], list[Any]]:
     """The objects of two lists but those alike (key and attributes) at the same position. Two readings
     of one estate list its 500,000 subscriptions in the same order, so comparing in order, in C, sets
-    nearly all aside before any is keyed; lists with a key twice are given back whole (the last of a
-    key counts, which an order cannot tell), and so are both when a node changed product (the caller)."""
-    kinds = {type(o) for o in xs} | {type(o) for o in ys}
+    nearly all aside before any is keyed. The last object of a key counts (``_index``), which an order
+    cannot tell when a key is there twice: then, unless every object was set aside (both lists are the
+    same), both lists are given back whole; and so are they when a node changed product (the caller)."""
+    kinds = set(map(type, xs)) | set(map(type, ys))
     if len(kinds) != 1:
-        return xs, ys
-    if len({(o.node, o.name) for o in xs}) != len(xs) or len({(o.node, o.name) for o in ys}) != len(ys):
         return xs, ys
     get = _getter(kinds.pop())
     n = min(len(xs), len(ys))
     apart = list(compress(range(n), map(ne, map(get, xs[:n]), map(get, ys[:n]))))
+    if not apart and len(xs) == len(ys):
+        return [], []
+    key = attrgetter("node", "name")
+    if len(set(map(key, xs))) != len(xs) or len(set(map(key, ys))) != len(ys):
+        return xs, ys
     return [xs[i] for i in apart] + xs[n:], [ys[i] for i in apart] + ys[n:]
 
 
