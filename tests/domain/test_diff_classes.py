@@ -1,5 +1,5 @@
 """Publishers the change cannot tell apart are routed once (``mqctl.domain.diff.publishers``): the diff
-must be exactly the one that routes every publisher, entry for entry (paths, hosts, counts, order).
+must be exactly the one that routes every publisher, entry for entry (paths, hosts, probe counts).
 
 Checked on every publisher and topic of the estate (``test_diff.universe``) for the estates and changes
 of ``test_diff`` and for generated MQ estates (clusters, topic hosts, hierarchy links, scopes, CHAR
@@ -99,6 +99,7 @@ def _ordered(changes: list[RoutingChange]) -> list[RoutingChange]:
 def test_routing_a_representative_per_class_is_routing_every_publisher(
     estate: Topology, which: int, pick: int
 ) -> None:
+    """Any estate, any change of ``test_diff``: the same answers as routing every publisher."""
     after = CHANGES[Dialect.MQ][which % len(CHANGES[Dialect.MQ])](copy.deepcopy(estate), pick)
     if after is not None:
         _both_ways(estate, after, Dialect.MQ)
@@ -117,8 +118,9 @@ def test_on_the_diff_estates_too(dialect: Dialect, which: int, pick: int) -> Non
 
 
 def test_classes_form_and_members_with_subscriptions_are_answered_locally() -> None:
-    """Not vacuous: on the demo (QM1 and QM2 full repositories, QM1 with a subscription; QM5 and QM6
-    alike), some publishers are derived from a representative, some with their own subscriptions."""
+    """Not vacuous: on the demo, QM1, QM2, QM5 and QM6 (members of USA hosting nothing) are alike for
+    /USA/Alabama; QM2 holds no subscription and stands for the others, whose own are answered from
+    themselves. The counts add up to the probes."""
     before = topologies.demo()
     after = clroute_flip(copy.deepcopy(before), 0)
     assert after is not None
