@@ -59,7 +59,7 @@ def stage(master: str, snapshot: Path, log: Path, tasks: int) -> dict[str, Any]:
 
     topology_ = read_topology(snapshot)
     with spark_session(master, partitions=tasks) as spark:
-        keyed, _valid, keys, keying = routing_keys(spark, topology_, log, "parquet", tasks)
+        _log, keyed, _valid, keys, keying = routing_keys(spark, topology_, log, "parquet", tasks)
         keys = keys.persist(StorageLevel.MEMORY_ONLY)
         distinct_keys = keys.count()
         payload = spark.sparkContext.broadcast(Payload(topology_, [], uuid.uuid4().hex))

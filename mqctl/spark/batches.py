@@ -50,6 +50,7 @@ KEYED_SCHEMA = pa.schema(
         ("bytes_text", pa.string()),
         ("record", pa.string()),
         ("rows", pa.int64()),
+        ("bytes_sum", pa.int64()),
         ("key", pa.string()),
         ("count", pa.int64()),
         ("bytes", pa.int64()),
@@ -57,7 +58,8 @@ KEYED_SCHEMA = pa.schema(
     ]
 )
 """A distinct publication row as given (text) with how many times the log holds it, its routing key,
-count and bytes, or the reason it is refused."""
+count and bytes, or the reason it is refused. ``bytes_sum``: the sizes Spark summed over those rows
+(``job.routing_keys``: a size of plain digits is summed there, and its ``bytes_text`` left empty)."""
 
 ROUTED_SCHEMA = pa.schema(
     [
@@ -292,7 +294,7 @@ def key_batches(batches: Iterator[pa.RecordBatch], keying: Keying) -> Iterator[p
         yield pa.RecordBatch.from_arrays(
             [
                 *(batch.column(name) for name in ("from", "topic", "properties", "count_text")),
-                *(batch.column(name) for name in ("bytes_text", "record", "rows")),
+                *(batch.column(name) for name in ("bytes_text", "record", "rows", "bytes_sum")),
                 pa.array(keys, pa.string()),
                 pa.array(counts, pa.int64()),
                 pa.array(sizes, pa.int64()),
