@@ -8,11 +8,12 @@ display is a fixed number of queries, whatever the number of rows.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, NamedTuple
 
 from sqlalchemy import ColumnElement, Select, func, select, union
 
-from mqctl.domain.model import Dialect, Membership, Topology
+from mqctl.domain.model import Dialect, Membership, TopicObject, Topology
 from mqctl.domain.objects import attributes
 from mqctl.store import convert, tables
 from mqctl.store.repository import Store
@@ -159,19 +160,49 @@ EMS_TOPIC_KEYS = ("topicstr",)
 """An EMS topic definition is a pattern with properties: none of MQ's topic object attributes."""
 
 
-def display_topics(store: Store, pattern: str, exact: bool, node: str | None) -> list[dict[str, Any]]:
-    out = []
-    for r in _per_node(store, tables.topics, "name", pattern, exact, node):
-        mq = r["node_dialect"] == str(Dialect.MQ)
-        item: dict[str, Any] = {"name": r["name"], "qmgr": r["qmgr"]}
-        item.update({k: r[k] for k in (MQ_TOPIC_KEYS if mq else EMS_TOPIC_KEYS)})
-        if mq:
-            item["cluster"] = r["cluster"] or ""
-        item["properties"] = dict(r["properties"])
-        item["dialect"] = r["node_dialect"]
-        item["seq"] = r["seq"]
-        out.append(item)
-    return out
+class ShownTopics(NamedTuple):
+    """What ``display topic`` shows: its rows, with the domain's object behind each MQ row."""
+
+    rows: list[dict[str, Any]]
+    """The rows in display order (node, name), shaped as docs/cli.md documents."""
+    objects: list[TopicObject | None]
+    """Row by row, the MQ topic object as the domain reads it (None for an EMS topic definition): whose
+    TOPICSTR is resolved in its queue manager's tree."""
+    every: bool
+    """The rows are every topic object in the store: their MQ objects are the whole topic layer
+    (``topic_layer(store, objects)`` then reads only the memberships)."""
+
+
+def display_topics(store: Store, pattern: str, exact: bool, node: str | None) -> ShownTopics:
+    """The topic objects matching ``pattern`` (on ``node``), in one query read whole: a display of an
+    estate is 50,000 rows."""
+    codec, t, n = convert.TOPIC, tables.topics, tables.nodes
+    generic = not exact and pattern.endswith("*")
+    by_name = name_filter(t.c.name, pattern, exact) if generic else t.c.name_key == convert.digest(pattern)
+    stmt = (
+        select(n.c.name, n.c.dialect, *codec.columns())
+        .join(n, n.c.id == t.c.node_id)
+        .where(by_name, *_node_clause(node))
+        .order_by(n.c.name, t.c.name)
+    )
+    fields, mq = codec.fields, str(Dialect.MQ)
+    rows: list[dict[str, Any]] = []
+    objects: list[TopicObject | None] = []
+    for qmgr, dialect, *values in store.conn.execute(stmt).all():
+        stored = dict(zip(fields, values, strict=True))
+        obj = codec.from_tuple(values, (qmgr,))
+        item: dict[str, Any] = {"name": obj.name, "qmgr": qmgr}
+        if dialect == mq:
+            item.update({k: stored[k] for k in MQ_TOPIC_KEYS})
+            item["cluster"] = obj.cluster
+        else:
+            item.update({k: stored[k] for k in EMS_TOPIC_KEYS})
+        item["properties"] = dict(obj.properties)
+        item["dialect"] = dialect
+        item["seq"] = obj.seq
+        rows.append(item)
+        objects.append(obj if dialect == mq else None)
+    return ShownTopics(rows, objects, every=generic and pattern == "*" and node is None)
 
 
 def _clusters_of(qmgr: str) -> Select[Any]:
@@ -222,10 +253,12 @@ def tree_slice(store: Store, qmgr: str) -> Topology:
     return topology
 
 
-def topic_layer(store: Store) -> Topology:
+def topic_layer(store: Store, objects: Iterable[TopicObject | None] | None = None) -> Topology:
     """Every MQ topic object and every membership, in three queries: what the topic trees of many queue
     managers are built from at once (``display topic '*'`` over an estate), where one ``topic_space``
-    per queue manager would be thousands of queries each re-reading its clusters' objects."""
+    per queue manager would be thousands of queries each re-reading its clusters' objects. With
+    ``objects`` (``ShownTopics.objects`` of a display of every topic object), those are the layer's
+    topic objects and only the memberships are read."""
     n, m, c, t = tables.nodes, tables.memberships, tables.clusters, tables.topics
     topology = Topology()
     names = {
@@ -240,8 +273,11 @@ def topic_layer(store: Store) -> Topology:
         for node_id, cluster, full, seq in store.conn.execute(members)
         if node_id in names
     ]
+    if objects is not None:
+        topology.topics = [obj for obj in objects if obj is not None]
+        return topology
     codec = convert.TOPIC
-    rows = store.conn.execute(select(t.c.node_id, *codec.columns()).order_by(t.c.node_id, t.c.name))
+    rows = store.conn.execute(select(t.c.node_id, *codec.columns()).order_by(t.c.node_id, t.c.name)).all()
     topology.topics = [codec.from_tuple(row[1:], (names[row[0]],)) for row in rows if row[0] in names]
     return topology
 
