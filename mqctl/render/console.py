@@ -99,7 +99,7 @@ def show_table(title: str, columns: Sequence[str], rows: Sequence[dict[str, Any]
         columns = [col for col in columns if any(col in row for row in rows)]
     out = console()
     if not out.is_terminal and out.color_system is None:  # what Rich prints is plain text (no FORCE_COLOR)
-        text = plain_table(title, columns, [[cell(row.get(col)) for col in columns] for row in rows])
+        text = plain_table(title, columns, [row_cells(row, columns) for row in rows])
         if text is not None:
             sys.stdout.write(text)
             if not rows:
@@ -111,7 +111,7 @@ def show_table(title: str, columns: Sequence[str], rows: Sequence[dict[str, Any]
     for col in columns:
         table.add_column(col.upper())
     for row in rows:
-        table.add_row(*[cell(row.get(col)) for col in columns])
+        table.add_row(*row_cells(row, columns))
     out.print(table)
     if not rows:
         sys.stderr.write(f"no {title.lower()} match\n")
@@ -144,14 +144,14 @@ def plain_table(title: str, columns: Sequence[str], cells: list[list[str]]) -> s
     if not _all_plain([title, *headers, *values]):
         return None
     ascii_only = "".join(values).isascii()
-    widths = []
-    for i, head in enumerate(headers):
-        col = [row[i] for row in cells]
-        measure = len if ascii_only else cell_len
-        widths.append(max([cell_len(head), *map(measure, col)]))
+    measure = len if ascii_only else cell_len
+    by_column = list(zip(*cells)) if cells else [() for _ in headers]
+    widths = [max([cell_len(head), *map(measure, col)]) for head, col in zip(headers, by_column, strict=True)]
     total = sum(widths) + 3 * len(widths) + 1
     if cell_len(title) > total:
         return None
+    # an ASCII row is one %-formatting (C speed; %s pads by code points, which are cells in ASCII)
+    row_format = "│ " + " │ ".join(f"%-{w}s" for w in widths) + " │\n" if ascii_only else ""
 
     def line(values: Sequence[str], bar: str) -> str:
         if ascii_only:
@@ -169,9 +169,17 @@ def plain_table(title: str, columns: Sequence[str], cells: list[list[str]]) -> s
         line(headers, "┃"),
         rule("┡", "╇", "┩", "━"),
     ]
-    out.extend(line(row, "│") for row in cells)
+    if ascii_only:
+        out.extend(row_format % tuple(row) for row in cells)
+    else:
+        out.extend(line(row, "│") for row in cells)
     out.append(rule("└", "┴", "┘", "─"))
     return "".join(out)
+
+
+def row_cells(row: dict[str, Any], columns: Sequence[str]) -> list[str]:
+    """A row's cells in ``columns`` (a text value is its own cell: most are)."""
+    return [v if type(v) is str else cell(v) for v in map(row.get, columns)]
 
 
 def cell(value: Any) -> str:
