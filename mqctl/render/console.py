@@ -62,15 +62,21 @@ def _indented(value: Any, indent: str, out: list[str]) -> None:
         out.append("false")
     elif type(value) is int:
         out.append(int.__repr__(value))
-    elif isinstance(value, dict) and all(type(k) is str for k in value):
+    elif isinstance(value, dict) and (not value or set(map(type, value)) == {str}):
         if not value:
             out.append("{}")
             return
         inner = indent + "  "
         sep = "{\n" + inner
         for key, item in value.items():
-            out.append(sep + _quote(key) + ": ")
-            _indented(item, inner, out)
+            # a text or null value is appended here, not through a call (most of a display's values)
+            if type(item) is str:
+                out.append(sep + _quote(key) + ": " + _quote(item))
+            elif item is None:
+                out.append(sep + _quote(key) + ": null")
+            else:
+                out.append(sep + _quote(key) + ": ")
+                _indented(item, inner, out)
             sep = ",\n" + inner
         out.append("\n" + indent + "}")
     elif isinstance(value, list):
@@ -80,8 +86,11 @@ def _indented(value: Any, indent: str, out: list[str]) -> None:
         inner = indent + "  "
         sep = "[\n" + inner
         for item in value:
-            out.append(sep)
-            _indented(item, inner, out)
+            if type(item) is str:
+                out.append(sep + _quote(item))
+            else:
+                out.append(sep)
+                _indented(item, inner, out)
             sep = ",\n" + inner
         out.append("\n" + indent + "]")
     else:

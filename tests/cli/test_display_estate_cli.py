@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from mqctl.domain.model import Scope
 from mqctl.render.console import emit_json
 from mqctl.services.display import FEW_QMGRS
 from tests.conftest import Result
@@ -92,6 +93,7 @@ def test_streamed_json_is_the_bytes_of_json_dumps(cli: Cli) -> None:
         [{"n": 1, "f": 1e-7, "t": (1, "a"), "k": {"1": [None, {}], "x": [[], [[]]]}}],
         [{"a": [], "b": {}, "c": [1, {"d": 'é\n"x"'}], "e": {"f": None}}, {"g": "代码"}],
         [{"name": f"T{i}", "props": {"k": i}} for i in range(1500)],
+        [{1: "an integer key", "s": ["a", None, True, ["b"]], "e": Scope.ALL, "l": [Scope.QMGR, "x"]}],
         {"not": ["a", "list"]},
         "scalar",
     ],
