@@ -72,12 +72,15 @@ def display_route_selectors(store: Store, node: str | None, route: str | None) -
     return read_models.display_route_selectors(store, node, route)
 
 
-def topology(store: Store, *, subscriptions: bool = True) -> Topology:
-    """The whole model as the domain sees it (``graph``); without ``subscriptions`` when the picture
-    draws none (``graph`` without ``--topic``: on an estate they are most of the rows)."""
-    from mqctl.store.topology import load_topology
+def diagram_topology(store: Store, topic: str | None) -> Topology:
+    """What ``graph`` draws from: with ``topic``, the whole model (the subscriptions that match it, the
+    objects its resolution walks); without, only the nodes, links and clustered topic objects it draws
+    (``read_models.drawn_topology``: an estate's plain objects and subscriptions are most of its rows)."""
+    if topic is not None:
+        from mqctl.store.topology import load_topology
 
-    return load_topology(store.conn, subscriptions=subscriptions)
+        return load_topology(store.conn)
+    return read_models.drawn_topology(store)
 
 
 def tree_view(store: Store, qmgr: str, topic: str | None) -> TreeView:

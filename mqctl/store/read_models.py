@@ -282,6 +282,52 @@ def topic_layer(store: Store, objects: Iterable[TopicObject | None] | None = Non
     return topology
 
 
+def drawn_topology(store: Store) -> Topology:
+    """What ``graph`` draws without ``--topic``, and no more: every node, membership, route and route
+    selector, and the clustered topic objects (listed in their hosts' boxes). Plain topic objects,
+    namelists, channels and subscriptions are not read: on an estate they are most of the rows. In the
+    orders of ``store.topology.load_topology``."""
+    n, m, c, t, r, rs = (
+        tables.nodes,
+        tables.memberships,
+        tables.clusters,
+        tables.topics,
+        tables.routes,
+        tables.route_selectors,
+    )
+    topology = Topology()
+    names: dict[int, str] = {}
+    for node_id, *values in store.conn.execute(select(n.c.id, *convert.NODE.columns()).order_by(n.c.name)):
+        node = convert.NODE.from_tuple(values)
+        names[node_id] = node.name
+        topology.nodes[node.name] = node
+    members = select(m.c.node_id, c.c.name, m.c.full_repository, m.c.seq).join(c, c.c.id == m.c.cluster_id)
+    topology.memberships = sorted(
+        (
+            Membership(names[node_id], cluster, bool(full), seq)
+            for node_id, cluster, full, seq in store.conn.execute(members)
+        ),
+        key=lambda x: (x.node, x.cluster),
+    )
+    codec = convert.TOPIC
+    clustered = select(t.c.node_id, *codec.columns()).where(t.c.cluster.is_not(None), t.c.cluster != "")
+    rows = store.conn.execute(clustered.order_by(t.c.node_id, t.c.name)).all()
+    topology.topics = [codec.from_tuple(row[1:], (names[row[0]],)) for row in rows]
+    route_keys: dict[int, tuple[str, str]] = {}
+    for route_id, node_id, *values in store.conn.execute(
+        select(r.c.id, r.c.node_id, *convert.ROUTE.columns()).order_by(r.c.node_id, r.c.peer)
+    ):
+        route = convert.ROUTE.from_tuple(values, (names[node_id],))
+        route_keys[route_id] = (route.node, route.peer)
+        topology.routes.append(route)
+    selectors = select(rs.c.route_id, *convert.ROUTE_SELECTOR.columns()).order_by(
+        rs.c.route_id, rs.c.seq, rs.c.id
+    )
+    for route_id, *values in store.conn.execute(selectors):
+        topology.route_selectors.append(convert.ROUTE_SELECTOR.from_tuple(values, route_keys[route_id]))
+    return topology
+
+
 def topic_string_starts(store: Store, qmgr: str) -> set[str]:
     """The first character of each TOPICSTR in ``qmgr``'s topic tree and of each subscription pattern on
     ``qmgr``: enough to tell whether they all start with '/', without reading them."""
