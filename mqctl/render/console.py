@@ -131,7 +131,7 @@ _NOT_PLAIN = re.compile(r"[\[\]\x01-\x1f\x7f-\x9f]|^\s|\s$|\x00\s|\s\x00")
 spaces. A table holding any of these is left to Rich (as is one holding an emoji code, ``:smile:``)."""
 
 
-def _all_plain(values: list[str]) -> bool:
+def all_plain(values: list[str]) -> bool:
     """Whether Rich would print every value as it is (one regular-expression pass over all of them)."""
     from rich.emoji import Emoji
 
@@ -150,7 +150,7 @@ def plain_table(title: str, columns: Sequence[str], cells: list[list[str]]) -> s
 
     headers = [col.upper() for col in columns]
     values = [v for row in cells for v in row if v]
-    if not _all_plain([title, *headers, *values]):
+    if not all_plain([title, *headers, *values]):
         return None
     ascii_only = "".join(values).isascii()
     measure = len if ascii_only else cell_len
