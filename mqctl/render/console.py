@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -19,6 +20,25 @@ def console() -> Console:
     if sys.stdout.isatty():
         return Console(highlight=False)
     return Console(highlight=False, width=1_000_000)
+
+
+def plain_output() -> bool:
+    """Whether what Rich prints on stdout is plain text (a pipe or a file: no terminal, no colour).
+
+    Told without importing Rich when stdout is no terminal and nothing Rich reads could make it act as
+    one (``FORCE_COLOR``, ``TTY_COMPATIBLE``, IDLE, Jupyter): a piped display then never loads Rich.
+    Otherwise Rich's own console answers."""
+    environ = os.environ
+    if not (
+        "FORCE_COLOR" in environ
+        or "TTY_COMPATIBLE" in environ
+        or "idlelib" in sys.modules
+        or "IPython" in sys.modules
+        or sys.stdout.isatty()
+    ):
+        return True
+    out = console()
+    return not out.is_terminal and out.color_system is None
 
 
 def err_console() -> Console:
@@ -106,8 +126,7 @@ def show_table(title: str, columns: Sequence[str], rows: Sequence[dict[str, Any]
         return
     if rows:
         columns = [col for col in columns if any(col in row for row in rows)]
-    out = console()
-    if not out.is_terminal and out.color_system is None:  # what Rich prints is plain text (no FORCE_COLOR)
+    if plain_output():
         text = plain_table(title, columns, [row_cells(row, columns) for row in rows])
         if text is not None:
             sys.stdout.write(text)
@@ -115,6 +134,8 @@ def show_table(title: str, columns: Sequence[str], rows: Sequence[dict[str, Any]
                 sys.stderr.write(f"no {title.lower()} match\n")
             return
     from rich.table import Table
+
+    out = console()
 
     table = Table(title=title, title_justify="left")
     for col in columns:
@@ -131,14 +152,20 @@ _NOT_PLAIN = re.compile(r"[\[\]\x01-\x1f\x7f-\x9f]|^\s|\s$|\x00\s|\s\x00")
 spaces. A table holding any of these is left to Rich (as is one holding an emoji code, ``:smile:``)."""
 
 
+_EMOJI_LIKE = re.compile(r":\S*?:")
+"""What Rich's emoji codes look like (``:smile:``); only text that has one is checked against Rich's list."""
+
+
 def all_plain(values: list[str]) -> bool:
     """Whether Rich would print every value as it is (one regular-expression pass over all of them)."""
-    from rich.emoji import Emoji
-
     joined = "\x00".join(values)
     if joined.count("\x00") != len(values) - 1 or _NOT_PLAIN.search(joined):
         return False
-    return ":" not in joined or all(Emoji.replace(v) == v for v in values if ":" in v)
+    if not _EMOJI_LIKE.search(joined):
+        return True
+    from rich.emoji import Emoji
+
+    return all(Emoji.replace(v) == v for v in values if ":" in v)
 
 
 def plain_table(title: str, columns: Sequence[str], cells: list[list[str]]) -> str | None:
@@ -146,16 +173,20 @@ def plain_table(title: str, columns: Sequence[str], cells: list[list[str]]) -> s
     directly: Rich measures and renders every cell through its layout engine, minutes for 50,000 rows.
     None when a cell holds what Rich would interpret (markup, emoji codes, control characters) or the
     title is wider than the table: those go through Rich."""
-    from rich.cells import cell_len
-
     headers = [col.upper() for col in columns]
     values = [v for row in cells for v in row if v]
     if not all_plain([title, *headers, *values]):
         return None
-    ascii_only = "".join(values).isascii()
-    measure = len if ascii_only else cell_len
-    by_column = list(zip(*cells)) if cells else [() for _ in headers]
-    widths = [max([cell_len(head), *map(measure, col)]) for head, col in zip(headers, by_column, strict=True)]
+    ascii_only = "".join([title, *headers, *values]).isascii()
+    cell_len: Callable[[str], int] = len  # an ASCII character is one cell (Rich's measure is not loaded)
+    if not ascii_only:
+        from rich.cells import cell_len as rich_cell_len
+
+        cell_len = rich_cell_len
+    by_column = list(zip(*cells, strict=True)) if cells else [() for _ in headers]
+    widths = [
+        max([cell_len(head), *map(cell_len, col)]) for head, col in zip(headers, by_column, strict=True)
+    ]
     total = sum(widths) + 3 * len(widths) + 1
     if cell_len(title) > total:
         return None

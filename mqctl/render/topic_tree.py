@@ -7,7 +7,7 @@ import re
 import sys
 from typing import TYPE_CHECKING
 
-from mqctl.render.console import all_plain, console
+from mqctl.render.console import all_plain, console, plain_output
 
 if TYPE_CHECKING:
     from mqctl.domain.tree_view import TreeNode, TreeView
@@ -20,8 +20,7 @@ Branch = tuple[str, list["Branch"]]
 def render_tree(view: TreeView) -> None:
     """The view as a Rich tree on stdout (written directly for a pipe, as ``plain_tree``)."""
     top = _outline(view)
-    out = console()
-    if not out.is_terminal and out.color_system is None:  # what Rich prints is plain text (no FORCE_COLOR)
+    if plain_output():
         text = plain_tree(top)
         if text is not None:
             sys.stdout.write(text)
@@ -34,12 +33,20 @@ def render_tree(view: TreeView) -> None:
 
     root = Tree(top[0])
     grow(root, top[1])
-    out.print(root)
+    console().print(root)
+
+
+def escape(text: str) -> str:
+    """Rich's ``markup.escape``; text it leaves as it is (no '[', no trailing backslash) without loading
+    Rich: a piped tree never needs it."""
+    if "[" not in text and not text.endswith("\\"):
+        return text
+    from rich.markup import escape as rich_escape
+
+    return rich_escape(text)
 
 
 def _outline(view: TreeView) -> Branch:
-    from rich.markup import escape
-
     clusters = ", ".join(view.clusters) or "none"
     title = f"Topic tree of [bold]{escape(view.qmgr)}[/bold] (clusters: {escape(clusters)})"
     if view.topic is not None:
@@ -106,8 +113,6 @@ def plain_tree(top: Branch) -> str | None:
 
 
 def _label(view: TreeView, node: TreeNode) -> str:
-    from rich.markup import escape
-
     from mqctl.domain.resolution import ROOT_NAME
 
     res = node.resolution
