@@ -20,8 +20,14 @@ FEW_QMGRS = 4
 from the whole topic layer read once (one slice per queue manager re-reads its clusters' objects)."""
 
 
-def display_topics(store: Store, pattern: str, exact: bool, node: str | None) -> list[dict[str, Any]]:
-    shown = read_models.display_topics(store, pattern, exact, node)
+def display_topics(
+    store: Store, pattern: str, exact: bool, node: str | None, *, effective: bool = True
+) -> list[dict[str, Any]]:
+    """The rows of ``display topic``; with ``effective`` (``-o json``: the table has no such column),
+    each MQ row with the values its queue manager's tree makes effective."""
+    shown = read_models.display_topics(store, pattern, exact, node, objects=effective)
+    if not effective:
+        return shown.rows
     by_qmgr: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for item, obj in zip(shown.rows, shown.objects, strict=True):
         if obj is not None:

@@ -40,11 +40,13 @@ def display_memberships(store: Store, node: str | None, cluster: str | None) -> 
     return read_models.display_memberships(store, node, cluster)
 
 
-def display_topics(store: Store, pattern: str, exact: bool, node: str | None) -> list[dict[str, Any]]:
+def display_topics(
+    store: Store, pattern: str, exact: bool, node: str | None, *, effective: bool = True
+) -> list[dict[str, Any]]:
     from mqctl.services.display import display_topics as topics
 
     require_node(store, node)
-    return topics(store, pattern, exact, node)
+    return topics(store, pattern, exact, node, effective=effective)
 
 
 def display_subscriptions(store: Store, pattern: str, exact: bool, node: str | None) -> list[dict[str, Any]]:

@@ -173,36 +173,42 @@ class ShownTopics(NamedTuple):
     (``topic_layer(store, objects)`` then reads only the memberships)."""
 
 
-def display_topics(store: Store, pattern: str, exact: bool, node: str | None) -> ShownTopics:
+def display_topics(
+    store: Store, pattern: str, exact: bool, node: str | None, *, objects: bool = True
+) -> ShownTopics:
     """The topic objects matching ``pattern`` (on ``node``), in one query read whole: a display of an
-    estate is 50,000 rows."""
+    estate is 50,000 rows. Without ``objects`` (a table, which resolves nothing) no domain object is
+    made: ``ShownTopics.objects`` is all None."""
     codec, t, n = convert.TOPIC, tables.topics, tables.nodes
     generic = not exact and pattern.endswith("*")
     by_name = name_filter(t.c.name, pattern, exact) if generic else t.c.name_key == convert.digest(pattern)
+    fields, mq = codec.fields, str(Dialect.MQ)
+    columns = codec.columns()
+    if not objects:  # the properties decoded by their column's type, as ``select(table)`` reads them
+        columns[fields.index("properties")] = t.c.properties
     stmt = (
-        select(n.c.name, n.c.dialect, *codec.columns())
+        select(n.c.name, n.c.dialect, *columns)
         .join(n, n.c.id == t.c.node_id)
         .where(by_name, *_node_clause(node))
         .order_by(n.c.name, t.c.name)
     )
-    fields, mq = codec.fields, str(Dialect.MQ)
     rows: list[dict[str, Any]] = []
-    objects: list[TopicObject | None] = []
+    shown: list[TopicObject | None] = []
     for qmgr, dialect, *values in store.conn.execute(stmt).all():
         stored = dict(zip(fields, values, strict=True))
-        obj = codec.from_tuple(values, (qmgr,))
-        item: dict[str, Any] = {"name": obj.name, "qmgr": qmgr}
+        obj = codec.from_tuple(values, (qmgr,)) if objects else None
+        item: dict[str, Any] = {"name": stored["name"], "qmgr": qmgr}
         if dialect == mq:
             item.update({k: stored[k] for k in MQ_TOPIC_KEYS})
-            item["cluster"] = obj.cluster
+            item["cluster"] = stored["cluster"] or ""
         else:
             item.update({k: stored[k] for k in EMS_TOPIC_KEYS})
-        item["properties"] = dict(obj.properties)
+        item["properties"] = dict(obj.properties if obj is not None else stored["properties"])
         item["dialect"] = dialect
-        item["seq"] = obj.seq
+        item["seq"] = stored["seq"]
         rows.append(item)
-        objects.append(obj if dialect == mq else None)
-    return ShownTopics(rows, objects, every=generic and pattern == "*" and node is None)
+        shown.append(obj if dialect == mq else None)
+    return ShownTopics(rows, shown, every=generic and pattern == "*" and node is None)
 
 
 def _clusters_of(qmgr: str) -> Select[Any]:
