@@ -34,11 +34,20 @@ def plain_output() -> bool:
         or "TTY_COMPATIBLE" in environ
         or "idlelib" in sys.modules
         or "IPython" in sys.modules
-        or sys.stdout.isatty()
+        or _isatty()
     ):
         return True
     out = console()
     return not out.is_terminal and out.color_system is None
+
+
+def _isatty() -> bool:
+    """stdout is a terminal, as Rich asks it (a stream without ``isatty``, or closed, is not)."""
+    isatty = getattr(sys.stdout, "isatty", None)
+    try:
+        return False if isatty is None else bool(isatty())
+    except ValueError:
+        return False
 
 
 def err_console() -> Console:
