@@ -7,9 +7,10 @@ Two steps, both pure functions of a batch and the broadcast ``Payload``:
   values, count and bytes whole numbers) and given its routing key (``mqctl.domain.publications``); a bad
   row gets its reason instead. Within a partition, a properties text, a (publisher, topic) pair and a
   count or bytes text is checked once, however many rows repeat it.
-- ``route_batches``: each distinct routing key routed by the domain engine (``routing.explain`` over a
-  ``RoutingModel`` built once per Python worker, per variant, with ``detail=False``: the facts need
-  no warnings, sentences or alternative paths) into rows of facts: where it was published,
+- ``route_batches``: each distinct routing key routed by the domain engine (``routing.route``: the rows
+  of ``routing.explain(..., detail=False)`` without the explanation, over a ``RoutingModel`` built once
+  per Python worker, per variant: the facts need no warnings, sentences or alternative paths, nor a
+  ``Delivery`` per subscription reached) into rows of facts: where it was published,
   deliveries, misses, the links crossed. Facts are appended column by column, a key's
   deliveries (or misses, or links) in one go.
 
@@ -30,10 +31,10 @@ from typing import Any
 import pyarrow as pa
 
 from mqctl.domain.errors import MqctlError
-from mqctl.domain.explanation import Explanation, Failures, Reason, Status, Via
+from mqctl.domain.explanation import Failures, Reason, Status, Via
 from mqctl.domain.model import Dialect, Topology
 from mqctl.domain.publications import parse_properties, routing_key, selector_identifiers, to_publication
-from mqctl.domain.routing import RoutingModel, explain
+from mqctl.domain.routing import RoutingModel, Rows, route
 from mqctl.domain.topics import has_wildcards, validate_topic
 from mqctl.domain.what_if import CURRENT, Variant, apply_variant
 from mqctl.formats import snapshot as snapshot_format
@@ -400,38 +401,43 @@ def _sum(totals: dict[Any, list[int]], keys: Iterable[Any], messages: int, size:
 
 _TEXT: dict[str, str] = {member: str(member) for kind in (Status, Via, Reason) for member in kind}
 """Each status, via and reason as plain text (``str`` of an enum member makes a new string each time)."""
+_DELIVERED, _STORED = _TEXT[Status.DELIVERED], _TEXT[Status.STORED]
 
 
-def explanation_facts(
-    facts: _Facts, variant: str, key: tuple[str, str, str], result: Explanation, messages: int, size: int
+def routed_facts(
+    facts: _Facts, variant: str, key: tuple[str, str, str], rows: Rows, messages: int, size: int
 ) -> None:
     """The facts of one routed key: one message per link a publication crosses, however many
     subscriptions it then serves; a stored delivery has crossed the links up to where it is stored."""
     from_node, topic, pkey = key
     facts.tally((((variant, "published", from_node, None), 1),), messages)
     links: dict[tuple[str, str, str, str], None] = {}
-    deliveries = result.deliveries
-    for d in deliveries:
-        stored_at = d.stored_at
-        for hop in d.hops:
+    delivered = rows.delivered
+    text = _TEXT
+    for _, arrival, stored_at in delivered:
+        for hop in arrival.hops:
             if hop.from_node == stored_at:
                 break  # a stored message waits here: the hops after are the path it will take, not taken
-            links[(variant, hop.from_node, hop.to_node, _TEXT[hop.via])] = None
-    statuses = [_TEXT[d.status] for d in deliveries]
-    nodes = [d.node for d in deliveries]
-    stored = [d.stored_at for d in deliveries]
+            links[(variant, hop.from_node, hop.to_node, text[hop.via])] = None
+    statuses = [_DELIVERED if stored_at is None else _STORED for _, _, stored_at in delivered]
+    nodes = [sub.node for sub, _, _ in delivered]
+    stored = [stored_at for _, _, stored_at in delivered]
     facts.tally(Counter(zip(repeat(variant), statuses, nodes, stored)).items(), messages)
-    subscriptions = [d.subscription for d in deliveries]
-    hops = [len(d.hops) for d in deliveries]
-    missed = result.not_delivered
-    missed_nodes = [n.node for n in missed]
+    subscriptions = [sub.name for sub, _, _ in delivered]
+    hops = [len(arrival.hops) for _, arrival, _ in delivered]
+    missed = rows.missed
+    missed_nodes = [sub.node for sub, _ in missed]
     facts.tally(Counter(zip(repeat(variant), repeat("missed"), missed_nodes, repeat(None))).items(), messages)
-    missed_subscriptions = [n.subscription for n in missed]
-    reasons = [_TEXT[n.reason] for n in missed]
+    missed_subscriptions = [sub.name for sub, _ in missed]
+    reasons = [text[miss.reason] for _, miss in missed]
     facts.link(links, messages, size)
     if not facts.per_key:
-        rows = zip(repeat(variant), subscriptions, nodes, statuses, stored, hops)
-        _sum(facts.deliveries, rows, messages, size)
+        _sum(
+            facts.deliveries,
+            zip(repeat(variant), subscriptions, nodes, statuses, stored, hops),
+            messages,
+            size,
+        )
         _sum(facts.misses, zip(repeat(variant), missed_subscriptions, missed_nodes, reasons), messages, size)
         return
     common = {
@@ -443,7 +449,7 @@ def explanation_facts(
         "bytes": size,
     }
     facts.add(
-        len(deliveries),
+        len(delivered),
         kind="delivery",
         subscription=subscriptions,
         node=nodes,
@@ -491,7 +497,7 @@ def route_batches(
             publication = to_publication(*key)
             for variant, model, failures in models:
                 try:
-                    result = explain(model, publication, failures, detail=False)
+                    rows = route(model, publication, failures)
                 except MqctlError as exc:
                     facts.add(
                         1,
@@ -503,6 +509,6 @@ def route_batches(
                         **{"from": key[0], "topic": key[1], "key": key[2]},
                     )
                     break  # refused for what it is, not for a variant: the same in every one
-                explanation_facts(facts, variant, key, result, row["messages"], row["bytes"])
+                routed_facts(facts, variant, key, rows, row["messages"], row["bytes"])
         _freeze_new()
         yield facts.batch()

@@ -70,7 +70,7 @@ from mqctl.domain.resolution import (
     chain_topicstrs,
 )
 from mqctl.domain.routing.cache import BoundedCache
-from mqctl.domain.routing.ladder import Arrival, Ladder, Miss
+from mqctl.domain.routing.ladder import Arrival, Ladder, Miss, Rows
 from mqctl.domain.routing.workload import ClusterChannels, HostChoice, choose_host
 from mqctl.domain.subindex import SubscriptionIndex
 from mqctl.domain.topics import (
@@ -83,7 +83,7 @@ from mqctl.domain.topics import (
     widen_char_pattern,
 )
 
-__all__ = ["MqPrepared", "explain_mq"]
+__all__ = ["MqPrepared", "explain_mq", "route_mq"]
 
 MQ = Dialect.MQ
 
@@ -112,6 +112,11 @@ def explain_mq(
     return prepared.routed(publication, failures, detail).answer(publication, failures)
 
 
+def route_mq(prepared: MqPrepared, publication: Publication, failures: Failures) -> Rows:
+    """``explain_mq(..., detail=False)``'s deliveries and misses as rows, without the explanation."""
+    return prepared.routed(publication, failures, False).rows(publication, failures)
+
+
 @dataclass(slots=True)
 class _Routed:
     """The answer for one (publisher, topic, failures) up to the selectors of the subscriptions (the
@@ -132,10 +137,14 @@ class _Routed:
             warnings=[Warning(code, message) for code, message in self.warnings],
             topic_hosts=list(self.topic_hosts),
         )
-        settle = Ladder(explanation, failures, MQ, self.detail).settle
-        for sub, outcome in self.outcomes:
-            settle(sub, outcome)
+        ladder = Ladder(explanation, failures, MQ, self.detail)
+        ladder.record(ladder.rows(self.outcomes))
         return explanation
+
+    def rows(self, publication: Publication, failures: Failures) -> Rows:
+        """``answer``'s deliveries and misses as rows (no explanation made)."""
+        explanation = Explanation(publication, self.resolved)  # the ladder reads only its publication
+        return Ladder(explanation, failures, MQ, self.detail).rows(self.outcomes)
 
 
 # --- subscriptions ---------------------------------------------------------------------------------
