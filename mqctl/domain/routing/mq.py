@@ -336,6 +336,8 @@ class MqPrepared:
         )
         shapes: dict[tuple[str, WSchema], _Shape] = {}
         self.subs = [_Sub.of(s, i, shapes) for i, s in enumerate(subs)]
+        self.any_char = any(s.wschema == WSchema.CHAR for s in subs)
+        """Some subscription has WSCHEMA(CHAR): else the proxy index's matches are the receivers."""
         self._by_proxy: SubscriptionIndex[int] = SubscriptionIndex(MQ)
         self._by_proxy.add_many((s.proxy_pattern, i) for i, s in enumerate(self.subs))
         self._force: dict[str, list[TopicObject]] = defaultdict(list)
@@ -549,7 +551,11 @@ class _TopicFacts:
         self.candidates = [prepared.subs[i] for i in sorted(prepared._by_proxy.match(topic))]
         """Subscriptions whose proxy pattern matches T (a CHAR pattern's proxy is wider than itself)."""
         char = WSchema.CHAR  # read once: an enum member is a slow attribute to look up per subscription
-        self.matching = [s for s in self.candidates if s.sub.wschema != char or s.receives(topic)]
+        self.matching = (
+            [s for s in self.candidates if s.sub.wschema != char or s.receives(topic)]
+            if prepared.any_char
+            else self.candidates
+        )
         """Subscriptions that receive T: the index matched a topic-schema pattern exactly already."""
         self.force = prepared.force_sources(topic)
         self.resolves_as = prepared.resolves_as(topic)
