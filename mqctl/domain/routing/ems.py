@@ -251,8 +251,12 @@ def route_ems(prepared: EmsPrepared, publication: Publication, failures: Failure
 
 def _rows(ctx: _Context) -> Rows:
     """Every subscription on T judged by the shared ladder, EMS's reachability in between."""
-    reach = ctx.ladder.reach
-    outcomes = [(sub, reach(sub, lambda sub=sub: _reach(ctx, sub))) for sub in ctx.facts.subs]  # type: ignore[misc]
+    subs = ctx.facts.subs
+    if ctx.failures.offline or ctx.failures.down:
+        reach = ctx.ladder.reach
+        outcomes = [(sub, reach(sub, lambda sub=sub: _reach(ctx, sub))) for sub in subs]  # type: ignore[misc]
+    else:  # ``Ladder.reach``'s first steps read only those failures: straight to reachability
+        outcomes = [(sub, _reach(ctx, sub)) for sub in subs]
     return ctx.ladder.rows(outcomes)
 
 

@@ -109,21 +109,12 @@ class Ladder:
         pub = self.explanation.publication
         return Message.create(pub.properties, pub.headers)
 
-    def judge(self, sub: Subscription, reach: Callable[[], Arrival | Miss]) -> Delivery | None:
-        """Apply the precedence to ``sub``; returns the delivery when it gets the publication."""
-        return self.settle(sub, self.reach(sub, reach))
-
     def reach(self, sub: Subscription, reach: Callable[[], Arrival | Miss]) -> Arrival | Miss:
         """Steps 1 to 3: they read the publisher, the topic and the failures, never the message, so a
-        caller may keep the outcome for other publications that differ only in properties."""
+        caller may keep the outcome for other publications that differ only in properties (then
+        ``rows`` runs steps 4 and 5)."""
         early = self._early(sub)
         return early if early is not None else reach()
-
-    def settle(self, sub: Subscription, outcome: Arrival | Miss) -> Delivery | None:
-        """Steps 4 and 5 on the outcome of ``reach``: the subscription's selector, then the delivery."""
-        rows = self.rows(((sub, outcome),))
-        self.record(rows)
-        return self.explanation.deliveries[-1] if rows.delivered else None
 
     def rows(self, outcomes: Iterable[tuple[Subscription, Arrival | Miss]]) -> Rows:
         """Steps 4 and 5 on the outcomes of ``reach``, in their order, as rows (no ``Delivery`` made):
@@ -132,7 +123,7 @@ class Ladder:
         missed: list[tuple[Subscription, Miss]] = []
         offline = self.failures.offline
         for sub, outcome in outcomes:
-            if type(outcome) is Miss:
+            if isinstance(outcome, Miss):
                 missed.append((sub, outcome))
                 continue
             if sub.selector:
@@ -141,10 +132,10 @@ class Ladder:
                     detail = self._selector_detail(sub, verdict) if self.detail else ""
                     missed.append((sub, Miss(Reason.SELECTOR_FALSE, detail)))
                     continue
-            stored_at = outcome.stored_at  # type: ignore[union-attr]
+            stored_at = outcome.stored_at
             if stored_at is None and offline and (sub.node, sub.name) in offline:
                 stored_at = sub.node  # a durable subscriber offline: its messages wait at its own node
-            delivered.append((sub, outcome, stored_at))  # type: ignore[arg-type]
+            delivered.append((sub, outcome, stored_at))
         return Rows(delivered, missed)
 
     def record(self, rows: Rows) -> None:
