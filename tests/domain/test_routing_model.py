@@ -118,7 +118,7 @@ def test_model_reused_answers_like_explain_on_the_topology(data: st.DataObject) 
         asked += [(node, topic, failures), (node, topic, Failures()), (node, topic, Failures(offline=gone))]
     model = RoutingModel(topology, cache_size=2)
     if data.draw(st.booleans()):
-        model.prepare()  # every subscription's proxy worked out at once (the Spark worker's model)
+        model.prepare()  # built at once, as the Spark worker builds it
     for question in asked + asked[::-1]:
         assert answer(model, question) == answer(topology, question)
 
