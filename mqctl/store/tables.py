@@ -155,11 +155,11 @@ topics = Table(
     "topics",
     metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("node_id", Integer, ForeignKey("nodes.id", ondelete="CASCADE"), nullable=False),
+    Column("node_id", Integer, ForeignKey("nodes.id", ondelete="CASCADE"), nullable=False, index=True),
     Column("name", Text, nullable=False),
-    Column("name_key", String(DIGEST), nullable=False, index=True),
+    Column("name_key", String(DIGEST), nullable=False),
     Column("topicstr", Text, nullable=False),
-    Column("topicstr_key", String(DIGEST), nullable=False, index=True),
+    Column("topicstr_key", String(DIGEST), nullable=False),
     Column("prefix_key", String(DIGEST), nullable=False, index=True),
     Column(
         "cluster", String(NAME), ForeignKey("clusters.name", ondelete="CASCADE"), nullable=True, index=True
@@ -175,8 +175,10 @@ topics = Table(
     Column("properties", JSON_DOC, nullable=False),
     Column("seq", Integer, nullable=False),
     *source_columns(),
-    UniqueConstraint("node_id", "name_key"),
-    UniqueConstraint("node_id", "topicstr_key"),
+    # the digest first: the keys serve lookups by name or TOPICSTR on every node (explain's slice, display)
+    # as well as on one, and a topic row updates no separate digest index (migration 0004)
+    UniqueConstraint("name_key", "node_id"),
+    UniqueConstraint("topicstr_key", "node_id"),
     one_of("clroute", ClRoute),
     one_of("wildcard", Wildcard),
     one_of("pubscope", Scope),
