@@ -1,6 +1,6 @@
 """0004_topic_keys up and down with rows present, on SQLite and PostgreSQL: the topic rows stay, names
-and TOPICSTRs stay unique per node, and a lookup by key alone (explain's slice, display) still finds the
-topic, through an index."""
+and TOPICSTRs stay unique per node, enumerations checked, and a lookup by key alone (explain's slice,
+display) still finds the topic, through an index."""
 
 from __future__ import annotations
 
@@ -28,19 +28,20 @@ def _keys(url: str) -> tuple[set[str], set[tuple[str, ...]]]:
 _COPY = (
     "INSERT INTO topics (node_id, name, name_key, topicstr, topicstr_key, prefix_key, clroute, wildcard, "
     "pubscope, subscope, proxysub, pub, sub, descr, properties, seq) "
-    "SELECT node_id, {name}, {name}, {topicstr}, {topicstr}, prefix_key, clroute, wildcard, pubscope, "
+    "SELECT node_id, {name}, {name}, {topicstr}, {topicstr}, prefix_key, clroute, wildcard, {pubscope}, "
     "subscope, proxysub, pub, sub, descr, properties, seq FROM topics WHERE id = (SELECT MIN(id) FROM topics)"
 )
-"""A copy of the first topic row on its node, its name and TOPICSTR (with their keys) as given."""
+"""A copy of the first topic row on its node, its name and TOPICSTR (with their keys) and PUBSCOPE as
+given."""
 
 
-def _copy_refused(url: str, *, name: str, topicstr: str) -> bool:
+def _copy_refused(url: str, *, name: str, topicstr: str, pubscope: str = "pubscope") -> bool:
     """Does the database refuse the copy (nothing is kept either way)?"""
     engine = create_engine(url)
     try:
         with engine.connect() as conn:
             try:
-                conn.execute(text(_COPY.format(name=name, topicstr=topicstr)))
+                conn.execute(text(_COPY.format(name=name, topicstr=topicstr, pubscope=pubscope)))
             except IntegrityError:
                 return True
             finally:
@@ -51,11 +52,13 @@ def _copy_refused(url: str, *, name: str, topicstr: str) -> bool:
 
 
 def _unique_per_node(url: str) -> bool:
-    """A second row with the same name, or the same TOPICSTR, on the node is refused; another is not."""
+    """A second row with the same name, or the same TOPICSTR, on the node is refused, and one with a
+    PUBSCOPE that is none of MQ's; another is not."""
     return (
         _copy_refused(url, name="name_key", topicstr="'other'")
         and _copy_refused(url, name="'other'", topicstr="topicstr_key")
-        and not _copy_refused(url, name="'other'", topicstr="'other'")
+        and _copy_refused(url, name="'other'", topicstr="'other'", pubscope="'NEVER'")
+        and not _copy_refused(url, name="'other'", topicstr="'other'", pubscope="'ALL'")
     )
 
 
