@@ -117,11 +117,12 @@ def _schema(url: str) -> dict[str, object]:
         engine.dispose()
 
 
-def test_a_store_created_on_first_use_is_the_migrated_schema(
+def test_a_store_created_on_first_use_is_the_migrated_store(
     empty_store_url: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
     """First use creates the store from the table metadata (``engine.create_at_head``), not by running the
-    migrations: the schema must be the one the migrations give, on each database."""
+    migrations: schema and rows must be the ones the migrations give, on each database."""
+    from mqctl.store.engine import open_store
     from tests.stores import STORES
 
     migrated = empty_store_url
@@ -131,9 +132,11 @@ def test_a_store_created_on_first_use_is_the_migrated_schema(
     else:
         created = STORES.pg.create(migrated=False)
         request.addfinalizer(lambda: STORES.pg.discard(created))
-    assert run_cli(["define", "qmgr", "QM1"], db=created).exit_code == 0
-    assert run_cli(["db", "current", "-o", "json"], db=created).json()["up_to_date"] is True  # type: ignore[index]
+    open_store(created).dispose()  # what a first use does
     assert _schema(created) == _schema(migrated)
+    assert dump_store(created) == dump_store(migrated)  # the rows the migrations seed too
+    assert run_cli(["db", "current", "-o", "json"], db=created).json()["up_to_date"] is True  # type: ignore[index]
+    assert run_cli(["define", "qmgr", "QM1"], db=created).exit_code == 0
     # from here on the real migrations run on it
     assert run_cli(["db", "downgrade", "0002_one_model"], db=created).exit_code == 0
     assert run_cli(["db", "upgrade"], db=created).exit_code == 0
