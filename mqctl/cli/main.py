@@ -8,6 +8,7 @@ the modules, so `mqctl explain` builds and imports explain alone and its start-u
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import sys
@@ -120,6 +121,10 @@ def run() -> None:
         with command_process():  # the garbage collector's one control point for a command
             # not standalone: click's usage errors come here, to be one line instead of Typer's panel
             code = app(prog_name="mqctl", standalone_mode=False)
+            # what the command left alive goes to the oldest generation unscanned: re-enabling the
+            # collector would otherwise scan all of it at once (50,000 displayed rows: ~0.1 s for nothing)
+            gc.freeze()
+        gc.unfreeze()
     except click.exceptions.NoArgsIsHelpError:
         sys.exit(2)  # the help was shown (`mqctl`, `mqctl define`)
     except click.ClickException as exc:

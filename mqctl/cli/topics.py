@@ -166,8 +166,8 @@ def display_topic(
     """Display topic objects."""
     from mqctl.services.views import display_topics
 
-    with reading() as store:
-        rows = display_topics(store, name, exact, qmgr)
+    with reading() as store:  # the effective values are JSON's only: the table has no column for them
+        rows = display_topics(store, name, exact, qmgr, effective=output is Output.json)
     show_table(
         "Topics", ["qmgr", "name", "topicstr", "cluster", "clroute", "wildcard", "properties"], rows, output
     )

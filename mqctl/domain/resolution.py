@@ -575,6 +575,57 @@ class TopicTree:
             proxysub=obj.proxysub if obj is not None else ProxySub.FIRSTUSE,
         )
 
+    def resolve_many(self, topicstrs: Iterable[str]) -> list[Resolution]:
+        """``[self.resolve(t) for t in topicstrs]``, for many topic strings at once (``display topic`` over
+        an estate resolves every object's TOPICSTR): no cache to churn, each chain walked once, the
+        inherited attributes taken in one pass up it."""
+        own, base = self._own, self._base or {}
+        hosts, node = self.index.hosts, self.node
+        out: list[Resolution] = []
+        for topicstr in topicstrs:
+            chain: list[TopicObject] = []
+            for s in chain_topicstrs(levels(topicstr, Dialect.MQ)):
+                found = own.get(s) or base.get(s)
+                if found is not None:
+                    chain.append(found)
+            obj = point = None
+            pubscope: Scope = Scope.ASPARENT
+            subscope: Scope = Scope.ASPARENT
+            pub: Enablement = Enablement.ASPARENT
+            sub: Enablement = Enablement.ASPARENT
+            for o in reversed(chain):  # as ``_inherit`` for the four, in one walk
+                if obj is None:
+                    obj = o
+                if point is None and o.cluster:
+                    point = o
+                if pubscope == Scope.ASPARENT:
+                    pubscope = o.pubscope
+                if subscope == Scope.ASPARENT:
+                    subscope = o.subscope
+                if pub == Enablement.ASPARENT:
+                    pub = o.pub
+                if sub == Enablement.ASPARENT:
+                    sub = o.sub
+            out.append(
+                Resolution(
+                    node=node,
+                    topicstr=topicstr,
+                    object=obj,
+                    chain=tuple(chain),
+                    cluster=point.cluster if point is not None else "",
+                    cluster_point=point,
+                    clroute=point.clroute if point is not None else ClRoute.DIRECT,
+                    hosts=hosts(point.cluster, point.topicstr) if point is not None else (),
+                    pubscope=Scope.ALL if pubscope == Scope.ASPARENT else pubscope,
+                    subscope=Scope.ALL if subscope == Scope.ASPARENT else subscope,
+                    pub=Enablement.ENABLED if pub == Enablement.ASPARENT else pub,
+                    sub=Enablement.ENABLED if sub == Enablement.ASPARENT else sub,
+                    wildcard=obj.wildcard if obj is not None else Wildcard.PASSTHRU,
+                    proxysub=obj.proxysub if obj is not None else ProxySub.FIRSTUSE,
+                )
+            )
+        return out
+
     def uses(self, attribute: str, value: StrEnum) -> bool:
         """Some object in the tree has ``attribute`` set to ``value`` (e.g. ``wildcard``, BLOCK): when none
         does, a caller can skip resolving a topic to find out."""

@@ -30,15 +30,19 @@ _SPECIAL = {"char": re.compile(r"[*?%]"), Dialect.MQ: re.compile(r"[#+]"), Diale
 def receives(sub: Subscription, topic: str, dialect: Dialect) -> bool:
     """The subscription's pattern matches concrete ``topic`` (``dialect`` is its node's).
 
-    The text before the first character that could be a wildcard is literal, so ``topic`` must start
-    with it: most subscriptions of a large estate are answered by that test alone, without compiling
+    The text before the first character that could be a wildcard is literal (for MQ's topic schema, up
+    to that level: ``#`` may stand for no level), so ``topic`` must start with it: most subscriptions of a large estate are answered by that test alone, without compiling
     their pattern (a pattern with no such character matches its own text only).
     """
     char = dialect is Dialect.MQ and sub.wschema == WSchema.CHAR
     special = _SPECIAL["char" if char else dialect].search(sub.topicstr)
     if special is None:
         return topic == sub.topicstr
-    if not topic.startswith(sub.topicstr[: special.start()]):
+    literal = special.start()
+    if dialect is Dialect.MQ and not char:
+        # up to the level separator before it: a '#' level also matches no level ('a/#' receives 'a')
+        literal = max(sub.topicstr.rfind("/", 0, literal), 0)
+    if not topic.startswith(sub.topicstr[:literal]):
         return False
     return char_matches(sub.topicstr, topic) if char else matches(sub.topicstr, topic, dialect)
 

@@ -240,20 +240,22 @@ def _text(value: Any) -> Any:
 
 def effective_json(res: Resolution) -> dict[str, Any]:
     """The values MQ uses at a TOPICSTR once ``ASPARENT`` and a blank CLUSTER are resolved through the
-    topic tree (``display tree`` and ``display topic``'s ``effective``)."""
-    out: dict[str, Any] = {}
-    for key in EFFECTIVE_KEYS:
-        value = getattr(res, key)
-        if key == "object":
-            value = res.object_name
-        elif key == "cluster_point":
-            value = value.name if value is not None else None
-        elif key == "clroute" and not res.cluster:
-            value = None
-        elif isinstance(value, tuple):
-            value = list(value)
-        out[key] = _text(value)
-    return out
+    topic tree (``display tree`` and ``display topic``'s ``effective``): ``EFFECTIVE_KEYS`` in order,
+    enumerations as MQSC spells them. Written out key by key: ``display topic '*'`` makes 50,000."""
+    point = res.cluster_point
+    return {
+        "object": res.object_name,
+        "cluster": res.cluster,
+        "cluster_point": point.name if point is not None else None,
+        "clroute": str(res.clroute) if res.cluster else None,
+        "hosts": list(res.hosts),
+        "pubscope": str(res.pubscope),
+        "subscope": str(res.subscope),
+        "pub": str(res.pub),
+        "sub": str(res.sub),
+        "wildcard": str(res.wildcard),
+        "proxysub": str(res.proxysub),
+    }
 
 
 def _node_json(node: TreeNode) -> dict[str, Any]:

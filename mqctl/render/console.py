@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -19,6 +20,34 @@ def console() -> Console:
     if sys.stdout.isatty():
         return Console(highlight=False)
     return Console(highlight=False, width=1_000_000)
+
+
+def plain_output() -> bool:
+    """Whether what Rich prints on stdout is plain text (a pipe or a file: no terminal, no colour).
+
+    Told without importing Rich when stdout is no terminal and nothing Rich reads could make it act as
+    one (``FORCE_COLOR``, ``TTY_COMPATIBLE``, IDLE, Jupyter): a piped display then never loads Rich.
+    Otherwise Rich's own console answers."""
+    environ = os.environ
+    if not (
+        "FORCE_COLOR" in environ
+        or "TTY_COMPATIBLE" in environ
+        or "idlelib" in sys.modules
+        or "IPython" in sys.modules
+        or _isatty()
+    ):
+        return True
+    out = console()
+    return not out.is_terminal and out.color_system is None
+
+
+def _isatty() -> bool:
+    """stdout is a terminal, as Rich asks it (a stream without ``isatty``, or closed, is not)."""
+    isatty = getattr(sys.stdout, "isatty", None)
+    try:
+        return False if isatty is None else bool(isatty())
+    except ValueError:
+        return False
 
 
 def err_console() -> Console:
@@ -62,15 +91,21 @@ def _indented(value: Any, indent: str, out: list[str]) -> None:
         out.append("false")
     elif type(value) is int:
         out.append(int.__repr__(value))
-    elif isinstance(value, dict) and all(type(k) is str for k in value):
+    elif isinstance(value, dict) and (not value or set(map(type, value)) == {str}):
         if not value:
             out.append("{}")
             return
         inner = indent + "  "
         sep = "{\n" + inner
         for key, item in value.items():
-            out.append(sep + _quote(key) + ": ")
-            _indented(item, inner, out)
+            # a text or null value is appended here, not through a call (most of a display's values)
+            if type(item) is str:
+                out.append(sep + _quote(key) + ": " + _quote(item))
+            elif item is None:
+                out.append(sep + _quote(key) + ": null")
+            else:
+                out.append(sep + _quote(key) + ": ")
+                _indented(item, inner, out)
             sep = ",\n" + inner
         out.append("\n" + indent + "}")
     elif isinstance(value, list):
@@ -80,8 +115,11 @@ def _indented(value: Any, indent: str, out: list[str]) -> None:
         inner = indent + "  "
         sep = "[\n" + inner
         for item in value:
-            out.append(sep)
-            _indented(item, inner, out)
+            if type(item) is str:
+                out.append(sep + _quote(item))
+            else:
+                out.append(sep)
+                _indented(item, inner, out)
             sep = ",\n" + inner
         out.append("\n" + indent + "]")
     else:
@@ -97,9 +135,8 @@ def show_table(title: str, columns: Sequence[str], rows: Sequence[dict[str, Any]
         return
     if rows:
         columns = [col for col in columns if any(col in row for row in rows)]
-    out = console()
-    if not out.is_terminal and out.color_system is None:  # what Rich prints is plain text (no FORCE_COLOR)
-        text = plain_table(title, columns, [[cell(row.get(col)) for col in columns] for row in rows])
+    if plain_output():
+        text = plain_table(title, columns, [row_cells(row, columns) for row in rows])
         if text is not None:
             sys.stdout.write(text)
             if not rows:
@@ -107,11 +144,13 @@ def show_table(title: str, columns: Sequence[str], rows: Sequence[dict[str, Any]
             return
     from rich.table import Table
 
+    out = console()
+
     table = Table(title=title, title_justify="left")
     for col in columns:
         table.add_column(col.upper())
     for row in rows:
-        table.add_row(*[cell(row.get(col)) for col in columns])
+        table.add_row(*row_cells(row, columns))
     out.print(table)
     if not rows:
         sys.stderr.write(f"no {title.lower()} match\n")
@@ -122,14 +161,20 @@ _NOT_PLAIN = re.compile(r"[\[\]\x01-\x1f\x7f-\x9f]|^\s|\s$|\x00\s|\s\x00")
 spaces. A table holding any of these is left to Rich (as is one holding an emoji code, ``:smile:``)."""
 
 
-def _all_plain(values: list[str]) -> bool:
-    """Whether Rich would print every value as it is (one regular-expression pass over all of them)."""
-    from rich.emoji import Emoji
+_EMOJI_LIKE = re.compile(r":\S*?:")
+"""What Rich's emoji codes look like (``:smile:``); only text that has one is checked against Rich's list."""
 
+
+def all_plain(values: list[str]) -> bool:
+    """Whether Rich would print every value as it is (one regular-expression pass over all of them)."""
     joined = "\x00".join(values)
     if joined.count("\x00") != len(values) - 1 or _NOT_PLAIN.search(joined):
         return False
-    return ":" not in joined or all(Emoji.replace(v) == v for v in values if ":" in v)
+    if not _EMOJI_LIKE.search(joined):
+        return True
+    from rich.emoji import Emoji
+
+    return all(Emoji.replace(v) == v for v in values if ":" in v)
 
 
 def plain_table(title: str, columns: Sequence[str], cells: list[list[str]]) -> str | None:
@@ -137,21 +182,25 @@ def plain_table(title: str, columns: Sequence[str], cells: list[list[str]]) -> s
     directly: Rich measures and renders every cell through its layout engine, minutes for 50,000 rows.
     None when a cell holds what Rich would interpret (markup, emoji codes, control characters) or the
     title is wider than the table: those go through Rich."""
-    from rich.cells import cell_len
-
     headers = [col.upper() for col in columns]
     values = [v for row in cells for v in row if v]
-    if not _all_plain([title, *headers, *values]):
+    if not all_plain([title, *headers, *values]):
         return None
-    ascii_only = "".join(values).isascii()
-    widths = []
-    for i, head in enumerate(headers):
-        col = [row[i] for row in cells]
-        measure = len if ascii_only else cell_len
-        widths.append(max([cell_len(head), *map(measure, col)]))
+    ascii_only = "".join([title, *headers, *values]).isascii()
+    cell_len: Callable[[str], int] = len  # an ASCII character is one cell (Rich's measure is not loaded)
+    if not ascii_only:
+        from rich.cells import cell_len as rich_cell_len
+
+        cell_len = rich_cell_len
+    by_column = list(zip(*cells, strict=True)) if cells else [() for _ in headers]
+    widths = [
+        max([cell_len(head), *map(cell_len, col)]) for head, col in zip(headers, by_column, strict=True)
+    ]
     total = sum(widths) + 3 * len(widths) + 1
     if cell_len(title) > total:
         return None
+    # an ASCII row is one %-formatting (C speed; %s pads by code points, which are cells in ASCII)
+    row_format = "│ " + " │ ".join(f"%-{w}s" for w in widths) + " │\n" if ascii_only else ""
 
     def line(values: Sequence[str], bar: str) -> str:
         if ascii_only:
@@ -169,9 +218,17 @@ def plain_table(title: str, columns: Sequence[str], cells: list[list[str]]) -> s
         line(headers, "┃"),
         rule("┡", "╇", "┩", "━"),
     ]
-    out.extend(line(row, "│") for row in cells)
+    if ascii_only:
+        out.extend(row_format % tuple(row) for row in cells)
+    else:
+        out.extend(line(row, "│") for row in cells)
     out.append(rule("└", "┴", "┘", "─"))
     return "".join(out)
+
+
+def row_cells(row: dict[str, Any], columns: Sequence[str]) -> list[str]:
+    """A row's cells in ``columns`` (a text value is its own cell: most are)."""
+    return [v if type(v) is str else cell(v) for v in map(row.get, columns)]
 
 
 def cell(value: Any) -> str:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 
 from mqctl.domain.validation import Finding, Severity
+from mqctl.render.console import all_plain, plain_output
 
 HEADINGS = {"error": "Errors", "warning": "Warnings", "info": "Information"}
 STYLES = {"error": "red", "warning": "yellow", "info": "cyan"}
@@ -19,7 +21,17 @@ def render(findings: Sequence[Finding], fail_on: Severity) -> None:
     from mqctl.domain.validation import failing, summary
 
     console = Console(highlight=False)
+    direct = plain_output()
     counts = summary(findings)
+
+    def line(markup: str, text: str) -> None:
+        """One line, never wrapped (CI logs are read with grep): written as it is when Rich would print
+        exactly ``text`` (a pipe, nothing in it Rich interprets), a report of thousands of findings."""
+        if direct and "\\" not in text and all_plain([text.lstrip(" ")]):
+            sys.stdout.write(text + "\n")
+        else:
+            console.print(markup, soft_wrap=True)
+
     for severity in Severity:
         group = [f for f in findings if f.severity is severity]
         if not group:
@@ -27,13 +39,11 @@ def render(findings: Sequence[Finding], fail_on: Severity) -> None:
         style = STYLES[str(severity)]
         console.print(f"[bold {style}]{HEADINGS[str(severity)]} ({len(group)})[/bold {style}]")
         for f in group:
-            # one line per finding, never wrapped: CI logs are read with grep
-            console.print(
-                f"  [{style}]{f.rule.id} {f.rule.code}[/{style}]  {escape(f.message)}", soft_wrap=True
-            )
+            head = f"{f.rule.id} {f.rule.code}"
+            line(f"  [{style}]{head}[/{style}]  {escape(f.message)}", f"  {head}  {f.message}")
             if f.source is not None:
                 where = f.source.file + (f":{f.source.line}" if f.source.line is not None else "")
-                console.print(f"      [dim]at {escape(where)}[/dim]", soft_wrap=True)
+                line(f"      [dim]at {escape(where)}[/dim]", f"      at {where}")
         console.print()
     table = Table(title="mqctl validate", title_justify="left")
     table.add_column("SEVERITY")

@@ -6,10 +6,10 @@ objects and its clusters' clustered objects, semantics §3): the domain's resolu
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
-from mqctl.domain.model import Dialect
 from mqctl.domain.resolution import TopicTree, TopicTrees
 from mqctl.domain.tree_view import effective_json
 from mqctl.store import read_models
@@ -20,17 +20,25 @@ FEW_QMGRS = 4
 from the whole topic layer read once (one slice per queue manager re-reads its clusters' objects)."""
 
 
-def display_topics(store: Store, pattern: str, exact: bool, node: str | None) -> list[dict[str, Any]]:
-    out = read_models.display_topics(store, pattern, exact, node)
-    mq = str(Dialect.MQ)
-    qmgrs = {item["qmgr"] for item in out if item["dialect"] == mq}
+def display_topics(
+    store: Store, pattern: str, exact: bool, node: str | None, *, effective: bool = True
+) -> list[dict[str, Any]]:
+    """The rows of ``display topic``; with ``effective`` (``-o json``: the table has no such column),
+    each MQ row with the values its queue manager's tree makes effective."""
+    shown = read_models.display_topics(store, pattern, exact, node, objects=effective)
+    if not effective:
+        return shown.rows
+    by_qmgr: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for item, obj in zip(shown.rows, shown.objects, strict=True):
+        if obj is not None:
+            by_qmgr[obj.node].append(item)
     at: Callable[[str], TopicTree]
-    if len(qmgrs) > FEW_QMGRS:
-        at = TopicTrees(read_models.topic_layer(store)).at
+    if len(by_qmgr) > FEW_QMGRS:
+        at = TopicTrees(read_models.topic_layer(store, shown.objects if shown.every else None)).at
     else:
-        slices = {q: TopicTree.for_node(read_models.topic_space(store, q), q) for q in qmgrs}
+        slices = {q: TopicTree.for_node(read_models.topic_space(store, q), q) for q in by_qmgr}
         at = slices.__getitem__
-    for item in out:
-        if item["dialect"] == mq:
-            item["effective"] = effective_json(at(item["qmgr"]).resolve(item["topicstr"]))
-    return out
+    for qmgr, items in by_qmgr.items():
+        for item, res in zip(items, at(qmgr).resolve_many(i["topicstr"] for i in items), strict=True):
+            item["effective"] = effective_json(res)
+    return shown.rows

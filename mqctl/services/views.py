@@ -40,11 +40,13 @@ def display_memberships(store: Store, node: str | None, cluster: str | None) -> 
     return read_models.display_memberships(store, node, cluster)
 
 
-def display_topics(store: Store, pattern: str, exact: bool, node: str | None) -> list[dict[str, Any]]:
+def display_topics(
+    store: Store, pattern: str, exact: bool, node: str | None, *, effective: bool = True
+) -> list[dict[str, Any]]:
     from mqctl.services.display import display_topics as topics
 
     require_node(store, node)
-    return topics(store, pattern, exact, node)
+    return topics(store, pattern, exact, node, effective=effective)
 
 
 def display_subscriptions(store: Store, pattern: str, exact: bool, node: str | None) -> list[dict[str, Any]]:
@@ -72,12 +74,15 @@ def display_route_selectors(store: Store, node: str | None, route: str | None) -
     return read_models.display_route_selectors(store, node, route)
 
 
-def topology(store: Store, *, subscriptions: bool = True) -> Topology:
-    """The whole model as the domain sees it (``graph``); without ``subscriptions`` when the picture
-    draws none (``graph`` without ``--topic``: on an estate they are most of the rows)."""
-    from mqctl.store.topology import load_topology
+def diagram_topology(store: Store, topic: str | None) -> Topology:
+    """What ``graph`` draws from: with ``topic``, the whole model (the subscriptions that match it, the
+    objects its resolution walks); without, only the nodes, links and clustered topic objects it draws
+    (``read_models.drawn_topology``: an estate's plain objects and subscriptions are most of its rows)."""
+    if topic is not None:
+        from mqctl.store.topology import load_topology
 
-    return load_topology(store.conn, subscriptions=subscriptions)
+        return load_topology(store.conn)
+    return read_models.drawn_topology(store)
 
 
 def tree_view(store: Store, qmgr: str, topic: str | None) -> TreeView:

@@ -7,9 +7,10 @@ Two steps, both pure functions of a batch and the broadcast ``Payload``:
   values, count and bytes whole numbers) and given its routing key (``mqctl.domain.publications``); a bad
   row gets its reason instead. Within a partition, a properties text, a (publisher, topic) pair and a
   count or bytes text is checked once, however many rows repeat it.
-- ``route_batches``: each distinct routing key routed by the domain engine (``routing.explain`` over a
-  ``RoutingModel`` built once per Python worker, per variant, with ``detail=False``: the facts need
-  no warnings, sentences or alternative paths) into rows of facts: where it was published,
+- ``route_batches``: each distinct routing key routed by the domain engine (``routing.route``: the rows
+  of ``routing.explain(..., detail=False)`` without the explanation, over a ``RoutingModel`` built once
+  per Python worker, per variant: the facts need no warnings, sentences or alternative paths, nor a
+  ``Delivery`` per subscription reached) into rows of facts: where it was published,
   deliveries, misses, the links crossed. Facts are appended column by column, a key's
   deliveries (or misses, or links) in one go.
 
@@ -21,7 +22,6 @@ objects of a large estate on every batch.
 from __future__ import annotations
 
 import gc
-from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import repeat
@@ -30,10 +30,10 @@ from typing import Any
 import pyarrow as pa
 
 from mqctl.domain.errors import MqctlError
-from mqctl.domain.explanation import Explanation, Failures, Reason, Status, Via
+from mqctl.domain.explanation import Failures, Reason, Status, Via
 from mqctl.domain.model import Dialect, Topology
 from mqctl.domain.publications import parse_properties, routing_key, selector_identifiers, to_publication
-from mqctl.domain.routing import RoutingModel, explain
+from mqctl.domain.routing import RoutingModel, Rows, route
 from mqctl.domain.topics import has_wildcards, validate_topic
 from mqctl.domain.what_if import CURRENT, Variant, apply_variant
 from mqctl.formats import snapshot as snapshot_format
@@ -50,6 +50,7 @@ KEYED_SCHEMA = pa.schema(
         ("bytes_text", pa.string()),
         ("record", pa.string()),
         ("rows", pa.int64()),
+        ("bytes_sum", pa.int64()),
         ("key", pa.string()),
         ("count", pa.int64()),
         ("bytes", pa.int64()),
@@ -57,7 +58,8 @@ KEYED_SCHEMA = pa.schema(
     ]
 )
 """A distinct publication row as given (text) with how many times the log holds it, its routing key,
-count and bytes, or the reason it is refused."""
+count and bytes, or the reason it is refused. ``bytes_sum``: the sizes Spark summed over those rows
+(``job.routing_keys``: a size of plain digits is summed there, and its ``bytes_text`` left empty)."""
 
 ROUTED_SCHEMA = pa.schema(
     [
@@ -292,7 +294,7 @@ def key_batches(batches: Iterator[pa.RecordBatch], keying: Keying) -> Iterator[p
         yield pa.RecordBatch.from_arrays(
             [
                 *(batch.column(name) for name in ("from", "topic", "properties", "count_text")),
-                *(batch.column(name) for name in ("bytes_text", "record", "rows")),
+                *(batch.column(name) for name in ("bytes_text", "record", "rows", "bytes_sum")),
                 pa.array(keys, pa.string()),
                 pa.array(counts, pa.int64()),
                 pa.array(sizes, pa.int64()),
@@ -306,158 +308,152 @@ _CHECKED = ("record", "from", "topic", "count_text", "bytes_text", "properties")
 """The columns a row's checks read, in ``_Checks.row``'s order."""
 
 
-DeliveryKey = tuple[str, str, str, str, str | None, int]
-"""(variant, subscription, node, status, stored_at, hops): a row of the aggregated ``deliveries``."""
-MissKey = tuple[str, str, str, str]
-"""(variant, subscription, node, reason): a row of the aggregated ``not_delivered``."""
+_DELIVERY = ("variant", "subscription", "node", "status", "stored_at", "hops")
+"""The columns a row of the aggregated ``deliveries`` is summed by."""
+_MISSED = ("variant", "subscription", "node", "reason")
+"""The columns a row of the aggregated ``not_delivered`` is summed by."""
+_LINK = ("variant", "link_from", "link_to", "via")
+_KEY = ("from", "topic", "key")
+_MEASURES = ("messages", "bytes")
+_TYPES = {f.name: f.type for f in ROUTED_SCHEMA}
 
 
 class _Facts:
-    """Columns of ROUTED_SCHEMA being filled, several rows at a time, and the batch's sums of links and
-    tallies: a publication log crosses the same links and reaches the same nodes key after key, and
-    only their totals are written. Unless ``per_key``, deliveries and misses are summed per batch
-    too (capacity planning reads totals per subscription, not which key reached it)."""
+    """The facts of a batch's keys, appended column by column (a key's deliveries, misses or links in
+    one go), then summed by Arrow when the batch is done (``batch``): a publication log crosses the same
+    links and reaches the same nodes key after key, and only their totals are written. Unless
+    ``per_key``, deliveries and misses are summed too (capacity planning reads totals per subscription,
+    not which key reached it). Tallies are sums of the deliveries, misses and publications, made there."""
 
     def __init__(self, per_key: bool = False) -> None:
         self.per_key = per_key
-        self.columns: dict[str, list[Any]] = {f.name: [] for f in ROUTED_SCHEMA}
-        self.links: dict[tuple[str, str, str, str], list[int]] = {}
-        """(variant, from, to, via) -> [messages, bytes]"""
-        self.tallies: dict[tuple[str, str, str, str | None], int] = {}
-        """(variant, status, node, stored_at) -> messages"""
-        self.deliveries: dict[DeliveryKey, list[int]] = {}
-        """Without per_key: (variant, subscription, node, status, stored_at, hops) -> [messages, bytes]"""
-        self.misses: dict[MissKey, list[int]] = {}
-        """Without per_key: (variant, subscription, node, reason) -> [messages, bytes]"""
+        keyed = _KEY if per_key else ()
+        self.refused: dict[str, list[Any]] = {name: [] for name in ("variant", *_KEY, "reason", *_MEASURES)}
+        self.published: dict[str, list[Any]] = {name: [] for name in ("variant", "node", "messages")}
+        self.links: dict[str, list[Any]] = {name: [] for name in (*_LINK, *_MEASURES)}
+        self.deliveries: dict[str, list[Any]] = {name: [] for name in (*_DELIVERY, *keyed, *_MEASURES)}
+        self.misses: dict[str, list[Any]] = {name: [] for name in (*_MISSED, *keyed, *_MEASURES)}
 
-    def add(self, rows: int, **values: Any) -> None:
-        """``rows`` rows: a list value gives each row its own, any other value is the same in each."""
-        if rows == 0:
-            return
-        for name, column in self.columns.items():
-            value = values.get(name)
-            column.extend(value if type(value) is list else [value] * rows)
-
-    def link(self, links: Iterable[tuple[str, str, str, str]], messages: int, size: int) -> None:
-        """Each of ``links`` (variant, from, to, via) crossed by ``messages`` messages of ``size`` bytes."""
-        _sum(self.links, links, messages, size)
-
-    def batch(self) -> pa.RecordBatch:
-        for kind, totals in (("delivery", self.deliveries), ("missed", self.misses)):
-            if not totals:
-                continue
-            columns = ("variant", "subscription", "node") + (
-                ("status", "stored_at", "hops") if kind == "delivery" else ("reason",)
-            )
-            values = dict(zip(columns, map(list, zip(*totals, strict=True)), strict=True))
-            messages, size = map(list, zip(*totals.values(), strict=True))
-            self.add(len(messages), kind=kind, messages=messages, bytes=size, **values)
-        if self.links:
-            variant, link_from, link_to, via = map(list, zip(*self.links, strict=True))
-            messages, size = map(list, zip(*self.links.values(), strict=True))
-            self.add(
-                len(variant),
-                kind="link",
-                variant=variant,
-                link_from=link_from,
-                link_to=link_to,
-                via=via,
-                messages=messages,
-                bytes=size,
-            )
-        if self.tallies:
-            variant, status, node, stored_at = map(list, zip(*self.tallies, strict=True))
-            self.add(
-                len(variant),
-                kind="tally",
-                variant=variant,
-                status=status,
-                node=node,
-                stored_at=stored_at,
-                messages=list(self.tallies.values()),
-            )
-        return pa.RecordBatch.from_pydict(self.columns, schema=ROUTED_SCHEMA)
-
-    def tally(self, counts: Iterable[tuple[tuple[str, str, str, str | None], int]], messages: int) -> None:
-        """Each (variant, status, node, stored_at), counted ``n`` times, for ``messages * n`` messages."""
-        tallies = self.tallies
-        for key, n in counts:
-            tallies[key] = tallies.get(key, 0) + messages * n
-
-
-def _sum(totals: dict[Any, list[int]], keys: Iterable[Any], messages: int, size: int) -> None:
-    """Each of ``keys`` in ``totals`` gains ``messages`` messages and ``size`` bytes."""
-    for key in keys:
-        total = totals.get(key)
-        if total is None:
-            totals[key] = [messages, size]
+    def batch(self) -> pa.Table:
+        """Every fact of the batch in ROUTED_SCHEMA: refused keys, deliveries and misses (per key, or
+        summed), links crossed and tallies, summed."""
+        deliveries, misses = _table(self.deliveries), _table(self.misses)
+        parts = [_rows("refused", _table(self.refused))]
+        if self.per_key:
+            parts += [_rows("delivery", deliveries), _rows("missed", misses)]
         else:
-            total[0] += messages
-            total[1] += size
+            parts += [
+                _rows("delivery", _summed(deliveries, _DELIVERY)),
+                _rows("missed", _summed(misses, _MISSED)),
+            ]
+        parts.append(_rows("link", _summed(_table(self.links), _LINK)))
+        published = _table(self.published).append_column(
+            "status", pa.repeat("published", len(self.published["node"]))
+        )
+        reached = deliveries.group_by(["variant", "status", "node", "stored_at"], use_threads=False)
+        missed = misses.group_by(["variant", "node"], use_threads=False).aggregate([("messages", "sum")])
+        parts += [
+            _rows("tally", _summed(published, ("variant", "status", "node"), ("messages",))),
+            _rows(
+                "tally",
+                reached.aggregate([("messages", "sum")]).rename_columns(
+                    ["variant", "status", "node", "stored_at", "messages"]
+                ),
+            ),
+            _rows(
+                "tally",
+                missed.rename_columns(["variant", "node", "messages"]).append_column(
+                    "status", pa.repeat("missed", missed.num_rows)
+                ),
+            ),
+        ]
+        return pa.concat_tables(parts)
+
+
+def _table(columns: dict[str, list[Any]]) -> pa.Table:
+    return pa.table({name: pa.array(values, _TYPES[name]) for name, values in columns.items()})
+
+
+def _summed(table: pa.Table, by: tuple[str, ...], measures: tuple[str, ...] = _MEASURES) -> pa.Table:
+    """``measures`` summed per ``by``."""
+    summed = table.group_by(list(by), use_threads=False).aggregate([(m, "sum") for m in measures])
+    return summed.rename_columns([*by, *measures])
+
+
+def _rows(kind: str, table: pa.Table) -> pa.Table:
+    """``table``'s rows in ROUTED_SCHEMA: ``kind`` set, the columns it lacks null."""
+    n = table.num_rows
+    columns = []
+    for f in ROUTED_SCHEMA:
+        if f.name == "kind":
+            columns.append(pa.repeat(kind, n))
+        elif f.name in table.column_names:
+            columns.append(table.column(f.name).cast(f.type))
+        else:
+            columns.append(pa.nulls(n, f.type))
+    return pa.Table.from_arrays(columns, schema=ROUTED_SCHEMA)
 
 
 _TEXT: dict[str, str] = {member: str(member) for kind in (Status, Via, Reason) for member in kind}
 """Each status, via and reason as plain text (``str`` of an enum member makes a new string each time)."""
+_DELIVERED, _STORED = _TEXT[Status.DELIVERED], _TEXT[Status.STORED]
 
 
-def explanation_facts(
-    facts: _Facts, variant: str, key: tuple[str, str, str], result: Explanation, messages: int, size: int
+def routed_facts(
+    facts: _Facts, variant: str, key: tuple[str, str, str], rows: Rows, messages: int, size: int
 ) -> None:
     """The facts of one routed key: one message per link a publication crosses, however many
     subscriptions it then serves; a stored delivery has crossed the links up to where it is stored."""
-    from_node, topic, pkey = key
-    facts.tally((((variant, "published", from_node, None), 1),), messages)
-    links: dict[tuple[str, str, str, str], None] = {}
-    deliveries = result.deliveries
-    for d in deliveries:
-        stored_at = d.stored_at
-        for hop in d.hops:
+    from_node = key[0]
+    published = facts.published
+    published["variant"].append(variant)
+    published["node"].append(from_node)
+    published["messages"].append(messages)
+    delivered, missed = rows
+    links: dict[tuple[str, str, str], None] = {}
+    text = _TEXT
+    for _, arrival, stored_at in delivered:
+        for hop in arrival.hops:
             if hop.from_node == stored_at:
                 break  # a stored message waits here: the hops after are the path it will take, not taken
-            links[(variant, hop.from_node, hop.to_node, _TEXT[hop.via])] = None
-    statuses = [_TEXT[d.status] for d in deliveries]
-    nodes = [d.node for d in deliveries]
-    stored = [d.stored_at for d in deliveries]
-    facts.tally(Counter(zip(repeat(variant), statuses, nodes, stored)).items(), messages)
-    subscriptions = [d.subscription for d in deliveries]
-    hops = [len(d.hops) for d in deliveries]
-    missed = result.not_delivered
-    missed_nodes = [n.node for n in missed]
-    facts.tally(Counter(zip(repeat(variant), repeat("missed"), missed_nodes, repeat(None))).items(), messages)
-    missed_subscriptions = [n.subscription for n in missed]
-    reasons = [_TEXT[n.reason] for n in missed]
-    facts.link(links, messages, size)
-    if not facts.per_key:
-        rows = zip(repeat(variant), subscriptions, nodes, statuses, stored, hops)
-        _sum(facts.deliveries, rows, messages, size)
-        _sum(facts.misses, zip(repeat(variant), missed_subscriptions, missed_nodes, reasons), messages, size)
-        return
-    common = {
-        "variant": variant,
-        "from": from_node,
-        "topic": topic,
-        "key": pkey,
-        "messages": messages,
-        "bytes": size,
-    }
-    facts.add(
-        len(deliveries),
-        kind="delivery",
-        subscription=subscriptions,
-        node=nodes,
-        status=statuses,
-        stored_at=stored,
-        hops=hops,
-        **common,
-    )
-    facts.add(
-        len(missed),
-        kind="missed",
-        subscription=missed_subscriptions,
-        node=missed_nodes,
-        reason=reasons,
-        **common,
-    )
+            links[(hop.from_node, hop.to_node, text[hop.via])] = None
+    if links:
+        _extend(facts.links, variant, messages, size, map(list, zip(*links, strict=True)), None)
+    per_key = key if facts.per_key else None
+    if delivered:
+        names = [sub.name for sub, _, _ in delivered]
+        nodes = [sub.node for sub, _, _ in delivered]
+        statuses = [_DELIVERED if stored_at is None else _STORED for _, _, stored_at in delivered]
+        stored = [stored_at for _, _, stored_at in delivered]
+        hops = [len(arrival.hops) for _, arrival, _ in delivered]
+        _extend(facts.deliveries, variant, messages, size, (names, nodes, statuses, stored, hops), per_key)
+    if missed:
+        names = [sub.name for sub, _ in missed]
+        nodes = [sub.node for sub, _ in missed]
+        reasons = [text[miss.reason] for _, miss in missed]
+        _extend(facts.misses, variant, messages, size, (names, nodes, reasons), per_key)
+
+
+def _extend(
+    columns: dict[str, list[Any]],
+    variant: str,
+    messages: int,
+    size: int,
+    values: Iterable[list[Any]],
+    key: tuple[str, str, str] | None,
+) -> None:
+    """Rows appended to ``columns``: variant, one list per column of ``values``, the key's three
+    columns (when given), messages and bytes; the lists of ``values`` are as long as each other."""
+    values = list(values)
+    n = len(values[0])
+    lists = iter(columns.values())
+    next(lists).extend(repeat(variant, n))
+    for value in values:
+        next(lists).extend(value)
+    for part in key or ():
+        next(lists).extend(repeat(part, n))
+    next(lists).extend(repeat(messages, n))
+    next(lists).extend(repeat(size, n))
 
 
 FREEZE_EVERY = 256
@@ -489,18 +485,15 @@ def route_batches(
             publication = to_publication(*key)
             for variant, model, failures in models:
                 try:
-                    result = explain(model, publication, failures, detail=False)
+                    rows = route(model, publication, failures)
                 except MqctlError as exc:
-                    facts.add(
-                        1,
-                        variant=variant,
-                        kind="refused",
-                        reason=exc.one_line(),
-                        messages=row["messages"],
-                        bytes=row["bytes"],
-                        **{"from": key[0], "topic": key[1], "key": key[2]},
-                    )
+                    for name, value in zip(
+                        facts.refused,
+                        (variant, *key, exc.one_line(), row["messages"], row["bytes"]),
+                        strict=True,
+                    ):
+                        facts.refused[name].append(value)
                     break  # refused for what it is, not for a variant: the same in every one
-                explanation_facts(facts, variant, key, result, row["messages"], row["bytes"])
+                routed_facts(facts, variant, key, rows, row["messages"], row["bytes"])
         _freeze_new()
-        yield facts.batch()
+        yield from facts.batch().to_batches()

@@ -32,7 +32,7 @@ from mqctl.spark.summary_json import summary_text
 if TYPE_CHECKING:
     from pyspark.sql import Column, DataFrame, SparkSession
 
-__all__ = ["OUTPUTS", "Analysis", "analyze", "publication_format"]
+__all__ = ["OUTPUTS", "Analysis", "analyze", "publication_format", "route", "routing_keys"]
 
 FORMATS = {".parquet": "parquet", ".csv": "csv", ".json": "json", ".jsonl": "json", ".ndjson": "json"}
 
@@ -128,6 +128,11 @@ def _router(broadcast: Any, per_key: bool) -> Callable[[Iterator[pa.RecordBatch]
     return run
 
 
+def route(keys: DataFrame, broadcast: Any, per_key: bool) -> DataFrame:
+    """Step 4: the routing stage, the keys routed by the domain engine into fact rows."""
+    return keys.mapInArrow(_router(broadcast, per_key), _ddl(ROUTED_SCHEMA))
+
+
 def check_variants(topology: Topology, variants: list[Variant]) -> None:
     """Refuse, before Spark runs, a variant that names what the snapshot lacks; and a variant twice."""
     seen: set[str] = set()
@@ -155,37 +160,16 @@ def analyze(
     hops); with ``per_key`` a row per routing key too, which is far more rows (docs/spark.md).
     ``partitions``: Spark's shuffle partitions; by default sized to the log (``sized_partitions``)."""
     from pyspark import StorageLevel
-    from pyspark.sql import functions as F
 
     check_variants(topology, variants)
     fmt = publication_format(publications, fmt)
     with _shuffle_partitions(spark, partitions or sized_partitions(spark, publications)):
-        frame, text_values = read_publications(spark, publications, fmt)
-        keying = spark.sparkContext.broadcast(Keying.of(topology, text_values))
+        log, keyed, valid, keys, keying = routing_keys(spark, topology, publications, fmt, partitions)
         broadcast = spark.sparkContext.broadcast(Payload(topology, variants, uuid.uuid4().hex))
-        distinct = frame.groupBy(*frame.columns).agg(F.count(F.lit(1)).alias("rows"))
-        keyed = distinct.mapInArrow(_keyer(keying), _ddl(KEYED_SCHEMA)).persist(StorageLevel.MEMORY_AND_DISK)
-        valid = keyed.where(F.col("reason").isNull())
-        messages = F.col("rows") * F.col("count")
-        # keys of one topic side by side in one partition: the engine keeps a topic's publisher-independent
-        # work (matching subscriptions, proxies) in its cache, and the next key of that topic reuses it.
-        # Grouping by key after the repartition by topic needs no second shuffle.
-        # the routing tasks sized to the distinct rows (counting them fills the cache the next steps
-        # read); a number given to repartition is kept as it is, where adaptive execution would merge
-        # the few megabytes of keys into fewer, longer tasks
-        tasks = routing_tasks(spark, keyed.count(), partitions)
-        keys = (
-            valid.repartition(tasks, "topic")
-            .groupBy("topic", "from", "key")
-            .agg(F.sum(messages).alias("messages"), F.sum(messages * F.col("bytes")).alias("bytes"))
-            .sortWithinPartitions("topic", "from", "key")
-        )
-        routed = keys.mapInArrow(_router(broadcast, per_key), _ddl(ROUTED_SCHEMA)).persist(
-            StorageLevel.MEMORY_AND_DISK
-        )
+        routed = route(keys, broadcast, per_key).persist(StorageLevel.MEMORY_AND_DISK)
         try:
             names = [CURRENT] + [v.text for v in variants]
-            summary = write_outputs(spark, keyed, valid, routed, out, names, per_key)
+            summary = write_outputs(spark, log, keyed, valid, routed, out, names, per_key)
         finally:
             routed.unpersist()
             keyed.unpersist()
@@ -193,6 +177,62 @@ def analyze(
             keying.unpersist()
     (out / "summary.json").write_text(summary_text(summary), encoding="utf-8")
     return Analysis(summary, out, {name: out / name for name in OUTPUTS})
+
+
+def routing_keys(
+    spark: SparkSession, topology: Topology, publications: Path, fmt: str, partitions: int | None
+) -> tuple[DataFrame, DataFrame, DataFrame, DataFrame, Any]:
+    """Steps 1–3: the log as text columns, the keyed distinct rows (persisted), the valid ones, the
+    routing keys with their ``messages`` and ``bytes`` totals (laid out for the routing stage), and the
+    keying broadcast.
+    Apart from ``analyze`` so that a benchmark can time the routing stage alone."""
+    from pyspark import StorageLevel
+    from pyspark.sql import functions as F
+
+    frame, text_values = read_publications(spark, publications, fmt)
+    keying = spark.sparkContext.broadcast(Keying.of(topology, text_values))
+    distinct = (
+        sizes_apart(frame)
+        .groupBy(*frame.columns)
+        .agg(F.count(F.lit(1)).alias("rows"), F.coalesce(F.sum("bytes_plain"), F.lit(0)).alias("bytes_sum"))
+    )
+    keyed = distinct.mapInArrow(_keyer(keying), _ddl(KEYED_SCHEMA)).persist(StorageLevel.MEMORY_AND_DISK)
+    valid = keyed.where(F.col("reason").isNull())
+    messages = F.col("rows") * F.col("count")
+    size = messages * F.col("bytes") + F.col("count") * F.col("bytes_sum")
+    # keys of one topic side by side in one partition: the engine keeps a topic's publisher-independent
+    # work (matching subscriptions, proxies) in its cache, and the next key of that topic reuses it.
+    # Grouping by key after the repartition by topic needs no second shuffle.
+    # the routing tasks sized to the distinct rows (counting them fills the cache the next steps
+    # read); a number given to repartition is kept as it is, where adaptive execution would merge
+    # the few megabytes of keys into fewer, longer tasks
+    tasks = routing_tasks(spark, keyed.count(), partitions)
+    keys = (
+        valid.repartition(tasks, "topic")
+        .groupBy("topic", "from", "key")
+        .agg(F.sum(messages).alias("messages"), F.sum(size).alias("bytes"))
+        .sortWithinPartitions("topic", "from", "key")
+    )
+    return frame, keyed, valid, keys, keying
+
+
+PLAIN_SIZE = r"^[0-9]{1,18}$"
+"""A size as logs write it: digits that fit a 64-bit integer (Spark sums these exactly)."""
+
+
+def sizes_apart(frame: DataFrame) -> DataFrame:
+    """``frame`` with each plain size moved from ``bytes_text`` to the number ``bytes_plain``: rows that
+    differ only in their size (most rows of a log) become one distinct row, checked and keyed once,
+    with their sizes summed by Spark. Any other size text stays in ``bytes_text`` for the row's checks."""
+    from pyspark.sql import functions as F
+
+    plain = F.col("bytes_text").rlike(PLAIN_SIZE)
+    return frame.withColumns(
+        {
+            "bytes_plain": F.when(plain, F.col("bytes_text").cast("bigint")),
+            "bytes_text": F.when(plain, F.lit(None).cast("string")).otherwise(F.col("bytes_text")),
+        }
+    )
 
 
 SMALL_LOG = 1 << 20

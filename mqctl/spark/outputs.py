@@ -38,6 +38,9 @@ LINK_SCHEMA = pa.schema(
 LOAD_SCHEMA = pa.schema(
     [("variant", pa.string()), ("node", pa.string()), *((c, pa.int64()) for c in LOAD_COLUMNS)]
 )
+REJECTED_SCHEMA = pa.schema(
+    [(c, pa.string()) for c in ("from", "topic", "properties", "count", "bytes", "record", "reason")]
+)
 
 Change = dict[str, Any]
 
@@ -119,20 +122,29 @@ def _facts(facts: DataFrame, columns: tuple[str, ...], per_key: bool) -> DataFra
     return facts.groupBy(*columns).agg(F.sum("messages").alias("count"), F.sum("bytes").alias("bytes"))
 
 
-def _as_given(rows: DataFrame, reason: Column) -> DataFrame:
-    """Distinct log rows as ``rejected/`` writes them: the columns as given, with ``reason``; a distinct
-    row stands for ``rows`` identical rows of the log, and each is written out again."""
+GIVEN = ("from", "topic", "properties", "count_text", "bytes_text", "record")
+"""The columns of a distinct log row (``job.read_publications``)."""
+
+
+def _as_given(log: DataFrame, distinct: DataFrame, reason: Column) -> DataFrame:
+    """The log's rows behind the ``distinct`` rows, as ``rejected/`` writes them: the columns as given,
+    with ``reason``. A distinct row stands for log rows that differ at most in a plain size
+    (``job.sizes_apart``), so they are read back from the log, each once."""
     from pyspark.sql import functions as F
 
-    one_each = F.explode(F.array_repeat(F.lit(1), F.col("rows").cast("int"))).alias("_each")
-    return rows.select("*", one_each).select(
+    from mqctl.spark.job import sizes_apart
+
+    wanted = distinct.select(*(F.col(c).alias(f"_{c}") for c in GIVEN), reason.alias("reason"))
+    rows = sizes_apart(log.withColumn("_bytes_as_given", F.col("bytes_text")))
+    joined = rows.join(F.broadcast(wanted), [F.col(c).eqNullSafe(F.col(f"_{c}")) for c in GIVEN])
+    return joined.select(
         "from",
         "topic",
         "properties",
         F.col("count_text").alias("count"),
-        F.col("bytes_text").alias("bytes"),
+        F.col("_bytes_as_given").alias("bytes"),
         "record",
-        reason.alias("reason"),
+        "reason",
     )
 
 
@@ -148,6 +160,7 @@ def _small(spark: SparkSession, rows: list[tuple[Any, ...]], schema: pa.Schema) 
 
 def write_outputs(
     spark: SparkSession,
+    log: DataFrame,
     keyed: DataFrame,
     valid: DataFrame,
     routed: DataFrame,
@@ -156,7 +169,8 @@ def write_outputs(
     per_key: bool,
 ) -> dict[str, Any]:
     """Write the five outputs under ``out``; return summary.json's content (``variants`` in order,
-    ``current`` first). ``keyed`` and ``routed`` are cached by the caller."""
+    ``current`` first). ``keyed`` and ``routed`` are cached by the caller; ``log`` is the publications
+    as text columns (``job.read_publications``), read again for rejected rows."""
     from pyspark.sql import functions as F
 
     kind = F.col("kind")
@@ -164,12 +178,16 @@ def write_outputs(
     deliveries = _facts(routed.where(kind == "delivery"), DELIVERY_COLUMNS, per_key)
     if not per_key:
         deliveries = deliveries.persist()  # written, then read again for the gains and losses
-    rejected = _as_given(keyed.where(F.col("reason").isNotNull()), F.col("reason"))
+    bad = keyed.where(F.col("reason").isNotNull())
     if totals.refused:
         refused = routed.where(kind == "refused").select("from", "topic", "key", F.col("reason").alias("why"))
-        rejected = rejected.unionByName(
-            _as_given(valid.join(refused, ["from", "topic", "key"]), F.col("why"))
+        bad = bad.unionByName(
+            valid.join(refused, ["from", "topic", "key"]).drop("reason").withColumnRenamed("why", "reason")
         )
+    # the log is read again for its rejected rows only when there are some (keyed is cached)
+    rejected = (
+        _as_given(log, bad, F.col("reason")) if not bad.isEmpty() else _small(spark, [], REJECTED_SCHEMA)
+    )
     rejected = rejected.persist()  # written, then counted
     frames = {
         "deliveries": deliveries,

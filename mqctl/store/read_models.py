@@ -8,11 +8,12 @@ display is a fixed number of queries, whatever the number of rows.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, NamedTuple
 
 from sqlalchemy import ColumnElement, Select, func, select, union
 
-from mqctl.domain.model import Dialect, Membership, Topology
+from mqctl.domain.model import Dialect, Membership, TopicObject, Topology
 from mqctl.domain.objects import attributes
 from mqctl.store import convert, tables
 from mqctl.store.repository import Store
@@ -159,19 +160,55 @@ EMS_TOPIC_KEYS = ("topicstr",)
 """An EMS topic definition is a pattern with properties: none of MQ's topic object attributes."""
 
 
-def display_topics(store: Store, pattern: str, exact: bool, node: str | None) -> list[dict[str, Any]]:
-    out = []
-    for r in _per_node(store, tables.topics, "name", pattern, exact, node):
-        mq = r["node_dialect"] == str(Dialect.MQ)
-        item: dict[str, Any] = {"name": r["name"], "qmgr": r["qmgr"]}
-        item.update({k: r[k] for k in (MQ_TOPIC_KEYS if mq else EMS_TOPIC_KEYS)})
-        if mq:
-            item["cluster"] = r["cluster"] or ""
-        item["properties"] = dict(r["properties"])
-        item["dialect"] = r["node_dialect"]
-        item["seq"] = r["seq"]
-        out.append(item)
-    return out
+class ShownTopics(NamedTuple):
+    """What ``display topic`` shows: its rows, with the domain's object behind each MQ row."""
+
+    rows: list[dict[str, Any]]
+    """The rows in display order (node, name), shaped as docs/cli.md documents."""
+    objects: list[TopicObject | None]
+    """Row by row, the MQ topic object as the domain reads it (None for an EMS topic definition): whose
+    TOPICSTR is resolved in its queue manager's tree."""
+    every: bool
+    """The rows are every topic object in the store: their MQ objects are the whole topic layer
+    (``topic_layer(store, objects)`` then reads only the memberships)."""
+
+
+def display_topics(
+    store: Store, pattern: str, exact: bool, node: str | None, *, objects: bool = True
+) -> ShownTopics:
+    """The topic objects matching ``pattern`` (on ``node``), in one query read whole: a display of an
+    estate is 50,000 rows. Without ``objects`` (a table, which resolves nothing) no domain object is
+    made: ``ShownTopics.objects`` is all None."""
+    codec, t, n = convert.TOPIC, tables.topics, tables.nodes
+    generic = not exact and pattern.endswith("*")
+    by_name = name_filter(t.c.name, pattern, exact) if generic else t.c.name_key == convert.digest(pattern)
+    fields, mq = codec.fields, str(Dialect.MQ)
+    columns = codec.columns()
+    if not objects:  # the properties decoded by their column's type, as ``select(table)`` reads them
+        columns[fields.index("properties")] = t.c.properties
+    stmt = (
+        select(n.c.name, n.c.dialect, *columns)
+        .join(n, n.c.id == t.c.node_id)
+        .where(by_name, *_node_clause(node))
+        .order_by(n.c.name, t.c.name)
+    )
+    rows: list[dict[str, Any]] = []
+    shown: list[TopicObject | None] = []
+    for qmgr, dialect, *values in store.conn.execute(stmt).all():
+        stored = dict(zip(fields, values, strict=True))
+        obj = codec.from_tuple(values, (qmgr,)) if objects else None
+        item: dict[str, Any] = {"name": stored["name"], "qmgr": qmgr}
+        if dialect == mq:
+            item.update({k: stored[k] for k in MQ_TOPIC_KEYS})
+            item["cluster"] = stored["cluster"] or ""
+        else:
+            item.update({k: stored[k] for k in EMS_TOPIC_KEYS})
+        item["properties"] = dict(obj.properties if obj is not None else stored["properties"])
+        item["dialect"] = dialect
+        item["seq"] = stored["seq"]
+        rows.append(item)
+        shown.append(obj if dialect == mq else None)
+    return ShownTopics(rows, shown, every=generic and pattern == "*" and node is None)
 
 
 def _clusters_of(qmgr: str) -> Select[Any]:
@@ -222,10 +259,12 @@ def tree_slice(store: Store, qmgr: str) -> Topology:
     return topology
 
 
-def topic_layer(store: Store) -> Topology:
+def topic_layer(store: Store, objects: Iterable[TopicObject | None] | None = None) -> Topology:
     """Every MQ topic object and every membership, in three queries: what the topic trees of many queue
     managers are built from at once (``display topic '*'`` over an estate), where one ``topic_space``
-    per queue manager would be thousands of queries each re-reading its clusters' objects."""
+    per queue manager would be thousands of queries each re-reading its clusters' objects. With
+    ``objects`` (``ShownTopics.objects`` of a display of every topic object), those are the layer's
+    topic objects and only the memberships are read."""
     n, m, c, t = tables.nodes, tables.memberships, tables.clusters, tables.topics
     topology = Topology()
     names = {
@@ -240,9 +279,58 @@ def topic_layer(store: Store) -> Topology:
         for node_id, cluster, full, seq in store.conn.execute(members)
         if node_id in names
     ]
+    if objects is not None:
+        topology.topics = [obj for obj in objects if obj is not None]
+        return topology
     codec = convert.TOPIC
-    rows = store.conn.execute(select(t.c.node_id, *codec.columns()).order_by(t.c.node_id, t.c.name))
+    rows = store.conn.execute(select(t.c.node_id, *codec.columns()).order_by(t.c.node_id, t.c.name)).all()
     topology.topics = [codec.from_tuple(row[1:], (names[row[0]],)) for row in rows if row[0] in names]
+    return topology
+
+
+def drawn_topology(store: Store) -> Topology:
+    """What ``graph`` draws without ``--topic``, and no more: every node, membership, route and route
+    selector, and the clustered topic objects (listed in their hosts' boxes). Plain topic objects,
+    namelists, channels and subscriptions are not read: on an estate they are most of the rows. In the
+    orders of ``store.topology.load_topology``."""
+    n, m, c, t, r, rs = (
+        tables.nodes,
+        tables.memberships,
+        tables.clusters,
+        tables.topics,
+        tables.routes,
+        tables.route_selectors,
+    )
+    topology = Topology()
+    names: dict[int, str] = {}
+    for node_id, *values in store.conn.execute(select(n.c.id, *convert.NODE.columns()).order_by(n.c.name)):
+        node = convert.NODE.from_tuple(values)
+        names[node_id] = node.name
+        topology.nodes[node.name] = node
+    members = select(m.c.node_id, c.c.name, m.c.full_repository, m.c.seq).join(c, c.c.id == m.c.cluster_id)
+    topology.memberships = sorted(
+        (
+            Membership(names[node_id], cluster, bool(full), seq)
+            for node_id, cluster, full, seq in store.conn.execute(members)
+        ),
+        key=lambda x: (x.node, x.cluster),
+    )
+    codec = convert.TOPIC
+    clustered = select(t.c.node_id, *codec.columns()).where(t.c.cluster.is_not(None), t.c.cluster != "")
+    rows = store.conn.execute(clustered.order_by(t.c.node_id, t.c.name)).all()
+    topology.topics = [codec.from_tuple(row[1:], (names[row[0]],)) for row in rows]
+    route_keys: dict[int, tuple[str, str]] = {}
+    for route_id, node_id, *values in store.conn.execute(
+        select(r.c.id, r.c.node_id, *convert.ROUTE.columns()).order_by(r.c.node_id, r.c.peer)
+    ):
+        route = convert.ROUTE.from_tuple(values, (names[node_id],))
+        route_keys[route_id] = (route.node, route.peer)
+        topology.routes.append(route)
+    selectors = select(rs.c.route_id, *convert.ROUTE_SELECTOR.columns()).order_by(
+        rs.c.route_id, rs.c.seq, rs.c.id
+    )
+    for route_id, *values in store.conn.execute(selectors):
+        topology.route_selectors.append(convert.ROUTE_SELECTOR.from_tuple(values, route_keys[route_id]))
     return topology
 
 

@@ -10,6 +10,8 @@ of names and TOPICSTRs per node by unique indexes on digests (a subscription nam
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import (
     JSON,
     Boolean,
@@ -24,7 +26,8 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
 )
-from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.engine import Dialect as SqlDialect
+from sqlalchemy.types import TypeDecorator, TypeEngine
 
 from mqctl.domain.model import (
     ChannelType,
@@ -55,7 +58,24 @@ NAME = 64
 """Node and cluster names (MQ: 48; EMS servers: 64)."""
 DIGEST = 32
 """Hex of a 128-bit BLAKE2b digest (``convert.digest``)."""
-JSON_DOC = JSON().with_variant(JSONB(), "postgresql")
+
+
+class JsonDocument(TypeDecorator[Any]):
+    """JSON, stored as JSONB on PostgreSQL. The PostgreSQL dialect is imported when a PostgreSQL
+    connection first needs the type, not by every command: it pulls in asyncio (50–100 ms of start-up)."""
+
+    impl = JSON
+    cache_ok = True
+
+    def load_dialect_impl(self, dialect: SqlDialect) -> TypeEngine[Any]:
+        if dialect.name == "postgresql":
+            from sqlalchemy.dialects.postgresql import JSONB
+
+            return dialect.type_descriptor(JSONB())
+        return dialect.type_descriptor(JSON())
+
+
+JSON_DOC = JsonDocument()
 PSMODES = ("ENABLED", "DISABLED", "COMPAT")
 PSCLUS = ("ENABLED", "DISABLED")
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from mqctl.domain.model import Scope
 from mqctl.render.console import emit_json
 from mqctl.services.display import FEW_QMGRS
 from tests.conftest import Result
@@ -92,6 +93,7 @@ def test_streamed_json_is_the_bytes_of_json_dumps(cli: Cli) -> None:
         [{"n": 1, "f": 1e-7, "t": (1, "a"), "k": {"1": [None, {}], "x": [[], [[]]]}}],
         [{"a": [], "b": {}, "c": [1, {"d": 'é\n"x"'}], "e": {"f": None}}, {"g": "代码"}],
         [{"name": f"T{i}", "props": {"k": i}} for i in range(1500)],
+        [{1: "an integer key", "s": ["a", None, True, ["b"]], "e": Scope.ALL, "l": [Scope.QMGR, "x"]}],
         {"not": ["a", "list"]},
         "scalar",
     ],
@@ -121,3 +123,28 @@ def test_tree_from_its_slice_is_the_tree_of_the_whole_model(cli: Cli, store_url:
             shown = ok(cli("display", "tree", "--qmgr", qmgr, *branch, "-o", "json")).json()
             expected = tree_view(whole, qmgr, branch[1] if branch else None).to_json()
             assert shown == json.loads(json.dumps(expected))
+
+
+def test_graph_reads_only_what_it_draws_and_draws_the_whole_models_picture(cli: Cli, store_url: str) -> None:
+    """``graph`` without ``--topic`` reads the nodes, links and clustered topic objects only; its picture
+    is the one the whole model gives, in every format and with the filters."""
+    from mqctl.render.graph import topology_diagram
+    from mqctl.render.mermaid import write_mermaid
+    from mqctl.store.engine import open_store
+    from mqctl.store.topology import load_topology
+
+    estate(cli)
+    ok(cli("define", "qmgr", "QM7", "--parent", "QM1"))
+    ok(cli("define", "qmgr", "E1", "--dialect", "ems"))
+    ok(cli("define", "route", "E2", "--qmgr", "E1", "--url", "tcp://e2:7222"))
+    engine = open_store(store_url)
+    try:
+        with engine.connect() as conn:
+            whole = load_topology(conn)
+    finally:
+        engine.dispose()
+    for filters in ((), ("--cluster", "CL2"), ("--node", "QM6", "--node", "E1")):
+        shown = ok(cli("graph", *filters)).stdout
+        clusters = [v for k, v in zip(filters[::2], filters[1::2], strict=True) if k == "--cluster"]
+        nodes = [v for k, v in zip(filters[::2], filters[1::2], strict=True) if k == "--node"]
+        assert shown == write_mermaid(topology_diagram(whole, clusters=clusters, nodes=nodes))

@@ -3,9 +3,12 @@ model builds thousands of trees): every tree equals one built the direct way (se
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from dataclasses import replace
 
-from mqctl.domain.model import Topology
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mqctl.domain.model import Enablement, Topology
 from mqctl.domain.resolution import ClusterIndex, TopicTree, _recency, find_conflicts
 from tests.domain.test_routing_model import mq_topologies
 
@@ -37,3 +40,25 @@ def test_shared_trees_equal_direct_ones(topology: Topology) -> None:
         entries, conflicts = direct_tree(index, qmgr)
         assert tree.entries == entries
         assert [c.describe() for c in tree.conflicts] == conflicts
+
+
+EXTRA_STRINGS = ("", "/", "/Sport", "/Sport/Foot/x", "/News/+/#", "Sport", "//a", "/a//b")
+
+
+@settings(max_examples=200, deadline=None)
+@given(mq_topologies(), st.lists(st.sampled_from(EXTRA_STRINGS), max_size=4), st.data())
+def test_resolving_many_at_once_equals_resolving_each(
+    topology: Topology, extra: list[str], data: st.DataObject
+) -> None:
+    """``display topic '*'`` resolves every object's TOPICSTR in one pass per tree: each answer is the
+    one ``resolve`` gives (object, chain, cluster point, hosts, every inherited attribute)."""
+    enablement = st.sampled_from(list(Enablement))
+    topology.topics = [
+        replace(o, pub=data.draw(enablement), sub=data.draw(enablement)) for o in topology.topics
+    ]
+    index = ClusterIndex(topology)
+    strings = [o.topicstr for o in topology.topics]
+    strings += [f"{s}/below" for s in strings] + extra
+    for qmgr in sorted(topology.nodes):
+        tree = TopicTree.for_node(index, qmgr)
+        assert tree.resolve_many(strings) == [tree.resolve(s) for s in strings]

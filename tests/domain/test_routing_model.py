@@ -27,7 +27,7 @@ from mqctl.domain.model import (
     Wildcard,
     WSchema,
 )
-from mqctl.domain.routing import RoutingModel, explain
+from mqctl.domain.routing import RoutingModel, Rows, explain, route
 from tests.domain import ems_builders as ems
 from tests.domain import test_routing_mq as mq_cases
 
@@ -117,8 +117,66 @@ def test_model_reused_answers_like_explain_on_the_topology(data: st.DataObject) 
     for node, topic, failures in data.draw(st.lists(questions(names, subs), min_size=1, max_size=6)):
         asked += [(node, topic, failures), (node, topic, Failures()), (node, topic, Failures(offline=gone))]
     model = RoutingModel(topology, cache_size=2)
+    if data.draw(st.booleans()):
+        model.prepare()  # built at once, as the Spark worker builds it
     for question in asked + asked[::-1]:
         assert answer(model, question) == answer(topology, question)
+
+
+def rows_as_json(rows: Rows) -> dict[str, Any]:
+    """``route``'s rows in the shape of ``explain(..., detail=False)``'s deliveries and misses."""
+    return {
+        "deliveries": [
+            [sub.name, sub.node, "delivered" if stored_at is None else "stored", stored_at, list(arrival.path),
+             [h.to_json() for h in arrival.hops]]
+            for sub, arrival, stored_at in rows.delivered
+        ],
+        "not_delivered": [[sub.name, sub.node, str(miss.reason)] for sub, miss in rows.missed],
+    }  # fmt: skip
+
+
+def explained_as_json(model: RoutingModel, publication: Publication, failures: Failures) -> dict[str, Any]:
+    e = explain(model, publication, failures, detail=False)
+    return {
+        "deliveries": [
+            [d.subscription, d.node, str(d.status), d.stored_at, d.path, [h.to_json() for h in d.hops]]
+            for d in e.deliveries
+        ],
+        "not_delivered": [[n.subscription, n.node, str(n.reason)] for n in e.not_delivered],
+    }
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.data())
+def test_route_rows_are_explains_deliveries_and_misses(data: st.DataObject) -> None:
+    """The Spark job sums ``route``'s rows: they are ``explain(..., detail=False)``'s deliveries and
+    misses, in its order, whatever failed and whatever the selectors say."""
+    topology = data.draw(mq_topologies())
+    names = sorted(topology.nodes)
+    subs = [(s.node, s.name) for s in topology.subscriptions]
+    model = RoutingModel(topology, cache_size=2)
+    if data.draw(st.booleans()):
+        model.prepare()
+    for node, topic, failures in data.draw(st.lists(questions(names, subs), min_size=1, max_size=4)):
+        amount = data.draw(st.sampled_from(AMOUNTS))
+        publication = Publication(node, topic, {} if amount is None else {"amount": JmsValue("int", amount)})
+        assert rows_as_json(route(model, publication, failures)) == explained_as_json(model, publication, failures)
+
+
+def test_route_rows_on_ems_are_explains_deliveries_and_misses() -> None:
+    """The same for EMS publications, through the reference shapes (gaps, stored copies, refusals)."""
+    for topology, questions_ in (
+        (ems.chain("B"), [("A", "T1", Failures(down=frozenset({"B"}))), ("A", "T1", Failures()), ("B", "T1", Failures())]),
+        (ems.regions(ny3=True), [("TK2", "market.fx.eur", Failures()), ("NY3", "market.fx.eur", Failures())]),
+        (ems.orders(), [("ORD", "orders", Failures()), ("USA", "orders.audit", Failures())]),
+    ):  # fmt: skip
+        model = RoutingModel(topology).prepare()
+        for node, topic, failures in questions_:
+            for amount in AMOUNTS:
+                properties = {} if amount is None else {"amount": JmsValue("int", amount)}
+                publication = Publication(node, topic, properties)
+                got = rows_as_json(route(model, publication, failures))
+                assert got == explained_as_json(model, publication, failures)
 
 
 def test_existing_scenarios_through_one_model() -> None:

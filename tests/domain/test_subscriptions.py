@@ -5,7 +5,7 @@ property below holds it to the full matchers of ``topics`` on patterns built fro
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from mqctl.domain.model import Dialect, Subscription, WSchema
@@ -26,6 +26,8 @@ TOPICS = st.lists(st.sampled_from(["a", "b", "/", "a#", "*"]), min_size=1, max_s
 
 @settings(max_examples=150)
 @given(MQ_PARTS, TOPICS)
+@example("a/#", "a")  # '#' stands for zero or more levels: the parent itself too
+@example("/a/#", "/a")
 def test_mq_topic_schema_agrees_with_matches(pattern: str, topic: str) -> None:
     assert receives(Subscription("Q", "S", pattern), topic, Dialect.MQ) == matches(pattern, topic, Dialect.MQ)
 

@@ -134,3 +134,15 @@ def test_only_a_known_queue_manager_has_a_tree() -> None:
         tree_view(topologies.demo(), "NOPE")
     with pytest.raises(InputError, match="EMS server"):
         tree_view(ems.orders(), "ORD")
+
+
+def test_effective_values_are_every_resolved_attribute_in_resolutions_order() -> None:
+    """``effective`` (display topic, display tree -o json) names what a resolution makes effective, in
+    ``Resolution``'s order: a field added there shows up here or this fails."""
+    from mqctl.domain.tree_view import EFFECTIVE_KEYS, effective_json
+
+    view = tree_view(topologies.overlap(), "QM3")
+    for node in view.nodes:
+        assert tuple(effective_json(node.resolution)) == EFFECTIVE_KEYS
+    football = effective_json(at(view, "/Sport/Football").resolution)
+    assert (football["cluster"], football["pubscope"], football["clroute"]) == ("CLUSTER1", "ALL", "DIRECT")

@@ -5,11 +5,13 @@ and the picture read back is the diagram drawn."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mqctl.render.diagram import Diagram, Shape
 from mqctl.render.graph import topology_diagram
 from mqctl.render.journey import journey_diagram
-from mqctl.render.mermaid import escape, write_mermaid
+from mqctl.render.mermaid import _SAFE, escape, write_mermaid
 from tests.domain import ems_builders as ems
 from tests.domain import mq_builders as mq
 from tests.render import topologies
@@ -53,6 +55,14 @@ def test_the_checker_refuses_what_mermaid_would_misread() -> None:
 def test_escape_writes_every_special_character_as_an_entity() -> None:
     assert escape('/USA/#"x">') == "#47;USA#47;#35;#34;x#34;#62;"
     assert escape("Zürich-1 (a=b)") == "Zürich-1 (a=b)"
+
+
+@given(st.text(st.characters(blacklist_categories=("Cs",)), max_size=20))
+def test_escape_is_the_character_by_character_rule(text: str) -> None:
+    """Safe characters and letters and digits beyond ASCII as they are, any other as ``#<code>;``."""
+    assert escape(text) == "".join(
+        c if c in _SAFE or (c.isalnum() and not c.isascii()) else f"#{ord(c)};" for c in text
+    )
 
 
 def test_demo_topology_graph() -> None:

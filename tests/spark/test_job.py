@@ -215,6 +215,30 @@ def test_bad_rows_are_counted_with_their_reason_never_dropped(spark: Any, tmp_pa
     assert result.summary["variants"][0]["publications"] == 4
 
 
+def test_sizes_are_summed_and_rejected_rows_keep_their_own(spark: Any, tmp_path: Path) -> None:
+    """Rows that differ only in their size are keyed once with their sizes summed; a rejected row is
+    written out with the size it was given."""
+    row = {"from": "QM2", "topic": "/sports/football", "properties": '{"amount": 500}', "count": "2"}
+    good = [{**row, "bytes": size} for size in ("100", "250", "12.0", "", "100")]
+    bad = [{**row, "from": "NOPE", "bytes": size} for size in ("10", "20", "10")]
+    bad.append({**row, "bytes": "-5"})
+    pcsv.write_csv(pa.Table.from_pylist([*good, *bad]), tmp_path / "log.csv")
+    result = analyze(spark, estate(), tmp_path / "log.csv", tmp_path / "out", [])
+    assert result.summary["variants"][0]["publications"] == 2 * len(good)
+    deliveries = _rows(tmp_path / "out" / "deliveries")
+    assert deliveries and all(
+        (r["count"], r["bytes"]) == (2 * len(good), 2 * (100 + 250 + 12 + 0 + 100)) for r in deliveries
+    )
+    rejected = _rows(tmp_path / "out" / "rejected")
+    assert sorted((r["from"], r["bytes"]) for r in rejected) == [
+        ("NOPE", "10"),
+        ("NOPE", "10"),
+        ("NOPE", "20"),
+        ("QM2", "-5"),
+    ]
+    assert "bytes '-5' must be at least 0" in {r["reason"] for r in rejected}
+
+
 def test_parquet_maps_of_text_are_typed_like_prop(spark: Any, tmp_path: Path) -> None:
     schema = pa.schema(
         [("from", pa.string()), ("topic", pa.string()), ("properties", pa.map_(pa.string(), pa.string()))]

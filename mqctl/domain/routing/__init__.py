@@ -23,6 +23,11 @@ Interface (for the CLI, ``validate`` and the Spark job)::
   ``more_alternatives`` 0), and misses without ``detail`` sentence (``""``) or ``conflict``. The work
   only those need (warnings, the flows through the other topic hosts, sentences) is not done; the
   counterfactual flows that tell one reason from another still are.
+- ``route(topology_or_model, publication, failures=None) -> Rows``: ``explain(..., detail=False)``'s
+  deliveries and misses as rows of the shared ladder (``routing.ladder.Rows``: (subscription, arrival,
+  stored_at) and (subscription, miss)), in the same order, without building the explanation: for a
+  caller that sums them (the Spark job), where making a ``Delivery`` per subscription reached would cost
+  as much as routing. The same engine, the same checks and errors as ``explain``.
 - ``RoutingModel(topology, cache_size=1024)``: the topology indexed once: cluster index and topic trees,
   the subscription index (``mqctl.domain.subindex``) by proxy pattern, ``PROXYSUB(FORCE)`` objects,
   cluster-receiver channels, the EMS network and its definitions, subscriptions and route selectors by
@@ -51,9 +56,10 @@ from __future__ import annotations
 from mqctl.domain.errors import InputError
 from mqctl.domain.explanation import Explanation, Failures, Publication
 from mqctl.domain.model import Dialect, Topology
+from mqctl.domain.routing.ladder import Rows
 from mqctl.domain.routing.model import RoutingModel
 
-__all__ = ["RoutingModel", "explain"]
+__all__ = ["RoutingModel", "Rows", "explain", "route"]
 
 
 def explain(
@@ -65,22 +71,46 @@ def explain(
 ) -> Explanation:
     """Route one publication through the model: who receives it, how, and why the others do not
     (``detail=False``: without what only a reader of the explanation needs; see the module docstring)."""
-    model = topology if isinstance(topology, RoutingModel) else RoutingModel(topology, cache_size=0)
-    nodes = model.topology.nodes
-    node = nodes.get(publication.from_node)
-    if node is None:
-        raise InputError("no such node", obj=publication.from_node)
-    failures = failures or Failures()
-    named = [(n, "--down") for n in failures.down]
-    named += [(n, "--link-down") for pair in failures.links_down for n in pair]
-    named += [(n, "--offline") for n, _ in failures.offline]
-    for name, option in sorted(named):
-        if name not in nodes:
-            raise InputError("no such node", obj=name, attribute=option)
-    if node.dialect is Dialect.EMS:
+    model, dialect, failures = _question(topology, publication, failures)
+    if dialect is Dialect.EMS:
         from mqctl.domain.routing.ems import explain_ems
 
         return explain_ems(model.ems, publication, failures, detail).sort()
     from mqctl.domain.routing.mq import explain_mq
 
     return explain_mq(model.mq, publication, failures, detail).sort()
+
+
+def route(
+    topology: Topology | RoutingModel, publication: Publication, failures: Failures | None = None
+) -> Rows:
+    """``explain(..., detail=False)``'s deliveries and misses as rows, in the same order, without the
+    explanation (see the module docstring)."""
+    model, dialect, failures = _question(topology, publication, failures)
+    if dialect is Dialect.EMS:
+        from mqctl.domain.routing.ems import route_ems
+
+        return route_ems(model.ems, publication, failures)
+    from mqctl.domain.routing.mq import route_mq
+
+    return route_mq(model.mq, publication, failures)
+
+
+def _question(
+    topology: Topology | RoutingModel, publication: Publication, failures: Failures | None
+) -> tuple[RoutingModel, Dialect, Failures]:
+    """The model, the publisher's dialect and the failures of a question, its nodes checked."""
+    model = topology if isinstance(topology, RoutingModel) else RoutingModel(topology, cache_size=0)
+    nodes = model.topology.nodes
+    node = nodes.get(publication.from_node)
+    if node is None:
+        raise InputError("no such node", obj=publication.from_node)
+    failures = failures or Failures()
+    if failures.down or failures.links_down or failures.offline:
+        named = [(n, "--down") for n in failures.down]
+        named += [(n, "--link-down") for pair in failures.links_down for n in pair]
+        named += [(n, "--offline") for n, _ in failures.offline]
+        for name, option in sorted(named):
+            if name not in nodes:
+                raise InputError("no such node", obj=name, attribute=option)
+    return model, node.dialect, failures

@@ -63,12 +63,12 @@ from mqctl.domain.routing.ems_paths import (
     first_hop,
     shortest,
 )
-from mqctl.domain.routing.ladder import Arrival, Ladder, Miss, verdict_words
+from mqctl.domain.routing.ladder import Arrival, Ladder, Miss, Rows, verdict_words
 from mqctl.domain.selector import compile_selector
 from mqctl.domain.subindex import SubscriptionIndex
 from mqctl.domain.topics import validate_topic
 
-__all__ = ["TEMPORARY_PREFIX", "EmsPrepared", "explain_ems", "temporary_owner"]
+__all__ = ["TEMPORARY_PREFIX", "EmsPrepared", "explain_ems", "route_ems", "temporary_owner"]
 
 EMS = Dialect.EMS
 TEMPORARY_PREFIX = "$TMP$."
@@ -231,16 +231,33 @@ def explain_ems(
     ``detail``: no warnings, and the ladder drops sentences and alternatives; ``routing.explain``)."""
     validate_topic(publication.topic, EMS)
     ctx = _context(prepared, publication, failures, detail)
-    for sub in ctx.facts.subs:
-        delivery = ctx.ladder.judge(sub, lambda sub=sub: _reach(ctx, sub))  # type: ignore[misc]
-        if delivery is not None and detail:
-            _after_delivery(ctx, sub, ctx.paths_to(sub.node))
+    rows = _rows(ctx)
+    ctx.ladder.record(rows)
     if not detail:
         ctx.explanation.warnings.clear()  # a gap's, raised on the way
         return ctx.explanation
+    for sub, _, _ in rows.delivered:
+        _after_delivery(ctx, sub, ctx.paths_to(sub.node))
     _warn_limits(ctx)
     _warn_unbounded(ctx)
     return ctx.explanation
+
+
+def route_ems(prepared: EmsPrepared, publication: Publication, failures: Failures) -> Rows:
+    """``explain_ems(..., detail=False)``'s deliveries and misses as rows, without the explanation."""
+    validate_topic(publication.topic, EMS)
+    return _rows(_context(prepared, publication, failures, False))
+
+
+def _rows(ctx: _Context) -> Rows:
+    """Every subscription on T judged by the shared ladder, EMS's reachability in between."""
+    subs = ctx.facts.subs
+    if ctx.failures.offline or ctx.failures.down:
+        reach = ctx.ladder.reach
+        outcomes = [(sub, reach(sub, lambda sub=sub: _reach(ctx, sub))) for sub in subs]  # type: ignore[misc]
+    else:  # ``Ladder.reach``'s first steps read only those failures: straight to reachability
+        outcomes = [(sub, _reach(ctx, sub)) for sub in subs]
+    return ctx.ladder.rows(outcomes)
 
 
 def _context(prepared: EmsPrepared, publication: Publication, failures: Failures, detail: bool) -> _Context:

@@ -21,7 +21,7 @@ records the same deliveries and reasons, without the sentences, conflict notes a
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import NamedTuple
@@ -41,7 +41,7 @@ from mqctl.domain.messages import Message
 from mqctl.domain.model import Dialect, Subscription
 from mqctl.domain.selector import compile_selector
 
-__all__ = ["Arrival", "Ladder", "Miss", "verdict_words"]
+__all__ = ["Arrival", "Delivered", "Ladder", "Miss", "Rows", "verdict_words"]
 
 _DELIVERED, _STORED = Status.DELIVERED, Status.STORED  # read once per subscription reached: kept at hand
 
@@ -66,6 +66,18 @@ class Miss:
     reason: Reason
     detail: str
     conflict: ConflictNote | None = None
+
+
+Delivered = tuple[Subscription, Arrival, str | None]
+"""A subscription that gets the publication, how, and where its copy waits (None: delivered)."""
+
+
+class Rows(NamedTuple):
+    """One publication's answer as rows, each list in the order of the subscriptions judged (both
+    dialects judge them by node, then name: the order of ``Explanation.sort``)."""
+
+    delivered: list[Delivered]
+    missed: list[tuple[Subscription, Miss]]
 
 
 def verdict_words(verdict: bool | None) -> str:
@@ -97,38 +109,47 @@ class Ladder:
         pub = self.explanation.publication
         return Message.create(pub.properties, pub.headers)
 
-    def judge(self, sub: Subscription, reach: Callable[[], Arrival | Miss]) -> Delivery | None:
-        """Apply the precedence to ``sub``; returns the delivery when it gets the publication."""
-        return self.settle(sub, self.reach(sub, reach))
-
     def reach(self, sub: Subscription, reach: Callable[[], Arrival | Miss]) -> Arrival | Miss:
         """Steps 1 to 3: they read the publisher, the topic and the failures, never the message, so a
-        caller may keep the outcome for other publications that differ only in properties."""
+        caller may keep the outcome for other publications that differ only in properties (then
+        ``rows`` runs steps 4 and 5)."""
         early = self._early(sub)
         return early if early is not None else reach()
 
-    def settle(self, sub: Subscription, outcome: Arrival | Miss) -> Delivery | None:
-        """Steps 4 and 5 on the outcome of ``reach``: the subscription's selector, then the delivery."""
-        if isinstance(outcome, Miss):
-            self._miss(sub, outcome)
-            return None
-        if sub.selector:
-            verdict = compile_selector(sub.selector).evaluate(self.message)
-            if verdict is not True:
-                detail = self._selector_detail(sub, verdict) if self.detail else ""
-                self._miss(sub, Miss(Reason.SELECTOR_FALSE, detail))
-                return None
-        stored_at = outcome.stored_at
+    def rows(self, outcomes: Iterable[tuple[Subscription, Arrival | Miss]]) -> Rows:
+        """Steps 4 and 5 on the outcomes of ``reach``, in their order, as rows (no ``Delivery`` made):
+        what ``record`` puts in the explanation, and what the Spark job sums without one."""
+        delivered: list[Delivered] = []
+        missed: list[tuple[Subscription, Miss]] = []
         offline = self.failures.offline
-        if stored_at is None and offline and (sub.node, sub.name) in offline:
-            stored_at = sub.node  # a durable subscriber offline: its messages wait at its own node
-        status = _DELIVERED if stored_at is None else _STORED
-        delivery = Delivery(sub.name, sub.node, status, stored_at, list(outcome.path), list(outcome.hops))
-        if self.detail and (outcome.alternatives or outcome.more_alternatives):
-            delivery.alternatives = [list(a) for a in outcome.alternatives]
-            delivery.more_alternatives = outcome.more_alternatives
-        self.explanation.deliveries.append(delivery)
-        return delivery
+        for sub, outcome in outcomes:
+            if isinstance(outcome, Miss):
+                missed.append((sub, outcome))
+                continue
+            if sub.selector:
+                verdict = compile_selector(sub.selector).evaluate(self.message)
+                if verdict is not True:
+                    detail = self._selector_detail(sub, verdict) if self.detail else ""
+                    missed.append((sub, Miss(Reason.SELECTOR_FALSE, detail)))
+                    continue
+            stored_at = outcome.stored_at
+            if stored_at is None and offline and (sub.node, sub.name) in offline:
+                stored_at = sub.node  # a durable subscriber offline: its messages wait at its own node
+            delivered.append((sub, outcome, stored_at))
+        return Rows(delivered, missed)
+
+    def record(self, rows: Rows) -> None:
+        """The rows as the explanation's deliveries and misses (after those already there)."""
+        deliveries = self.explanation.deliveries
+        for sub, arrival, stored_at in rows.delivered:
+            status = _DELIVERED if stored_at is None else _STORED
+            delivery = Delivery(sub.name, sub.node, status, stored_at, list(arrival.path), list(arrival.hops))
+            if self.detail and (arrival.alternatives or arrival.more_alternatives):
+                delivery.alternatives = [list(a) for a in arrival.alternatives]
+                delivery.more_alternatives = arrival.more_alternatives
+            deliveries.append(delivery)
+        for sub, miss in rows.missed:
+            self._miss(sub, miss)
 
     def _early(self, sub: Subscription) -> Miss | None:
         """Steps 1 and 2: nothing else matters when the subscription or the publication does not exist."""

@@ -70,7 +70,7 @@ from mqctl.domain.resolution import (
     chain_topicstrs,
 )
 from mqctl.domain.routing.cache import BoundedCache
-from mqctl.domain.routing.ladder import Arrival, Ladder, Miss
+from mqctl.domain.routing.ladder import Arrival, Ladder, Miss, Rows
 from mqctl.domain.routing.workload import ClusterChannels, HostChoice, choose_host
 from mqctl.domain.subindex import SubscriptionIndex
 from mqctl.domain.topics import (
@@ -83,12 +83,9 @@ from mqctl.domain.topics import (
     widen_char_pattern,
 )
 
-__all__ = ["MqPrepared", "explain_mq"]
+__all__ = ["MqPrepared", "explain_mq", "route_mq"]
 
 MQ = Dialect.MQ
-
-SUB_POINTS_KEPT = 1 << 17
-"""Subscriptions whose proxy target a model keeps (``MqPrepared._into``): a bound, not a working set."""
 
 CHOICES_KEPT = 4096
 """Topic host choices a model keeps (``MqPrepared.choose_host``)."""
@@ -112,6 +109,11 @@ def explain_mq(
     return prepared.routed(publication, failures, detail).answer(publication, failures)
 
 
+def route_mq(prepared: MqPrepared, publication: Publication, failures: Failures) -> Rows:
+    """``explain_mq(..., detail=False)``'s deliveries and misses as rows, without the explanation."""
+    return prepared.routed(publication, failures, False).rows(publication, failures)
+
+
 @dataclass(slots=True)
 class _Routed:
     """The answer for one (publisher, topic, failures) up to the selectors of the subscriptions (the
@@ -132,10 +134,14 @@ class _Routed:
             warnings=[Warning(code, message) for code, message in self.warnings],
             topic_hosts=list(self.topic_hosts),
         )
-        settle = Ladder(explanation, failures, MQ, self.detail).settle
-        for sub, outcome in self.outcomes:
-            settle(sub, outcome)
+        ladder = Ladder(explanation, failures, MQ, self.detail)
+        ladder.record(ladder.rows(self.outcomes))
         return explanation
+
+    def rows(self, publication: Publication, failures: Failures) -> Rows:
+        """``answer``'s deliveries and misses as rows (no explanation made)."""
+        explanation = Explanation(publication, self.resolved)  # the ladder reads only its publication
+        return Ladder(explanation, failures, MQ, self.detail).rows(self.outcomes)
 
 
 # --- subscriptions ---------------------------------------------------------------------------------
@@ -146,19 +152,21 @@ class _Sub:
     """A subscription with what routing needs computed once: prefix, wildcard-ness, proxy pattern."""
 
     sub: Subscription
+    index: int
+    """Its place in ``MqPrepared.subs``."""
     prefix: tuple[str, ...]
     wildcard: bool
     proxy_pattern: str
 
     @classmethod
-    def of(cls, sub: Subscription, shapes: dict[tuple[str, WSchema], _Shape]) -> _Sub:
+    def of(cls, sub: Subscription, index: int, shapes: dict[tuple[str, WSchema], _Shape]) -> _Sub:
         """``shapes``: what each (pattern, schema) gave already, in this build: estates repeat patterns,
         and subscriptions sharing one then share its prefix too."""
         key = (sub.topicstr, sub.wschema)
         shape = shapes.get(key)
         if shape is None:
             shape = shapes[key] = _shape(sub.topicstr, sub.wschema)
-        return cls(sub, *shape)
+        return cls(sub, index, *shape)
 
     def receives(self, topic: str) -> bool:
         if self.sub.wschema == WSchema.CHAR:
@@ -182,6 +190,11 @@ def _shape(pattern: str, wschema: WSchema) -> _Shape:
     if wschema == WSchema.CHAR:
         return tuple(char_prefix_levels(pattern)), _char_wild(pattern), widen_char_pattern(pattern)
     return tuple(fixed_prefix_levels(pattern, MQ)), has_wildcards(pattern, MQ), pattern
+
+
+def _point_value(point: ClusterPoint) -> tuple[str, ClRoute, tuple[str, ...], Scope]:
+    """A cluster point's value as a tuple (a dict key hashed in C)."""
+    return (point.cluster, point.clroute, point.hosts, point.subscope)
 
 
 def _cap(text: str) -> str:
@@ -240,6 +253,8 @@ _Spread = tuple[_Grant, ...]
 """Where one proxy subscription ends up."""
 
 _FURTHER: tuple[str, frozenset[str]] = ("", frozenset())
+_Into = tuple[tuple[str, frozenset[str]] | None, tuple[str, frozenset[str]] | None]
+"""``MqPrepared._into_one_cluster`` of a subscription without and with scopes."""
 _SUB_QMGR = SubScope.QMGR  # read once per holders, not per subscription
 """``MqPrepared._into_one_cluster``: the proxy goes further than one cluster (``spread`` it)."""
 
@@ -320,7 +335,9 @@ class MqPrepared:
             (s for s in topology.subscriptions if s.node not in ems), key=attrgetter("node", "name")
         )
         shapes: dict[tuple[str, WSchema], _Shape] = {}
-        self.subs = [_Sub.of(s, shapes) for s in subs]
+        self.subs = [_Sub.of(s, i, shapes) for i, s in enumerate(subs)]
+        self.any_char = any(s.wschema == WSchema.CHAR for s in subs)
+        """Some subscription has WSCHEMA(CHAR): else the proxy index's matches are the receivers."""
         self._by_proxy: SubscriptionIndex[int] = SubscriptionIndex(MQ)
         self._by_proxy.add_many((s.proxy_pattern, i) for i, s in enumerate(self.subs))
         self._force: dict[str, list[TopicObject]] = defaultdict(list)
@@ -335,10 +352,12 @@ class MqPrepared:
         self.any_block = any(o.wildcard == Wildcard.BLOCK for o in topology.topics)
         """Some topic object has WILDCARD(BLOCK)."""
         self._choices: dict[tuple[str, tuple[str, ...], str, Failures], HostChoice | None] = {}
-        self._into: dict[_Sub, tuple[tuple[str, frozenset[str]] | None, ...]] = {}
+        self._into: list[_Into | None] = []
         """Where each subscription's proxy goes when it goes into one cluster only (``holders``; without
-        and with scopes), once asked: a subscription serves every topic its pattern matches, and this
-        depends on its queue manager and pattern only."""
+        and with scopes), by ``_Sub.index``, once asked: a subscription serves every topic its pattern
+        matches, and this depends on its queue manager and pattern only. Made on first use, then kept
+        for the model's life (a slot per subscription; the answers shared, ``_into_shared``)."""
+        self._into_shared: dict[tuple[str, ClRoute, tuple[str, ...], Scope, bool], _Into] = {}
         self._facts: BoundedCache[str, _TopicFacts] = BoundedCache(cache_size)
         self._spread: BoundedCache[tuple[_Source, bool], _Spread] = BoundedCache(cache_size * 64)
         self._routed: BoundedCache[tuple[str, str, Failures, bool], _Routed] = BoundedCache(
@@ -421,7 +440,10 @@ class MqPrepared:
         ones that go only into one cluster gathered by cluster and targets)."""
         clustered: dict[tuple[str, frozenset[str]], dict[str, None]] = {}
         others: dict[_Source, None] = {}
-        neighbours, kept, qmgr = self._neighbours, self._into, _SUB_QMGR
+        neighbours, qmgr = self._neighbours, _SUB_QMGR
+        kept = self._into
+        if not kept:
+            kept += [None] * len(self.subs)
         for s in candidates:
             origin = s.sub.node
             if scopes and s.sub.subscope == qmgr:
@@ -430,15 +452,9 @@ class MqPrepared:
             if origin in neighbours:
                 into = _FURTHER
             else:
-                both = kept.get(s)
+                both = kept[s.index]
                 if both is None:
-                    if len(kept) >= SUB_POINTS_KEPT:
-                        kept.clear()
-                    point = self.trees.at(origin).point(s.prefix)
-                    both = kept[s] = (
-                        self._into_one_cluster(origin, point, False),
-                        self._into_one_cluster(origin, point, True),
-                    )
+                    both = kept[s.index] = self._sub_into(s)
                 into = both[scopes]
             if into is _FURTHER:
                 others[_Source(origin, s.prefix, False)] = None
@@ -446,6 +462,22 @@ class MqPrepared:
                 clustered.setdefault(into, {})[origin] = None
         grants = [g for src in [*others, *force] for g in self.spread(src, scopes)]
         return _Holders(grants, clustered)
+
+    def _sub_into(self, s: _Sub) -> _Into:
+        """Where ``s``'s proxy goes into one cluster only, without and with scopes (``holders``), for a
+        subscription whose queue manager has no hierarchy neighbours: one answer shared by every
+        subscription with the same cluster point whose queue manager is (or is not) a member of its
+        cluster (such a queue manager is never among the targets that relay)."""
+        origin = s.sub.node
+        point = self.trees.at(origin).point(s.prefix)
+        key = (*_point_value(point), bool(point.cluster) and origin in self.member_set(point.cluster))
+        both = self._into_shared.get(key)
+        if both is None:
+            both = self._into_shared[key] = (
+                self._into_one_cluster(origin, point, False),
+                self._into_one_cluster(origin, point, True),
+            )
+        return both
 
     def _into_one_cluster(
         self, origin: str, point: ClusterPoint, scopes: bool
@@ -519,7 +551,11 @@ class _TopicFacts:
         self.candidates = [prepared.subs[i] for i in sorted(prepared._by_proxy.match(topic))]
         """Subscriptions whose proxy pattern matches T (a CHAR pattern's proxy is wider than itself)."""
         char = WSchema.CHAR  # read once: an enum member is a slow attribute to look up per subscription
-        self.matching = [s for s in self.candidates if s.sub.wschema != char or s.receives(topic)]
+        self.matching = (
+            [s for s in self.candidates if s.sub.wschema != char or s.receives(topic)]
+            if prepared.any_char
+            else self.candidates
+        )
         """Subscriptions that receive T: the index matched a topic-schema pattern exactly already."""
         self.force = prepared.force_sources(topic)
         self.resolves_as = prepared.resolves_as(topic)

@@ -1,0 +1,125 @@
+"""Does the routing stage scale with the cores? Its throughput on ``local[N]`` against ``local[1]``.
+
+    .venv/bin/python benchmarks/bench_spark_scaling.py                       # 2,000,000 publications
+    .venv/bin/python benchmarks/bench_spark_scaling.py --publications 10000000 --distinct-topics 100000
+
+The estate, snapshot and publication log of ``bench_spark.py`` (same cache). For each master (each in a
+fresh process, so that each has its own JVM and Python workers): the job's own steps 1–3
+(``mqctl.spark.job.routing_keys``: read, count identical rows, key, group by routing key) are run and
+the keys cached in memory outside the timing; then the routing stage alone (``mqctl.spark.job.route``,
+the same ``mapInArrow`` as ``mqctl spark analyze``, its fact rows counted) is timed by the wall clock,
+with the same number of tasks on every master (``--tasks``, default 4: two per core of ``local[2]``), so
+that only the cores differ. Each worker builds its model inside the timed stage, as in the job.
+
+Target (issue 24): routing-stage throughput on ``local[2]`` >= 1.8 x ``local[1]``. Needs the cores
+free: on a loaded machine the figure says how loaded it is, not how the stage scales.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_explain import build_stores, topology  # noqa: E402
+from bench_spark import export_snapshot, write_publications  # noqa: E402
+
+TARGET = 1.8
+
+
+def prepare(args: argparse.Namespace) -> tuple[Path, Path]:
+    """The snapshot and the log of ``bench_spark.py`` (made when missing)."""
+    files = topology(args.cache, args)
+    stores = files / "stores"
+    stores.mkdir(exist_ok=True)
+    build_stores(files, stores, reuse=True)
+    snapshot = files / "snapshot"
+    export_snapshot(stores / "big.db", snapshot)
+    log = files / f"publications-{args.publications}-{args.distinct_topics}.parquet"
+    if not log.exists():
+        write_publications(log, args)
+    return snapshot, log
+
+
+def stage(master: str, snapshot: Path, log: Path, tasks: int) -> dict[str, Any]:
+    """In this process: the keys cached, then the routing stage timed on ``master``."""
+    from pyspark import StorageLevel
+
+    from mqctl.services.snapshot import read_topology
+    from mqctl.spark.batches import Payload
+    from mqctl.spark.job import route, routing_keys
+    from mqctl.spark.session import spark_session
+
+    topology_ = read_topology(snapshot)
+    with spark_session(master, partitions=tasks) as spark:
+        _log, keyed, _valid, keys, keying = routing_keys(spark, topology_, log, "parquet", tasks)
+        keys = keys.persist(StorageLevel.MEMORY_ONLY)
+        distinct_keys = keys.count()
+        payload = spark.sparkContext.broadcast(Payload(topology_, [], uuid.uuid4().hex))
+        t0 = time.perf_counter()
+        facts = route(keys, payload, False).count()
+        elapsed = time.perf_counter() - t0
+        for frame in (keys, keyed):
+            frame.unpersist()
+        for value in (payload, keying):
+            value.unpersist()
+    return {
+        "master": master,
+        "tasks": tasks,
+        "keys": distinct_keys,
+        "fact_rows": facts,
+        "routing_s": round(elapsed, 2),
+        "keys_per_s": round(distinct_keys / elapsed, 1),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    from gen_topology import add_estate_options
+
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_estate_options(parser)
+    parser.add_argument("--publications", type=int, default=2_000_000)
+    parser.add_argument("--distinct-topics", type=int, default=20_000)
+    parser.add_argument("--masters", default="local[1],local[2]", help="the first is the reference")
+    parser.add_argument("--tasks", type=int, default=4, help="routing tasks, the same on every master")
+    parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "mqctl-bench")
+    parser.add_argument("--stage-only", help=argparse.SUPPRESS)  # one master, in a child process
+    args = parser.parse_args(argv)
+
+    snapshot, log = prepare(args)
+    if args.stage_only:
+        print(json.dumps(stage(args.stage_only, snapshot, log, args.tasks)))
+        return 0
+    runs = []
+    for master in args.masters.split(","):
+        child = [sys.executable, __file__, *(argv if argv is not None else sys.argv[1:])]
+        proc = subprocess.run(
+            [*child, "--stage-only", master], capture_output=True, text=True, check=False, env=os.environ
+        )
+        if proc.returncode != 0:
+            raise SystemExit(f"{master}: {proc.stderr.strip()[-2000:]}")
+        runs.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+    reference = runs[0]["keys_per_s"]
+    for run in runs:
+        run["speedup"] = round(run["keys_per_s"] / reference, 2)
+    load = os.getloadavg()
+    print(json.dumps({"runs": runs, "load_average": [round(x, 2) for x in load]}, indent=2))
+    for run in runs:
+        print(
+            f"{run['master']}: {run['keys']:,} keys in {run['routing_s']} s "
+            f"({run['keys_per_s']:,} keys/s, {run['speedup']} x {runs[0]['master']})"
+        )
+    last = runs[-1]["speedup"]
+    print(f"scaling {runs[-1]['master']} / {runs[0]['master']} = {last} (target >= {TARGET})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
