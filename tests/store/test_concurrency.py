@@ -78,6 +78,17 @@ def test_eight_writers_lose_nothing(store_url: str) -> None:
     assert len(set(seqs)) == len(seqs)  # every definition took its own sequence
 
 
+def test_first_uses_at_once_all_create_one_store(empty_store_url: str) -> None:
+    """Four commands on a database never initialised: one creates the store, the others wait for it
+    and use it (none fails on a table the other created)."""
+    batches = [[f"define|qmgr|QM{w}"] for w in range(4)]
+    for proc in _workers(empty_store_url, batches):
+        assert proc.stdout.strip() == "", proc.stdout + proc.stderr
+        assert "Traceback" not in proc.stderr and "internal error" not in proc.stderr
+    shown = run_cli(["display", "qmgr", "-o", "json"], db=empty_store_url).json()
+    assert sorted(q["name"] for q in shown) == ["QM0", "QM1", "QM2", "QM3"]  # type: ignore[index, union-attr]
+
+
 def test_writers_of_one_name_get_already_defined_not_a_driver_error(store_url: str) -> None:
     assert run_cli(["define", "qmgr", "QM1"], db=store_url).exit_code == 0
     batches = [["define|topic|SAME|--qmgr|QM1|--topicstr|/same"] for _ in range(8)]

@@ -93,6 +93,56 @@ def test_models_and_migrations_agree(empty_store_url: str) -> None:
     assert diff == []
 
 
+def _schema(url: str) -> dict[str, object]:
+    """Every table's columns (in order), keys, indexes and checks, as reflected from the database."""
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            insp = inspect(conn)
+            out: dict[str, object] = {}
+            for table in sorted(insp.get_table_names()):
+                out[table] = {
+                    "columns": [
+                        (c["name"], str(c["type"]), c["nullable"], str(c.get("default")))
+                        for c in insp.get_columns(table)
+                    ],
+                    "primary key": insp.get_pk_constraint(table),
+                    "foreign keys": sorted(map(repr, insp.get_foreign_keys(table))),
+                    "indexes": sorted(map(repr, insp.get_indexes(table))),
+                    "unique": sorted(map(repr, insp.get_unique_constraints(table))),
+                    "checks": sorted(map(repr, insp.get_check_constraints(table))),
+                }
+            return out
+    finally:
+        engine.dispose()
+
+
+def test_a_store_created_on_first_use_is_the_migrated_store(
+    empty_store_url: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """First use creates the store from the table metadata (``engine.create_at_head``), not by running the
+    migrations: schema and rows must be the ones the migrations give, on each database."""
+    from mqctl.store.engine import open_store
+    from tests.stores import STORES
+
+    migrated = empty_store_url
+    assert run_cli(["db", "upgrade"], db=migrated).exit_code == 0
+    if migrated.startswith("sqlite"):
+        created = f"sqlite:///{tmp_path / 'created.db'}"
+    else:
+        created = STORES.pg.create(migrated=False)
+        request.addfinalizer(lambda: STORES.pg.discard(created))
+    open_store(created).dispose()  # what a first use does
+    assert _schema(created) == _schema(migrated)
+    assert dump_store(created) == dump_store(migrated)  # the rows the migrations seed too
+    assert run_cli(["db", "current", "-o", "json"], db=created).json()["up_to_date"] is True  # type: ignore[index]
+    assert run_cli(["define", "qmgr", "QM1"], db=created).exit_code == 0
+    # from here on the real migrations run on it
+    assert run_cli(["db", "downgrade", "0002_one_model"], db=created).exit_code == 0
+    assert run_cli(["db", "upgrade"], db=created).exit_code == 0
+    assert run_cli(["display", "qmgr", "QM1"], db=created).exit_code == 0
+
+
 def test_old_revision_exits_3_and_is_not_changed(store_url: str) -> None:
     assert run_cli(["define", "qmgr", "QM1"], db=store_url).exit_code == 0
     engine = create_engine(store_url)

@@ -166,12 +166,16 @@ def split_commands(text: str, *, file: str | None = None) -> list[Logical]:
     pending: str | None = None
     pending_pos: Pos = (0, 0)
     for number, raw in enumerate(text.splitlines(), start=1):
-        if raw.startswith("*") or not raw.strip():
+        whole = raw.rstrip()
+        if not whole or raw[0] == "*":
             continue
-        if pending is None and raw.strip().upper() == "END":
-            out.append(Logical("END", ((0, number, raw.index(raw.strip()[0]) + 1, 1),), (raw,), number))
-            return out
         if pending is None:
+            if whole[-1] in "dD" and whole.strip().upper() == "END":
+                out.append(Logical("END", ((0, number, raw.index(raw.strip()[0]) + 1, 1),), (raw,), number))
+                return out
+            if whole[-1] not in "+-;":  # a command on one line, the usual case: what the rules below give
+                out.append(Logical(whole, ((0, number, 1, 1),), (raw,), number))
+                continue
             start = number
         offset = len(raw) - len(raw.lstrip()) if pending == "+" else 0
         body = raw[offset:]
@@ -228,12 +232,14 @@ def apply_inserts(logical: Logical, inserts: Mapping[str, str]) -> tuple[Logical
     spans: list[Span] = []
     length = 0
     last = 0
+    replaced = False
     for m in _INSERT.finditer(logical.text):
         name = m.group(1)
         value = inserts.get(name, inserts.get(name.upper()))
         if value is None:
             missing.append(name)
             continue
+        replaced = True
         chars.append(logical.text[last : m.start()])
         spans.extend(logical.spans_between(last, m.start(), length))
         length += m.start() - last
@@ -243,6 +249,8 @@ def apply_inserts(logical: Logical, inserts: Mapping[str, str]) -> tuple[Logical
             spans.append((length, line, col, 0))
             length += len(value)
         last = m.end()
+    if not replaced:  # a '+' that is no insert (a TOPICSTR's wildcard): the command as it was
+        return logical, missing
     chars.append(logical.text[last:])
     spans.extend(logical.spans_between(last, len(logical.text), length))
     new = Logical("".join(chars), tuple(spans), logical.lines, logical.line, logical.error)

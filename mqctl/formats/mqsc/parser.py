@@ -7,6 +7,7 @@ Unquoted names and values are folded to upper case, quoted ones kept as typed.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -21,6 +22,7 @@ from mqctl.formats.mqsc.lexer import (
     Logical,
     Pos,
     Token,
+    _Undoubled,
     apply_inserts,
     has_literal_marker,
     split_commands,
@@ -135,7 +137,78 @@ def iter_mqsc(
 
 def parse_command(logical: Logical, *, number: int, file: str | None = None) -> Command:
     """Parse one logical command; raises ``InputError`` with the file position of the mistake."""
+    command = simple_command(logical, number)
+    if command is not None:
+        return command
     return _Parser(tokenize(logical, file=file), logical, number, file).command()
+
+
+_PARAM = re.compile(
+    r"([ \t,]*)(?:([^ \t,()']+)(?:([ \t,]*\([ \t,]*)(?:('[^']*+(?:''[^']*+)*+')|([^ \t,()']+))([ \t,]*\)))?|([()']))"
+)
+"""Blanks/commas, then a keyword with at most one value in parentheses (a quoted string or a word), or
+one character that starts anything else (a ``(``, ``)`` or ``'`` where a keyword should be). The pieces
+are the lexer's (``lexer._TOKEN``): its matches are contiguous too, so positions are running sums."""
+
+
+def simple_command(logical: Logical, number: int) -> Command | None:
+    """The command when every parameter has at most one value and nothing is wrong, else None: the
+    ``_Parser`` then reads it (and finds the error). Why: one match per parameter instead of four
+    tokens, so the statements of a large import are parsed in about half the time; equal results
+    (``tests/formats/test_mqsc_simple.py``)."""
+    text = logical.text
+    items = _PARAM.findall(text)
+    if len(items) < 2:
+        return None
+    spans = logical.spans
+    line, base = (spans[0][1], spans[0][2] - spans[0][0]) if len(spans) == 1 else (0, 0)
+    pos = logical.pos if len(spans) != 1 else None
+    i = 0
+    verb = noun = ""
+    first: Pos = (0, 0)
+    name: Value | None = None
+    params: dict[str, Param] = {}
+    new = _new
+    for k, (sep, word, opening, string, bare, closing, other) in enumerate(items):
+        if other:
+            return None
+        i += len(sep)
+        at = pos(i) if pos else (line, base + i)
+        i += len(word)
+        value: Value | None = None
+        if opening:
+            i += len(opening)
+            vat = pos(i) if pos else (line, base + i)
+            if bare:
+                end = i + len(bare)
+                value = new(Value, (bare.upper(), False, vat, Content(logical, range(i, end))))
+            else:
+                end = i + len(string)
+                inner = string[1:-1]
+                if "''" not in inner:
+                    value = new(Value, (inner, True, vat, Content(logical, range(i + 1, end - 1))))
+                else:
+                    undoubled = _Undoubled(text, i + 1, end - 1)
+                    value = new(Value, (inner.replace("''", "'"), True, vat, Content(logical, undoubled)))
+            i = end + len(closing)
+        keyword = word.upper()
+        if k > 1:
+            if keyword in params:
+                return None
+            params[keyword] = new(Param, (keyword, None if value is None else (value,), at))
+        elif k == 1:
+            noun = NOUNS.get(keyword) or ("" if verb in STRICT_VERBS else keyword)
+            if not noun:
+                return None
+            name = value
+        else:
+            verb = VERBS.get(keyword, "")
+            if verb in ("", "END") or value is not None:
+                return None
+            first = at
+    if "REPLACE" in params and "NOREPLACE" in params:
+        return None
+    return Command(verb, noun, name, params, number, logical.lines, logical.line, first)
 
 
 class _Parser:
