@@ -102,6 +102,10 @@ def estate_sides(args: argparse.Namespace) -> tuple[Path, Path, dict[str, object
     mq = [str(Path(sys.executable).with_name("mqctl"))]
     import sqlite3
 
+    for kept in (before, after):  # made by an older mqctl: brought to the current schema
+        if kept.exists():
+            _ok([*mq, "--db", f"sqlite:///{kept}", "db", "upgrade"])
+
     if not before.exists():
         tmp = before.with_suffix(".tmp")
         shutil.copyfile(big, tmp)
