@@ -30,24 +30,9 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_explain import build_stores, topology  # noqa: E402
-from bench_spark import export_snapshot, write_publications  # noqa: E402
+from bench_engine import prepare_files  # noqa: E402
 
 TARGET = 1.8
-
-
-def prepare(args: argparse.Namespace) -> tuple[Path, Path]:
-    """The snapshot and the log of ``bench_spark.py`` (made when missing)."""
-    files = topology(args.cache, args)
-    stores = files / "stores"
-    stores.mkdir(exist_ok=True)
-    build_stores(files, stores, reuse=True)
-    snapshot = files / "snapshot"
-    export_snapshot(stores / "big.db", snapshot)
-    log = files / f"publications-{args.publications}-{args.distinct_topics}.parquet"
-    if not log.exists():
-        write_publications(log, args)
-    return snapshot, log
 
 
 def stage(master: str, snapshot: Path, log: Path, tasks: int) -> dict[str, Any]:
@@ -103,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stage-only", help=argparse.SUPPRESS)  # one master, in a child process
     args = parser.parse_args(argv)
 
-    snapshot, log = prepare(args)
+    snapshot, log = prepare_files(args)
     if args.stage_only:
         print(json.dumps(stage(args.stage_only, snapshot, log, args.tasks)))
         return 0
