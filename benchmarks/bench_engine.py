@@ -35,24 +35,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_explain import build_stores, topology  # noqa: E402
-from bench_spark import export_snapshot, write_publications  # noqa: E402
+from bench_spark import prepare_files  # noqa: E402
 
 TARGET_KEYS_PER_CPU_S = 15_000
-
-
-def prepare_files(args: argparse.Namespace) -> tuple[Path, Path]:
-    """The snapshot and the log of ``bench_spark.py`` (made when missing)."""
-    files = topology(args.cache, args)
-    stores = files / "stores"
-    stores.mkdir(exist_ok=True)
-    build_stores(files, stores, reuse=True)
-    snapshot = files / "snapshot"
-    export_snapshot(stores / "big.db", snapshot)
-    log = files / f"publications-{args.publications}-{args.distinct_topics}.parquet"
-    if not log.exists():
-        write_publications(log, args)
-    return snapshot, log
 
 
 def first_keys(topology: Any, log: Path, count: int) -> list[tuple[str, str, str]]:

@@ -98,6 +98,20 @@ def write_publications(path: Path, args: argparse.Namespace) -> dict[str, int]:
     return {"publications": written, "distinct_topics": len(names)}
 
 
+def prepare_files(args: argparse.Namespace) -> tuple[Path, Path]:
+    """The estate's snapshot and the seeded log for these options (each made when missing, then kept)."""
+    files = topology(args.cache, args)
+    stores = files / "stores"
+    stores.mkdir(exist_ok=True)
+    build_stores(files, stores, reuse=True)
+    snapshot = files / "snapshot"
+    export_snapshot(stores / "big.db", snapshot)
+    log = files / f"publications-{args.publications}-{args.distinct_topics}.parquet"
+    if not log.exists():
+        write_publications(log, args)
+    return snapshot, log
+
+
 def engine_rate(snapshot: Path, log: Path, keys: int) -> dict[str, float]:
     """Distinct keys per CPU second through the executor code, on the first ``keys`` distinct keys."""
     import gc
@@ -154,20 +168,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "mqctl-bench")
     args = parser.parse_args(argv)
 
-    files = topology(args.cache, args)
-    stores = files / "stores"
-    stores.mkdir(exist_ok=True)
-    build_stores(files, stores, reuse=True)
-    snapshot = files / "snapshot"
-    export_snapshot(stores / "big.db", snapshot)
-    log = files / f"publications-{args.publications}-{args.distinct_topics}.parquet"
-    if not log.exists():
-        counts = write_publications(log, args)
-    else:
-        counts = {
-            "publications": pq.ParquetFile(log).metadata.num_rows,
-            "distinct_topics": args.distinct_topics,
-        }
+    snapshot, log = prepare_files(args)
+    counts = {"publications": pq.ParquetFile(log).metadata.num_rows, "distinct_topics": args.distinct_topics}
 
     from mqctl.services.snapshot import read_topology
     from mqctl.spark.job import analyze

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_engine import prepare_files  # noqa: E402
+from bench_spark import prepare_files  # noqa: E402
 
 TARGET = 1.8
 
