@@ -26,6 +26,7 @@ from mqctl.domain.errors import InputError
 from mqctl.domain.model import Topology
 from mqctl.domain.what_if import CURRENT, Variant, apply_variant
 from mqctl.spark.batches import KEYED_SCHEMA, ROUTED_SCHEMA, Keying, Payload, key_batches, route_batches
+from mqctl.spark.log_rows import sizes_apart
 from mqctl.spark.outputs import OUTPUTS, write_outputs
 from mqctl.spark.summary_json import summary_text
 
@@ -214,25 +215,6 @@ def routing_keys(
         .sortWithinPartitions("topic", "from", "key")
     )
     return frame, keyed, valid, keys, keying
-
-
-PLAIN_SIZE = r"^[0-9]{1,18}$"
-"""A size as logs write it: digits that fit a 64-bit integer (Spark sums these exactly)."""
-
-
-def sizes_apart(frame: DataFrame) -> DataFrame:
-    """``frame`` with each plain size moved from ``bytes_text`` to the number ``bytes_plain``: rows that
-    differ only in their size (most rows of a log) become one distinct row, checked and keyed once,
-    with their sizes summed by Spark. Any other size text stays in ``bytes_text`` for the row's checks."""
-    from pyspark.sql import functions as F
-
-    plain = F.col("bytes_text").rlike(PLAIN_SIZE)
-    return frame.withColumns(
-        {
-            "bytes_plain": F.when(plain, F.col("bytes_text").cast("bigint")),
-            "bytes_text": F.when(plain, F.lit(None).cast("string")).otherwise(F.col("bytes_text")),
-        }
-    )
 
 
 SMALL_LOG = 1 << 20

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
+from mqctl.spark.log_rows import GIVEN, sizes_apart
+
 if TYPE_CHECKING:
     from pyspark.sql import Column, DataFrame, SparkSession
 
@@ -122,17 +124,11 @@ def _facts(facts: DataFrame, columns: tuple[str, ...], per_key: bool) -> DataFra
     return facts.groupBy(*columns).agg(F.sum("messages").alias("count"), F.sum("bytes").alias("bytes"))
 
 
-GIVEN = ("from", "topic", "properties", "count_text", "bytes_text", "record")
-"""The columns of a distinct log row (``job.read_publications``)."""
-
-
 def _as_given(log: DataFrame, distinct: DataFrame, reason: Column) -> DataFrame:
     """The log's rows behind the ``distinct`` rows, as ``rejected/`` writes them: the columns as given,
     with ``reason``. A distinct row stands for log rows that differ at most in a plain size
-    (``job.sizes_apart``), so they are read back from the log, each once."""
+    (``log_rows.sizes_apart``), so they are read back from the log, each once."""
     from pyspark.sql import functions as F
-
-    from mqctl.spark.job import sizes_apart
 
     wanted = distinct.select(*(F.col(c).alias(f"_{c}") for c in GIVEN), reason.alias("reason"))
     rows = sizes_apart(log.withColumn("_bytes_as_given", F.col("bytes_text")))
