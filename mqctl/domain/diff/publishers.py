@@ -76,7 +76,7 @@ class _Side:
             for pattern in patterns:
                 try:
                     self._subs.add(pattern, s.node)
-                except Exception:  # noqa: BLE001 — a pattern it cannot read: that node is never quiet
+                except (TopicSyntaxError, ValueError):  # a pattern it cannot read: that node is never quiet
                     self.unindexed.add(s.node)
         self._subscribed: dict[str, set[str]] = {}
 
@@ -86,7 +86,7 @@ class _Side:
         if found is None:
             try:
                 found = set(self._subs.match(topic)) | self.unindexed
-            except Exception:  # noqa: BLE001 — a topic it cannot read: nobody is quiet
+            except (TopicSyntaxError, ValueError):  # a topic it cannot read: nobody is quiet
                 found = set(self.topology.nodes) | self.unindexed
             self._subscribed[topic] = found
         return found
