@@ -441,9 +441,7 @@ class MqPrepared:
         clustered: dict[tuple[str, frozenset[str]], dict[str, None]] = {}
         others: dict[_Source, None] = {}
         neighbours, qmgr = self._neighbours, _SUB_QMGR
-        kept = self._into
-        if not kept:
-            kept += [None] * len(self.subs)
+        kept = self.into_slots()
         for s in candidates:
             origin = s.sub.node
             if scopes and s.sub.subscope == qmgr:
@@ -462,6 +460,12 @@ class MqPrepared:
                 clustered.setdefault(into, {})[origin] = None
         grants = [g for src in [*others, *force] for g in self.spread(src, scopes)]
         return _Holders(grants, clustered)
+
+    def into_slots(self) -> list[_Into | None]:
+        """``_into``, its slots made on first use."""
+        if not self._into:
+            self._into += [None] * len(self.subs)
+        return self._into
 
     def _sub_into(self, s: _Sub) -> _Into:
         """Where ``s``'s proxy goes into one cluster only, without and with scopes (``holders``), for a
@@ -877,6 +881,8 @@ class _Engine:
         if self.failures.offline or self.failures.down:
             reach = self.ladder.reach
             outcomes = [(s.sub, reach(s.sub, lambda s=s: self._reach(s))) for s in self.matching]  # type: ignore[misc]
+        elif self.flat:
+            outcomes = self._flat_reach()
         else:  # ``Ladder.reach``'s first steps read only those failures: straight to reachability
             outcomes = [(s.sub, self._reach(s)) for s in self.matching]
         if self.detail:
@@ -894,6 +900,83 @@ class _Engine:
         if choice is not None:
             self.explanation.topic_hosts = list(choice.hosts)
         self._warnings()
+
+    @property
+    def flat(self) -> bool:
+        """The usual question of the Spark job, in a cluster-only estate: nothing failed, no hierarchy
+        link, no FORCE object, no topic object with SUBSCOPE(QMGR) or WILDCARD(BLOCK), no ``detail``.
+        A copy then goes publisher -> (topic host ->) the queue managers that sent it a proxy, and
+        ``_flat_reach`` finds each matching subscription's outcome without a flow."""
+        prepared, failures = self.prepared, self.failures
+        return not (
+            self.detail
+            or failures.down
+            or failures.links_down
+            or failures.offline
+            or prepared._neighbours
+            or prepared._force
+            or prepared.any_subscope_qmgr
+            or prepared.any_block
+        )
+
+    def _flat_reach(self) -> list[tuple[Subscription, Arrival | Miss]]:
+        """``_reach`` of every matching subscription in a ``flat`` question: the same outcomes as the flow's
+        (``_Flower._forwards``: the publisher sends into its cluster, or to the topic host workload
+        management chooses, which sends on), made from the candidates' cluster and targets directly.
+        A queue manager's ``Arrival`` is made once for all its subscriptions; a miss is told apart by the
+        counterfactual flows as usual (``_no_copy``)."""
+        pub = self.pub.from_node
+        relay, cluster, before = self._flat_relay()
+        made: dict[str, Arrival] = {pub: Arrival((pub,), ()), before.path[-1]: before}
+        reached: set[str] = set()
+        if relay:
+            qmgr, kept, sub_into = _SUB_QMGR, self.prepared.into_slots(), self.prepared._sub_into
+            for s in self.facts.candidates:  # who sent ``relay`` a proxy over ``cluster`` (``holders``)
+                if s.sub.subscope == qmgr:
+                    continue  # its proxy never leaves its queue manager
+                both = kept[s.index]
+                if both is None:
+                    both = kept[s.index] = sub_into(s)
+                into = both[1]  # with scopes
+                if into is not None and into[0] == cluster and relay in into[1]:
+                    reached.add(s.sub.node)
+            reached.difference_update(before.path)
+        out: list[tuple[Subscription, Arrival | Miss]] = []
+        for s in self.matching:
+            sub = s.sub
+            node = sub.node
+            outcome: Arrival | Miss | None
+            if sub.subscope == _SUB_QMGR and node != pub:
+                outcome = self._reach(s)
+            elif (outcome := made.get(node)) is None:
+                if node in reached:
+                    path, hops = before.path, before.hops
+                    hop = Hop(path[-1], node, Via.CLUSTER, cluster)
+                    outcome = made[node] = Arrival((*path, node), (*hops, hop))
+                else:
+                    outcome = self._no_copy(s)
+            out.append((sub, outcome))
+        return out
+
+    def _flat_relay(self) -> tuple[str, str, Arrival]:
+        """Who sends the publication to the queue managers holding a proxy for it, over which cluster,
+        and the copy that reaches it (``("", "", ...)``: nobody: the publication stays where it is)."""
+        pub = self.pub.from_node
+        start = Arrival((pub,), ())
+        res = self.res_t(pub)
+        cluster = res.cluster
+        if not cluster or res.pubscope == Scope.QMGR or not self.prepared.index.is_member(pub, cluster):
+            return "", "", start
+        if res.clroute == ClRoute.DIRECT or pub in res.hosts:
+            return pub, cluster, start
+        choice = self.host_choice(pub, res)
+        host = choice.chosen if choice is not None else None
+        if host is None or host == pub:
+            return "", "", start
+        at_host = Arrival((pub, host), (Hop(pub, host, Via.TOPICHOST, cluster),))
+        if self.res_t(host).pubscope == Scope.QMGR:
+            return "", "", at_host  # the host keeps it
+        return host, cluster, at_host
 
     def _reach(self, s: _Sub) -> Arrival | Miss:
         """MQ's reachability steps of the §9 precedence, in order."""
