@@ -25,6 +25,7 @@ import gc
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import repeat
+from operator import attrgetter
 from typing import Any
 
 import pyarrow as pa
@@ -410,28 +411,49 @@ def routed_facts(
     published["node"].append(from_node)
     published["messages"].append(messages)
     delivered, missed = rows
-    links: dict[tuple[str, str, str], None] = {}
-    text = _TEXT
+    links: dict[tuple[str, str, Via], None] = {}  # (from, to, via): a hop's first three items
     for _, arrival, stored_at in delivered:
+        if stored_at is None:
+            for hop in arrival.hops:
+                links[hop[:3]] = None
+            continue
         for hop in arrival.hops:
             if hop.from_node == stored_at:
                 break  # a stored message waits here: the hops after are the path it will take, not taken
-            links[(hop.from_node, hop.to_node, text[hop.via])] = None
+            links[hop[:3]] = None
     if links:
-        _extend(facts.links, variant, messages, size, map(list, zip(*links, strict=True)), None)
+        froms, tos, vias = zip(*links, strict=True)
+        _extend(
+            facts.links, variant, messages, size, len(froms), (froms, tos, map(_TEXT.__getitem__, vias)), None
+        )
     per_key = key if facts.per_key else None
+    # columns taken with ``zip`` and ``map`` (C loops): a key has some twenty rows, the log millions
     if delivered:
-        names = [sub.name for sub, _, _ in delivered]
-        nodes = [sub.node for sub, _, _ in delivered]
-        statuses = [_DELIVERED if stored_at is None else _STORED for _, _, stored_at in delivered]
-        stored = [stored_at for _, _, stored_at in delivered]
-        hops = [len(arrival.hops) for _, arrival, _ in delivered]
-        _extend(facts.deliveries, variant, messages, size, (names, nodes, statuses, stored, hops), per_key)
+        subs, arrivals, stored = zip(*delivered, strict=True)
+        n = len(stored)
+        statuses = (
+            repeat(_DELIVERED, n)
+            if stored.count(None) == n
+            else [_DELIVERED if at is None else _STORED for at in stored]
+        )
+        hops = map(len, map(_HOPS, arrivals))
+        columns = (map(_NAME, subs), map(_NODE, subs), statuses, stored, hops)
+        _extend(facts.deliveries, variant, messages, size, n, columns, per_key)
     if missed:
-        names = [sub.name for sub, _ in missed]
-        nodes = [sub.node for sub, _ in missed]
-        reasons = [text[miss.reason] for _, miss in missed]
-        _extend(facts.misses, variant, messages, size, (names, nodes, reasons), per_key)
+        subs, misses = zip(*missed, strict=True)
+        reasons = [_TEXT[miss.reason] for miss in misses]
+        _extend(
+            facts.misses,
+            variant,
+            messages,
+            size,
+            len(subs),
+            (map(_NAME, subs), map(_NODE, subs), reasons),
+            per_key,
+        )
+
+
+_NAME, _NODE, _HOPS = attrgetter("name"), attrgetter("node"), attrgetter("hops")
 
 
 def _extend(
@@ -439,13 +461,12 @@ def _extend(
     variant: str,
     messages: int,
     size: int,
-    values: Iterable[list[Any]],
+    n: int,
+    values: Iterable[Iterable[Any]],
     key: tuple[str, str, str] | None,
 ) -> None:
-    """Rows appended to ``columns``: variant, one list per column of ``values``, the key's three
-    columns (when given), messages and bytes; the lists of ``values`` are as long as each other."""
-    values = list(values)
-    n = len(values[0])
+    """``n`` rows appended to ``columns``: variant, one column of ``values`` each (``n`` values), the
+    key's three columns (when given), messages and bytes."""
     lists = iter(columns.values())
     next(lists).extend(repeat(variant, n))
     for value in values:

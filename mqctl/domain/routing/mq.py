@@ -29,7 +29,7 @@ from collections import defaultdict, deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
-from functools import cached_property
+from functools import cached_property, partial
 from operator import attrgetter
 from typing import NamedTuple
 
@@ -256,6 +256,11 @@ _FURTHER: tuple[str, frozenset[str]] = ("", frozenset())
 _Into = tuple[tuple[str, frozenset[str]] | None, tuple[str, frozenset[str]] | None]
 """``MqPrepared._into_one_cluster`` of a subscription without and with scopes."""
 _SUB_QMGR = SubScope.QMGR  # read once per holders, not per subscription
+_VIA_CLUSTER = Via.CLUSTER
+_new_hop = partial(tuple.__new__, Hop)
+_new_arrival = partial(tuple.__new__, Arrival)
+"""``Hop(...)`` and ``Arrival(...)`` from all their items, without the named tuple's ``__new__`` in Python
+(``_flat_reach`` makes one of each per queue manager reached)."""
 """``MqPrepared._into_one_cluster``: the proxy goes further than one cluster (``spread`` it)."""
 
 
@@ -358,6 +363,8 @@ class MqPrepared:
         matches, and this depends on its queue manager and pattern only. Made on first use, then kept
         for the model's life (a slot per subscription; the answers shared, ``_into_shared``)."""
         self._into_shared: dict[tuple[str, ClRoute, tuple[str, ...], Scope, bool], _Into] = {}
+        self._anchors: dict[tuple[str, ...], tuple[str, ...]] = {}
+        """``anchor`` of each prefix asked (at most one per subscription pattern)."""
         self._facts: BoundedCache[str, _TopicFacts] = BoundedCache(cache_size)
         self._spread: BoundedCache[tuple[_Source, bool], _Spread] = BoundedCache(cache_size * 64)
         self._routed: BoundedCache[tuple[str, str, Failures, bool], _Routed] = BoundedCache(
@@ -473,7 +480,7 @@ class MqPrepared:
         subscription with the same cluster point whose queue manager is (or is not) a member of its
         cluster (such a queue manager is never among the targets that relay)."""
         origin = s.sub.node
-        point = self.trees.at(origin).point(s.prefix)
+        point = self.trees.at(origin).point(self.anchor(s.prefix))
         key = (*_point_value(point), bool(point.cluster) and origin in self.member_set(point.cluster))
         both = self._into_shared.get(key)
         if both is None:
@@ -521,6 +528,16 @@ class MqPrepared:
             if not self._neighbours or all(t == origin for t in self.in_hierarchy(targets)):
                 return (_Grant(_Held(origin, False, cluster), targets, self._alone(origin)),)
         return self._spread.get((source, scopes), lambda: _propagate(self, source, scopes))
+
+    def anchor(self, prefix: tuple[str, ...]) -> tuple[str, ...]:
+        """The levels of the deepest topic-object string at or above ``prefix`` (``resolves_as`` for
+        levels): a pattern resolves as it does in every tree, and the patterns under one object share
+        it, so their cluster points are found in the trees' caches rather than worked out each."""
+        found = self._anchors.get(prefix)
+        if found is None:
+            held = not prefix or "/".join(prefix) in self._admin
+            found = self._anchors[prefix] = prefix if held else self.anchor(prefix[:-1])
+        return found
 
     def resolves_as(self, topic: str) -> str:
         """The deepest TOPICSTR of any topic object on T's chain (``''``: none): every tree holds only
@@ -951,8 +968,8 @@ class _Engine:
             elif (outcome := made.get(node)) is None:
                 if node in reached:
                     path, hops = before.path, before.hops
-                    hop = Hop(path[-1], node, Via.CLUSTER, cluster)
-                    outcome = made[node] = Arrival((*path, node), (*hops, hop))
+                    hop = _new_hop((path[-1], node, _VIA_CLUSTER, cluster, None))
+                    outcome = made[node] = _new_arrival(((*path, node), (*hops, hop), None, (), 0))
                 else:
                     outcome = self._no_copy(s)
             out.append((sub, outcome))
