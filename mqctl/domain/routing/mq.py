@@ -20,6 +20,13 @@ they spread. One question then works in three steps:
    and ``NO_PATH`` apart.
 
 Failures change statuses, not paths, except that a topic host that is not available is not chosen.
+
+The Spark job's usual question (nothing failed, no ``detail``) in a cluster-only estate (no hierarchy
+link, no FORCE, SUBSCOPE(QMGR) or WILDCARD(BLOCK) object) takes a shorter way through steps 1 and 2
+(``_Engine.flat``): the publication then goes from the publisher (through the topic host chosen) to the
+queue managers that sent it a proxy over that cluster and no further, so each matching subscription's
+copy is read off its candidates' (cluster, targets) without gathering holders or running a flow. The
+answers are the flow's (``tests/domain/test_routing_detail.py`` compares them with the full answers).
 """
 
 from __future__ import annotations
@@ -257,6 +264,7 @@ _Spread = tuple[_Grant, ...]
 """Where one proxy subscription ends up."""
 
 _FURTHER: tuple[str, frozenset[str]] = ("", frozenset())
+"""``MqPrepared._into_one_cluster``: the proxy goes further than one cluster (``spread`` it)."""
 _Into = tuple[tuple[str, frozenset[str]] | None, tuple[str, frozenset[str]] | None]
 """``MqPrepared._into_one_cluster`` of a subscription without and with scopes."""
 _SUB_QMGR = SubScope.QMGR  # read once per holders, not per subscription
@@ -264,8 +272,7 @@ _VIA_CLUSTER = Via.CLUSTER
 _new_hop = partial(tuple.__new__, Hop)
 _new_arrival = partial(tuple.__new__, Arrival)
 """``Hop(...)`` and ``Arrival(...)`` from all their items, without the named tuple's ``__new__`` in Python
-(``_flat_reach`` makes one of each per queue manager reached)."""
-"""``MqPrepared._into_one_cluster``: the proxy goes further than one cluster (``spread`` it)."""
+(``_Engine._flat_reach`` makes one of each per queue manager reached)."""
 
 
 class _Holders:
@@ -535,8 +542,9 @@ class MqPrepared:
 
     def anchor(self, prefix: tuple[str, ...]) -> tuple[str, ...]:
         """The levels of the deepest topic-object string at or above ``prefix`` (``resolves_as`` for
-        levels): a pattern resolves as it does in every tree, and the patterns under one object share
-        it, so their cluster points are found in the trees' caches rather than worked out each."""
+        levels). Every tree holds only such strings, so a pattern's prefix resolves everywhere as its
+        anchor does; the patterns under one object share it, so their cluster point is found in the
+        index's cache (``TopicTree.point``) instead of being worked out once per distinct pattern."""
         found = self._anchors.get(prefix)
         if found is None:
             held = not prefix or "/".join(prefix) in self._admin
@@ -573,7 +581,7 @@ class _TopicFacts:
     def __init__(self, prepared: MqPrepared, topic: str) -> None:
         self.prepared = prepared
         self.topic = topic
-        self.candidates = [prepared.subs[i] for i in sorted(prepared._by_proxy.match(topic))]
+        self.candidates = list(map(prepared.subs.__getitem__, sorted(prepared._by_proxy.match(topic))))
         """Subscriptions whose proxy pattern matches T (a CHAR pattern's proxy is wider than itself)."""
         char = WSchema.CHAR  # read once: an enum member is a slow attribute to look up per subscription
         self.matching = (
