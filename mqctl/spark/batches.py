@@ -24,7 +24,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from itertools import repeat
+from itertools import chain, repeat
 from operator import attrgetter
 from typing import Any
 
@@ -320,25 +320,28 @@ _TYPES = {f.name: f.type for f in ROUTED_SCHEMA}
 
 
 class _Facts:
-    """The facts of a batch's keys, appended column by column (a key's deliveries, misses or links in
-    one go), then summed by Arrow when the batch is done (``batch``): a publication log crosses the same
-    links and reaches the same nodes key after key, and only their totals are written. Unless
-    ``per_key``, deliveries and misses are summed too (capacity planning reads totals per subscription,
-    not which key reached it). Tallies are sums of the deliveries, misses and publications, made there."""
+    """The facts of a batch's keys, appended column by column (a key's links in one go; a key's
+    deliveries and misses as one entry each, made columns when the batch is done), then summed by Arrow
+    (``batch``): a publication log crosses the same links and reaches the same nodes key after key, and
+    only their totals are written. Unless ``per_key``, deliveries and misses are summed too (capacity
+    planning reads totals per subscription, not which key reached it). Tallies are sums of the
+    deliveries, misses and publications, made there."""
 
     def __init__(self, per_key: bool = False) -> None:
         self.per_key = per_key
-        keyed = _KEY if per_key else ()
         self.refused: dict[str, list[Any]] = {name: [] for name in ("variant", *_KEY, "reason", *_MEASURES)}
         self.published: dict[str, list[Any]] = {name: [] for name in ("variant", "node", "messages")}
         self.links: dict[str, list[Any]] = {name: [] for name in (*_LINK, *_MEASURES)}
-        self.deliveries: dict[str, list[Any]] = {name: [] for name in (*_DELIVERY, *keyed, *_MEASURES)}
-        self.misses: dict[str, list[Any]] = {name: [] for name in (*_MISSED, *keyed, *_MEASURES)}
+        self.deliveries: list[_Keyed] = []
+        """Per key: its subscriptions reached, where each copy is stored (None: delivered), hops."""
+        self.misses: list[_Keyed] = []
+        """Per key: its subscriptions missed and the reason of each."""
 
     def batch(self) -> pa.Table:
         """Every fact of the batch in ROUTED_SCHEMA: refused keys, deliveries and misses (per key, or
         summed), links crossed and tallies, summed."""
-        deliveries, misses = _table(self.deliveries), _table(self.misses)
+        deliveries = _table(self._columns(self.deliveries, ("stored_at", "hops")))
+        misses = _table(self._columns(self.misses, ("reason",)))
         parts = [_rows("refused", _table(self.refused))]
         if self.per_key:
             parts += [_rows("delivery", deliveries), _rows("missed", misses)]
@@ -369,6 +372,49 @@ class _Facts:
             ),
         ]
         return pa.concat_tables(parts)
+
+    def _columns(self, keyed: list[_Keyed], names: tuple[str, ...]) -> dict[str, list[Any]]:
+        """The rows of the keys' entries as columns: variant, subscription, node, a status when
+        ``stored_at`` is among ``names`` (the entries' own columns, in their order), ``names``, the key's
+        columns with ``per_key``, messages and bytes. Made with ``chain``, ``map`` and ``repeat`` (C
+        loops) once per batch rather than column by column per key."""
+        key_columns = _KEY if self.per_key else ()
+        status = ("status",) if "stored_at" in names else ()
+        columns: dict[str, list[Any]] = {
+            n: [] for n in ("variant", "subscription", "node", *status, *names, *key_columns, *_MEASURES)
+        }
+        if not keyed:
+            return columns
+        variants, keys, messages, sizes, subs, *values = zip(*keyed, strict=True)
+        counts = list(map(len, subs))
+
+        def spread(per_key: Iterable[Any]) -> list[Any]:
+            """One value per key, repeated for each of its rows."""
+            return list(chain.from_iterable(map(repeat, per_key, counts)))
+
+        every = list(chain.from_iterable(subs))
+        columns["variant"] = spread(variants)
+        columns["subscription"] = list(map(_NAME, every))
+        columns["node"] = list(map(_NODE, every))
+        for name, per_row in zip(names, values, strict=True):
+            columns[name] = list(chain.from_iterable(per_row))
+        if status:
+            stored = columns["stored_at"]
+            n = len(stored)
+            delivered = stored.count(None) == n  # the usual batch: nothing stored
+            columns["status"] = (
+                [_DELIVERED] * n if delivered else [_DELIVERED if at is None else _STORED for at in stored]
+            )
+        for i, name in enumerate(key_columns):
+            columns[name] = spread(k[i] for k in keys)
+        columns["messages"] = spread(messages)
+        columns["bytes"] = spread(sizes)
+        return columns
+
+
+_Keyed = tuple[Any, ...]
+"""A key's deliveries or misses: (variant, key, messages, bytes, its subscriptions, then one tuple per
+column of theirs: stored_at and hops, or reason)."""
 
 
 def _table(columns: dict[str, list[Any]]) -> pa.Table:
@@ -423,37 +469,24 @@ def routed_facts(
             links[hop[:3]] = None
     if links:
         froms, tos, vias = zip(*links, strict=True)
-        _extend(
-            facts.links, variant, messages, size, len(froms), (froms, tos, map(_TEXT.__getitem__, vias)), None
-        )
-    per_key = key if facts.per_key else None
-    # columns taken with ``zip`` and ``map`` (C loops): a key has some twenty rows, the log millions
+        _extend(facts.links, variant, messages, size, len(froms), (froms, tos, map(_TEXT.__getitem__, vias)))
+    # a key's rows as tuples taken with ``zip`` and ``map`` (C loops): some twenty a key, the log millions
     if delivered:
         subs, arrivals, stored = zip(*delivered, strict=True)
-        n = len(stored)
-        statuses = (
-            repeat(_DELIVERED, n)
-            if stored.count(None) == n
-            else [_DELIVERED if at is None else _STORED for at in stored]
-        )
-        hops = map(len, map(_HOPS, arrivals))
-        columns = (map(_NAME, subs), map(_NODE, subs), statuses, stored, hops)
-        _extend(facts.deliveries, variant, messages, size, n, columns, per_key)
+        hops = tuple(map(len, map(_HOPS, arrivals)))
+        facts.deliveries.append((variant, key, messages, size, subs, stored, hops))
     if missed:
         subs, misses = zip(*missed, strict=True)
-        reasons = [_TEXT[miss.reason] for miss in misses]
-        _extend(
-            facts.misses,
-            variant,
-            messages,
-            size,
-            len(subs),
-            (map(_NAME, subs), map(_NODE, subs), reasons),
-            per_key,
-        )
+        reasons = tuple(map(_TEXT.__getitem__, map(_REASON, misses)))
+        facts.misses.append((variant, key, messages, size, subs, reasons))
 
 
-_NAME, _NODE, _HOPS = attrgetter("name"), attrgetter("node"), attrgetter("hops")
+_NAME, _NODE, _HOPS, _REASON = (
+    attrgetter("name"),
+    attrgetter("node"),
+    attrgetter("hops"),
+    attrgetter("reason"),
+)
 
 
 def _extend(
@@ -463,16 +496,13 @@ def _extend(
     size: int,
     n: int,
     values: Iterable[Iterable[Any]],
-    key: tuple[str, str, str] | None,
 ) -> None:
-    """``n`` rows appended to ``columns``: variant, one column of ``values`` each (``n`` values), the
-    key's three columns (when given), messages and bytes."""
+    """``n`` rows appended to ``columns``: variant, one column of ``values`` each (``n`` values),
+    messages and bytes."""
     lists = iter(columns.values())
     next(lists).extend(repeat(variant, n))
     for value in values:
         next(lists).extend(value)
-    for part in key or ():
-        next(lists).extend(repeat(part, n))
     next(lists).extend(repeat(messages, n))
     next(lists).extend(repeat(size, n))
 
