@@ -11,8 +11,8 @@ Two steps, both pure functions of a batch and the broadcast ``Payload``:
   of ``routing.explain(..., detail=False)`` without the explanation, over a ``RoutingModel`` built once
   per Python worker, per variant: the facts need no warnings, sentences or alternative paths, nor a
   ``Delivery`` per subscription reached) into rows of facts: where it was published,
-  deliveries, misses, the links crossed. Facts are appended column by column, a key's
-  deliveries (or misses, or links) in one go.
+  deliveries, misses, the links crossed. A key's links are appended column by column in one go, its
+  deliveries and misses kept as one entry each and made columns once per batch.
 
 The model is built on first use in a worker and kept for the worker's life (Spark reuses Python workers),
 and the garbage collector is frozen over it: a full collection would otherwise walk the millions of
