@@ -11,8 +11,8 @@ Two steps, both pure functions of a batch and the broadcast ``Payload``:
   of ``routing.explain(..., detail=False)`` without the explanation, over a ``RoutingModel`` built once
   per Python worker, per variant: the facts need no warnings, sentences or alternative paths, nor a
   ``Delivery`` per subscription reached) into rows of facts: where it was published,
-  deliveries, misses, the links crossed. Facts are appended column by column, a key's
-  deliveries (or misses, or links) in one go.
+  deliveries, misses, the links crossed. A key's links are appended column by column in one go, its
+  deliveries and misses kept as one entry each and made columns once per batch.
 
 The model is built on first use in a worker and kept for the worker's life (Spark reuses Python workers),
 and the garbage collector is frozen over it: a full collection would otherwise walk the millions of
@@ -24,7 +24,8 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from itertools import repeat
+from itertools import chain, repeat
+from operator import attrgetter
 from typing import Any
 
 import pyarrow as pa
@@ -319,25 +320,28 @@ _TYPES = {f.name: f.type for f in ROUTED_SCHEMA}
 
 
 class _Facts:
-    """The facts of a batch's keys, appended column by column (a key's deliveries, misses or links in
-    one go), then summed by Arrow when the batch is done (``batch``): a publication log crosses the same
-    links and reaches the same nodes key after key, and only their totals are written. Unless
-    ``per_key``, deliveries and misses are summed too (capacity planning reads totals per subscription,
-    not which key reached it). Tallies are sums of the deliveries, misses and publications, made there."""
+    """The facts of a batch's keys, appended column by column (a key's links in one go; a key's
+    deliveries and misses as one entry each, made columns when the batch is done), then summed by Arrow
+    (``batch``): a publication log crosses the same links and reaches the same nodes key after key, and
+    only their totals are written. Unless ``per_key``, deliveries and misses are summed too (capacity
+    planning reads totals per subscription, not which key reached it). Tallies are sums of the
+    deliveries, misses and publications, made there."""
 
     def __init__(self, per_key: bool = False) -> None:
         self.per_key = per_key
-        keyed = _KEY if per_key else ()
         self.refused: dict[str, list[Any]] = {name: [] for name in ("variant", *_KEY, "reason", *_MEASURES)}
         self.published: dict[str, list[Any]] = {name: [] for name in ("variant", "node", "messages")}
         self.links: dict[str, list[Any]] = {name: [] for name in (*_LINK, *_MEASURES)}
-        self.deliveries: dict[str, list[Any]] = {name: [] for name in (*_DELIVERY, *keyed, *_MEASURES)}
-        self.misses: dict[str, list[Any]] = {name: [] for name in (*_MISSED, *keyed, *_MEASURES)}
+        self.deliveries: list[_Keyed] = []
+        """Per key: its subscriptions reached, where each copy is stored (None: delivered), hops."""
+        self.misses: list[_Keyed] = []
+        """Per key: its subscriptions missed and the reason of each."""
 
     def batch(self) -> pa.Table:
         """Every fact of the batch in ROUTED_SCHEMA: refused keys, deliveries and misses (per key, or
         summed), links crossed and tallies, summed."""
-        deliveries, misses = _table(self.deliveries), _table(self.misses)
+        deliveries = _table(self._columns(self.deliveries, ("stored_at", "hops")))
+        misses = _table(self._columns(self.misses, ("reason",)))
         parts = [_rows("refused", _table(self.refused))]
         if self.per_key:
             parts += [_rows("delivery", deliveries), _rows("missed", misses)]
@@ -368,6 +372,49 @@ class _Facts:
             ),
         ]
         return pa.concat_tables(parts)
+
+    def _columns(self, keyed: list[_Keyed], names: tuple[str, ...]) -> dict[str, list[Any]]:
+        """The rows of the keys' entries as columns: variant, subscription, node, a status when
+        ``stored_at`` is among ``names`` (the entries' own columns, in their order), ``names``, the key's
+        columns with ``per_key``, messages and bytes. Made with ``chain``, ``map`` and ``repeat`` (C
+        loops) once per batch rather than column by column per key."""
+        key_columns = _KEY if self.per_key else ()
+        status = ("status",) if "stored_at" in names else ()
+        columns: dict[str, list[Any]] = {
+            n: [] for n in ("variant", "subscription", "node", *status, *names, *key_columns, *_MEASURES)
+        }
+        if not keyed:
+            return columns
+        variants, keys, messages, sizes, subs, *values = zip(*keyed, strict=True)
+        counts = list(map(len, subs))
+
+        def spread(per_key: Iterable[Any]) -> list[Any]:
+            """One value per key, repeated for each of its rows."""
+            return list(chain.from_iterable(map(repeat, per_key, counts)))
+
+        every = list(chain.from_iterable(subs))
+        columns["variant"] = spread(variants)
+        columns["subscription"] = list(map(_NAME, every))
+        columns["node"] = list(map(_NODE, every))
+        for name, per_row in zip(names, values, strict=True):
+            columns[name] = list(chain.from_iterable(per_row))
+        if status:
+            stored = columns["stored_at"]
+            n = len(stored)
+            delivered = stored.count(None) == n  # the usual batch: nothing stored
+            columns["status"] = (
+                [_DELIVERED] * n if delivered else [_DELIVERED if at is None else _STORED for at in stored]
+            )
+        for i, name in enumerate(key_columns):
+            columns[name] = spread(k[i] for k in keys)
+        columns["messages"] = spread(messages)
+        columns["bytes"] = spread(sizes)
+        return columns
+
+
+_Keyed = tuple[Any, ...]
+"""A key's deliveries or misses: (variant, key, messages, bytes, its subscriptions, then one tuple per
+column of theirs: stored_at and hops, or reason)."""
 
 
 def _table(columns: dict[str, list[Any]]) -> pa.Table:
@@ -410,28 +457,36 @@ def routed_facts(
     published["node"].append(from_node)
     published["messages"].append(messages)
     delivered, missed = rows
-    links: dict[tuple[str, str, str], None] = {}
-    text = _TEXT
+    links: dict[tuple[str, str, Via], None] = {}  # (from, to, via): a hop's first three items
     for _, arrival, stored_at in delivered:
+        if stored_at is None:
+            for hop in arrival.hops:
+                links[hop[:3]] = None
+            continue
         for hop in arrival.hops:
             if hop.from_node == stored_at:
                 break  # a stored message waits here: the hops after are the path it will take, not taken
-            links[(hop.from_node, hop.to_node, text[hop.via])] = None
+            links[hop[:3]] = None
     if links:
-        _extend(facts.links, variant, messages, size, map(list, zip(*links, strict=True)), None)
-    per_key = key if facts.per_key else None
+        froms, tos, vias = zip(*links, strict=True)
+        _extend(facts.links, variant, messages, size, len(froms), (froms, tos, map(_TEXT.__getitem__, vias)))
+    # a key's rows as tuples taken with ``zip`` and ``map`` (C loops): some twenty a key, the log millions
     if delivered:
-        names = [sub.name for sub, _, _ in delivered]
-        nodes = [sub.node for sub, _, _ in delivered]
-        statuses = [_DELIVERED if stored_at is None else _STORED for _, _, stored_at in delivered]
-        stored = [stored_at for _, _, stored_at in delivered]
-        hops = [len(arrival.hops) for _, arrival, _ in delivered]
-        _extend(facts.deliveries, variant, messages, size, (names, nodes, statuses, stored, hops), per_key)
+        subs, arrivals, stored = zip(*delivered, strict=True)
+        hops = tuple(map(len, map(_HOPS, arrivals)))
+        facts.deliveries.append((variant, key, messages, size, subs, stored, hops))
     if missed:
-        names = [sub.name for sub, _ in missed]
-        nodes = [sub.node for sub, _ in missed]
-        reasons = [text[miss.reason] for _, miss in missed]
-        _extend(facts.misses, variant, messages, size, (names, nodes, reasons), per_key)
+        subs, misses = zip(*missed, strict=True)
+        reasons = tuple(map(_TEXT.__getitem__, map(_REASON, misses)))
+        facts.misses.append((variant, key, messages, size, subs, reasons))
+
+
+_NAME, _NODE, _HOPS, _REASON = (
+    attrgetter("name"),
+    attrgetter("node"),
+    attrgetter("hops"),
+    attrgetter("reason"),
+)
 
 
 def _extend(
@@ -439,19 +494,15 @@ def _extend(
     variant: str,
     messages: int,
     size: int,
-    values: Iterable[list[Any]],
-    key: tuple[str, str, str] | None,
+    n: int,
+    values: Iterable[Iterable[Any]],
 ) -> None:
-    """Rows appended to ``columns``: variant, one list per column of ``values``, the key's three
-    columns (when given), messages and bytes; the lists of ``values`` are as long as each other."""
-    values = list(values)
-    n = len(values[0])
+    """``n`` rows appended to ``columns``: variant, one column of ``values`` each (``n`` values),
+    messages and bytes."""
     lists = iter(columns.values())
     next(lists).extend(repeat(variant, n))
     for value in values:
         next(lists).extend(value)
-    for part in key or ():
-        next(lists).extend(repeat(part, n))
     next(lists).extend(repeat(messages, n))
     next(lists).extend(repeat(size, n))
 

@@ -7,6 +7,7 @@ same model was asked before.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 from hypothesis import given, settings
@@ -14,9 +15,10 @@ from hypothesis import strategies as st
 
 from mqctl.domain.explanation import Failures, Publication
 from mqctl.domain.messages import JmsValue
-from mqctl.domain.model import Scope, SubScope, Topology
+from mqctl.domain.model import ProxySub, Scope, SubScope, Topology, Wildcard
 from mqctl.domain.routing import RoutingModel, explain
 from tests.domain import ems_builders as ems
+from tests.domain import mq_builders as mb
 from tests.domain import test_routing_mq as mq_cases
 from tests.domain.test_routing_ems_exact import TOPIC, networks
 from tests.domain.test_routing_model import AMOUNTS, TOPICS, mq_topologies, questions
@@ -62,6 +64,39 @@ def test_lean_mq_answers_are_the_full_ones_blanked(data: st.DataObject) -> None:
         for value in data.draw(st.lists(st.sampled_from(AMOUNTS), min_size=1, max_size=2)):
             check(model, Publication(node, topic, amount(value)), failures)
             check(model, Publication(node, data.draw(st.sampled_from(TOPICS)), amount(value)), Failures())
+
+
+def cluster_only(topology: Topology) -> Topology:
+    """The same estate without hierarchy links, FORCE objects, SUBSCOPE(QMGR) or WILDCARD(BLOCK) topic
+    objects: the shape of the Spark benchmark's estate, where the engine answers without a flow."""
+    out = Topology()
+    out.extend(replace(node, parent=None) for node in topology.nodes.values())
+    out.extend([*topology.memberships, *topology.channels, *topology.subscriptions])
+    out.extend(
+        replace(
+            obj,
+            proxysub=ProxySub.FIRSTUSE,
+            subscope=Scope.ASPARENT,
+            wildcard=Wildcard.PASSTHRU if obj.wildcard == Wildcard.BLOCK else obj.wildcard,
+        )
+        for obj in topology.topics
+    )
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_lean_answers_in_cluster_only_estates_are_the_full_ones_blanked(data: st.DataObject) -> None:
+    """The Spark job's usual question (nothing failed) in a cluster-only estate, publisher and topic
+    anywhere, with the publication's own subscriptions, topic hosts and scopes of every kind."""
+    topology = cluster_only(data.draw(mq_topologies()))
+    model = RoutingModel(topology, cache_size=data.draw(st.sampled_from([1, 16])))
+    names = sorted(topology.nodes)
+    for node, topic in data.draw(
+        st.lists(st.tuples(st.sampled_from(names), st.sampled_from(TOPICS)), min_size=1, max_size=6)
+    ):
+        for value in (None, 50):
+            check(model, Publication(node, topic, amount(value)), Failures())
 
 
 @settings(max_examples=150, deadline=None)
@@ -110,3 +145,25 @@ def test_lean_scenarios_are_the_full_ones_blanked() -> None:
         model = RoutingModel(topology)
         for node, topic, failures in asked:
             check(model, Publication(node, topic), failures)
+
+
+def test_a_wildcard_whose_proxy_goes_to_another_host_of_the_same_cluster_gets_no_copy() -> None:
+    """Cluster-only, nothing failed: the topic resolves to a DIRECT object of CL1 at the publisher, while
+    QM2's wildcard resolves higher up, to a TOPICHOST object of the same cluster: its proxy goes to the
+    host QM3 only, so QM1 holds none for it and its copy goes only to QM4 (whose exact subscription sent
+    QM1 a proxy). The lean answer is the full one blanked, from every publisher."""
+    topology = mb.topo(
+        [mb.qm(n) for n in ("QM1", "QM2", "QM3", "QM4")],
+        mb.cluster("CL1", "QM1", "QM2", "QM3", "QM4"),
+        mb.hosted("CL1", "SPORT", "/Sport", "QM3"),
+        mb.topic("QM1", "FOOTBALL", "/Sport/Football", "CL1"),
+        mb.sub("QM2", "W", "/Sport/#"),
+        mb.sub("QM4", "F4", "/Sport/Football", selector="amount > 10"),
+    )
+    model = RoutingModel(topology)
+    for node in ("QM1", "QM2", "QM3", "QM4"):
+        for value in (None, 50):
+            check(model, Publication(node, "/Sport/Football", amount(value)), Failures())
+    lean = explain(model, Publication("QM1", "/Sport/Football", amount(50)), detail=False)
+    assert [(d.node, d.subscription) for d in lean.deliveries] == [("QM4", "F4")]
+    assert [(n.node, n.subscription) for n in lean.not_delivered] == [("QM2", "W")]

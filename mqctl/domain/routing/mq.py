@@ -20,6 +20,13 @@ they spread. One question then works in three steps:
    and ``NO_PATH`` apart.
 
 Failures change statuses, not paths, except that a topic host that is not available is not chosen.
+
+The Spark job's usual question (nothing failed, no ``detail``) in a cluster-only estate (no hierarchy
+link, no FORCE, SUBSCOPE(QMGR) or WILDCARD(BLOCK) object) takes a shorter way through steps 1 and 2
+(``_Engine.flat``): the publication then goes from the publisher (through the topic host chosen) to the
+queue managers that sent it a proxy over that cluster and no further, so each matching subscription's
+copy is read off its candidates' (cluster, targets) without gathering holders or running a flow. The
+answers are the flow's (``tests/domain/test_routing_detail.py`` compares them with the full answers).
 """
 
 from __future__ import annotations
@@ -29,7 +36,7 @@ from collections import defaultdict, deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
-from functools import cached_property
+from functools import cached_property, partial
 from operator import attrgetter
 from typing import NamedTuple
 
@@ -76,8 +83,6 @@ from mqctl.domain.subindex import SubscriptionIndex
 from mqctl.domain.topics import (
     char_matches,
     char_prefix_levels,
-    fixed_prefix_levels,
-    has_wildcards,
     levels,
     matches,
     widen_char_pattern,
@@ -147,9 +152,11 @@ class _Routed:
 # --- subscriptions ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(slots=True, eq=False)
 class _Sub:
-    """A subscription with what routing needs computed once: prefix, wildcard-ness, proxy pattern."""
+    """A subscription with what routing needs computed once: prefix, wildcard-ness, proxy pattern.
+    Never mutated (not ``frozen``: a model makes one per subscription, and a frozen dataclass's
+    ``__init__`` sets each field through ``object.__setattr__``, three times as slow)."""
 
     sub: Subscription
     index: int
@@ -189,7 +196,11 @@ _Shape = tuple[tuple[str, ...], bool, str]
 def _shape(pattern: str, wschema: WSchema) -> _Shape:
     if wschema == WSchema.CHAR:
         return tuple(char_prefix_levels(pattern)), _char_wild(pattern), widen_char_pattern(pattern)
-    return tuple(fixed_prefix_levels(pattern, MQ)), has_wildcards(pattern, MQ), pattern
+    found = pattern.split("/")  # ``fixed_prefix_levels`` and ``has_wildcards`` in one split
+    for i, level in enumerate(found):
+        if level == "#" or level == "+":
+            return tuple(found[:i]), True, pattern
+    return tuple(found), False, pattern
 
 
 def _point_value(point: ClusterPoint) -> tuple[str, ClRoute, tuple[str, ...], Scope]:
@@ -253,10 +264,15 @@ _Spread = tuple[_Grant, ...]
 """Where one proxy subscription ends up."""
 
 _FURTHER: tuple[str, frozenset[str]] = ("", frozenset())
+"""``MqPrepared._into_one_cluster``: the proxy goes further than one cluster (``spread`` it)."""
 _Into = tuple[tuple[str, frozenset[str]] | None, tuple[str, frozenset[str]] | None]
 """``MqPrepared._into_one_cluster`` of a subscription without and with scopes."""
 _SUB_QMGR = SubScope.QMGR  # read once per holders, not per subscription
-"""``MqPrepared._into_one_cluster``: the proxy goes further than one cluster (``spread`` it)."""
+_VIA_CLUSTER = Via.CLUSTER
+_new_hop = partial(tuple.__new__, Hop)
+_new_arrival = partial(tuple.__new__, Arrival)
+"""``Hop(...)`` and ``Arrival(...)`` from all their items, without the named tuple's ``__new__`` in Python
+(``_Engine._flat_reach`` makes one of each per queue manager reached)."""
 
 
 class _Holders:
@@ -358,6 +374,8 @@ class MqPrepared:
         matches, and this depends on its queue manager and pattern only. Made on first use, then kept
         for the model's life (a slot per subscription; the answers shared, ``_into_shared``)."""
         self._into_shared: dict[tuple[str, ClRoute, tuple[str, ...], Scope, bool], _Into] = {}
+        self._anchors: dict[tuple[str, ...], tuple[str, ...]] = {}
+        """``anchor`` of each prefix asked (at most one per subscription pattern)."""
         self._facts: BoundedCache[str, _TopicFacts] = BoundedCache(cache_size)
         self._spread: BoundedCache[tuple[_Source, bool], _Spread] = BoundedCache(cache_size * 64)
         self._routed: BoundedCache[tuple[str, str, Failures, bool], _Routed] = BoundedCache(
@@ -441,9 +459,7 @@ class MqPrepared:
         clustered: dict[tuple[str, frozenset[str]], dict[str, None]] = {}
         others: dict[_Source, None] = {}
         neighbours, qmgr = self._neighbours, _SUB_QMGR
-        kept = self._into
-        if not kept:
-            kept += [None] * len(self.subs)
+        kept = self.into_slots()
         for s in candidates:
             origin = s.sub.node
             if scopes and s.sub.subscope == qmgr:
@@ -463,13 +479,19 @@ class MqPrepared:
         grants = [g for src in [*others, *force] for g in self.spread(src, scopes)]
         return _Holders(grants, clustered)
 
+    def into_slots(self) -> list[_Into | None]:
+        """``_into``, its slots made on first use."""
+        if not self._into:
+            self._into += [None] * len(self.subs)
+        return self._into
+
     def _sub_into(self, s: _Sub) -> _Into:
         """Where ``s``'s proxy goes into one cluster only, without and with scopes (``holders``), for a
         subscription whose queue manager has no hierarchy neighbours: one answer shared by every
         subscription with the same cluster point whose queue manager is (or is not) a member of its
         cluster (such a queue manager is never among the targets that relay)."""
         origin = s.sub.node
-        point = self.trees.at(origin).point(s.prefix)
+        point = self.trees.at(origin).point(self.anchor(s.prefix))
         key = (*_point_value(point), bool(point.cluster) and origin in self.member_set(point.cluster))
         both = self._into_shared.get(key)
         if both is None:
@@ -518,6 +540,17 @@ class MqPrepared:
                 return (_Grant(_Held(origin, False, cluster), targets, self._alone(origin)),)
         return self._spread.get((source, scopes), lambda: _propagate(self, source, scopes))
 
+    def anchor(self, prefix: tuple[str, ...]) -> tuple[str, ...]:
+        """The levels of the deepest topic-object string at or above ``prefix`` (``resolves_as`` for
+        levels). Every tree holds only such strings, so a pattern's prefix resolves everywhere as its
+        anchor does; the patterns under one object share it, so their cluster point is found in the
+        index's cache (``TopicTree.point``) instead of being worked out once per distinct pattern."""
+        found = self._anchors.get(prefix)
+        if found is None:
+            held = not prefix or "/".join(prefix) in self._admin
+            found = self._anchors[prefix] = prefix if held else self.anchor(prefix[:-1])
+        return found
+
     def resolves_as(self, topic: str) -> str:
         """The deepest TOPICSTR of any topic object on T's chain (``''``: none): every tree holds only
         such strings, so T resolves there as that string does, and topics under it share resolutions."""
@@ -548,7 +581,7 @@ class _TopicFacts:
     def __init__(self, prepared: MqPrepared, topic: str) -> None:
         self.prepared = prepared
         self.topic = topic
-        self.candidates = [prepared.subs[i] for i in sorted(prepared._by_proxy.match(topic))]
+        self.candidates = list(map(prepared.subs.__getitem__, sorted(prepared._by_proxy.match(topic))))
         """Subscriptions whose proxy pattern matches T (a CHAR pattern's proxy is wider than itself)."""
         char = WSchema.CHAR  # read once: an enum member is a slow attribute to look up per subscription
         self.matching = (
@@ -877,6 +910,8 @@ class _Engine:
         if self.failures.offline or self.failures.down:
             reach = self.ladder.reach
             outcomes = [(s.sub, reach(s.sub, lambda s=s: self._reach(s))) for s in self.matching]  # type: ignore[misc]
+        elif self.flat:
+            outcomes = self._flat_reach()
         else:  # ``Ladder.reach``'s first steps read only those failures: straight to reachability
             outcomes = [(s.sub, self._reach(s)) for s in self.matching]
         if self.detail:
@@ -894,6 +929,83 @@ class _Engine:
         if choice is not None:
             self.explanation.topic_hosts = list(choice.hosts)
         self._warnings()
+
+    @property
+    def flat(self) -> bool:
+        """The usual question of the Spark job, in a cluster-only estate: nothing failed, no hierarchy
+        link, no FORCE object, no topic object with SUBSCOPE(QMGR) or WILDCARD(BLOCK), no ``detail``.
+        A copy then goes publisher -> (topic host ->) the queue managers that sent it a proxy, and
+        ``_flat_reach`` finds each matching subscription's outcome without a flow."""
+        prepared, failures = self.prepared, self.failures
+        return not (
+            self.detail
+            or failures.down
+            or failures.links_down
+            or failures.offline
+            or prepared._neighbours
+            or prepared._force
+            or prepared.any_subscope_qmgr
+            or prepared.any_block
+        )
+
+    def _flat_reach(self) -> list[tuple[Subscription, Arrival | Miss]]:
+        """``_reach`` of every matching subscription in a ``flat`` question: the same outcomes as the flow's
+        (``_Flower._forwards``: the publisher sends into its cluster, or to the topic host workload
+        management chooses, which sends on), made from the candidates' cluster and targets directly.
+        A queue manager's ``Arrival`` is made once for all its subscriptions; a miss is told apart by the
+        counterfactual flows as usual (``_no_copy``)."""
+        pub = self.pub.from_node
+        relay, cluster, before = self._flat_relay()
+        made: dict[str, Arrival] = {pub: Arrival((pub,), ()), before.path[-1]: before}
+        reached: set[str] = set()
+        if relay:
+            qmgr, kept, sub_into = _SUB_QMGR, self.prepared.into_slots(), self.prepared._sub_into
+            for s in self.facts.candidates:  # who sent ``relay`` a proxy over ``cluster`` (``holders``)
+                if s.sub.subscope == qmgr:
+                    continue  # its proxy never leaves its queue manager
+                both = kept[s.index]
+                if both is None:
+                    both = kept[s.index] = sub_into(s)
+                into = both[1]  # with scopes
+                if into is not None and into[0] == cluster and relay in into[1]:
+                    reached.add(s.sub.node)
+            reached.difference_update(before.path)
+        out: list[tuple[Subscription, Arrival | Miss]] = []
+        for s in self.matching:
+            sub = s.sub
+            node = sub.node
+            outcome: Arrival | Miss | None
+            if sub.subscope == _SUB_QMGR and node != pub:
+                outcome = self._reach(s)
+            elif (outcome := made.get(node)) is None:
+                if node in reached:
+                    path, hops = before.path, before.hops
+                    hop = _new_hop((path[-1], node, _VIA_CLUSTER, cluster, None))
+                    outcome = made[node] = _new_arrival(((*path, node), (*hops, hop), None, (), 0))
+                else:
+                    outcome = self._no_copy(s)
+            out.append((sub, outcome))
+        return out
+
+    def _flat_relay(self) -> tuple[str, str, Arrival]:
+        """Who sends the publication to the queue managers holding a proxy for it, over which cluster,
+        and the copy that reaches it (``("", "", ...)``: nobody: the publication stays where it is)."""
+        pub = self.pub.from_node
+        start = Arrival((pub,), ())
+        res = self.res_t(pub)
+        cluster = res.cluster
+        if not cluster or res.pubscope == Scope.QMGR or not self.prepared.index.is_member(pub, cluster):
+            return "", "", start
+        if res.clroute == ClRoute.DIRECT or pub in res.hosts:
+            return pub, cluster, start
+        choice = self.host_choice(pub, res)
+        host = choice.chosen if choice is not None else None
+        if host is None or host == pub:
+            return "", "", start
+        at_host = Arrival((pub, host), (Hop(pub, host, Via.TOPICHOST, cluster),))
+        if self.res_t(host).pubscope == Scope.QMGR:
+            return "", "", at_host  # the host keeps it
+        return host, cluster, at_host
 
     def _reach(self, s: _Sub) -> Arrival | Miss:
         """MQ's reachability steps of the §9 precedence, in order."""
