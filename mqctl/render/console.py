@@ -126,12 +126,55 @@ def _indented(value: Any, indent: str, out: list[str]) -> None:
         out.append(json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + indent))
 
 
+ROWS_CHUNK = 4096
+"""Rows serialised at once by ``emit_rows``: a display of 500,000 rows is never one string."""
+
+
+def emit_rows(rows: Sequence[dict[str, Any]]) -> None:
+    """Display rows as ``emit_json`` writes them (``json.dumps(rows, indent=2, ensure_ascii=False)``),
+    serialised by orjson: the standard library indents in pure Python, ~0.7 s for the 35 MB of
+    ``display topic '*' -o json`` over an estate, orjson in C in a tenth of that.
+
+    Only for the read models' rows: text, integers, booleans, null, and lists and maps of them (the store
+    has no floating-point column, and orjson writes floats' exponents unlike Python). On those orjson gives
+    the standard library's bytes (its escapes are the same; ``tests/render/test_json_rows.py``). What it
+    refuses (text with a lone surrogate, an integer beyond 64 bits, a key that is not text) is written by
+    the standard library's rules, a chunk at a time."""
+    import orjson
+
+    if not rows:
+        sys.stdout.write("[]\n")
+        return
+    write = sys.stdout.write
+    dumps, indent2 = orjson.dumps, orjson.OPT_INDENT_2
+    sep = "[\n"
+    for start in range(0, len(rows), ROWS_CHUNK):
+        chunk = rows[start : start + ROWS_CHUNK]
+        try:
+            text = dumps(chunk, option=indent2).decode()
+        except TypeError:  # orjson.JSONEncodeError is a TypeError
+            text = _indented_text(chunk)
+        write(sep + text[2:-2])  # "[\n  row,\n  row\n]" without its brackets: rows indented once
+        sep = ",\n"
+    write("\n]\n")
+
+
+def _indented_text(data: Sequence[Any]) -> str:
+    """``json.dumps(data, indent=2, ensure_ascii=False)`` for a non-empty list (by ``_indented``)."""
+    out: list[str] = []
+    for i, item in enumerate(data):
+        out.append("[\n  " if i == 0 else ",\n  ")
+        _indented(item, "  ", out)
+    out.append("\n]")
+    return "".join(out)
+
+
 def show_table(title: str, columns: Sequence[str], rows: Sequence[dict[str, Any]], as_json: bool) -> None:
     """Rows as JSON, or as a table of ``columns``; a column that no row has (an MQ attribute when only EMS
     rows are shown, an EMS one when only MQ rows are) is left out. A row without a column's key shows a
     blank cell there."""
     if as_json:
-        emit_json(list(rows))
+        emit_rows(rows)
         return
     if rows:
         columns = [col for col in columns if any(col in row for row in rows)]
