@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from sqlalchemy import ColumnElement, Select, func, select, union
@@ -173,41 +174,51 @@ class ShownTopics(NamedTuple):
     (``topic_layer(store, objects)`` then reads only the memberships)."""
 
 
+MQ_TOPIC_ROW = ("name", "qmgr", *MQ_TOPIC_KEYS, "properties", "dialect", "seq")
+"""The keys of an MQ row of ``display topic``, in order (docs/cli.md)."""
+EMS_TOPIC_ROW = ("name", "qmgr", *EMS_TOPIC_KEYS, "properties", "dialect", "seq")
+
+
 def display_topics(
     store: Store, pattern: str, exact: bool, node: str | None, *, objects: bool = True
 ) -> ShownTopics:
     """The topic objects matching ``pattern`` (on ``node``), in one query read whole: a display of an
     estate is 50,000 rows. Without ``objects`` (a table, which resolves nothing) no domain object is
-    made: ``ShownTopics.objects`` is all None."""
+    made: ``ShownTopics.objects`` is all None.
+
+    Each row is made from the query's tuple by position (one ``itemgetter`` for the stored values it
+    shows): not through a dict of every field per row."""
     codec, t, n = convert.TOPIC, tables.topics, tables.nodes
     generic = not exact and pattern.endswith("*")
     by_name = name_filter(t.c.name, pattern, exact) if generic else t.c.name_key == convert.digest(pattern)
     fields, mq = codec.fields, str(Dialect.MQ)
-    columns = codec.columns()
-    if not objects:  # the properties decoded by their column's type, as ``select(table)`` reads them
-        columns[fields.index("properties")] = t.c.properties
     stmt = (
-        select(n.c.name, n.c.dialect, *columns)
+        select(n.c.name, n.c.dialect, *codec.columns())
         .join(n, n.c.id == t.c.node_id)
         .where(by_name, *_node_clause(node))
         .order_by(n.c.name, t.c.name)
     )
+    at = {name: 2 + i for i, name in enumerate(fields)}  # a field's position in the query's tuple
+    mq_values = itemgetter(at["name"], 0, *(at[k] for k in MQ_TOPIC_KEYS))
+    ems_values = itemgetter(at["name"], 0, *(at[k] for k in EMS_TOPIC_KEYS))
+    cluster, properties, seq = at["cluster"], at["properties"], at["seq"]
+    from_tuple, json_value = codec.from_tuple, convert.json_value
     rows: list[dict[str, Any]] = []
     shown: list[TopicObject | None] = []
-    for qmgr, dialect, *values in store.conn.execute(stmt).all():
-        stored = dict(zip(fields, values, strict=True))
-        obj = codec.from_tuple(values, (qmgr,)) if objects else None
-        item: dict[str, Any] = {"name": stored["name"], "qmgr": qmgr}
+    for row in store.conn.execute(stmt).all():
+        qmgr, dialect = row[0], row[1]
         if dialect == mq:
-            item.update({k: stored[k] for k in MQ_TOPIC_KEYS})
-            item["cluster"] = stored["cluster"] or ""
+            obj = from_tuple(row[2:], (qmgr,)) if objects else None
+            item = dict(zip(MQ_TOPIC_ROW, mq_values(row), strict=False))
+            item["cluster"] = row[cluster] or ""
         else:
-            item.update({k: stored[k] for k in EMS_TOPIC_KEYS})
-        item["properties"] = dict(obj.properties if obj is not None else stored["properties"])
+            obj = None
+            item = dict(zip(EMS_TOPIC_ROW, ems_values(row), strict=False))
+        item["properties"] = dict(obj.properties) if obj is not None else json_value(row[properties])
         item["dialect"] = dialect
-        item["seq"] = stored["seq"]
+        item["seq"] = row[seq]
         rows.append(item)
-        shown.append(obj if dialect == mq else None)
+        shown.append(obj)
     return ShownTopics(rows, shown, every=generic and pattern == "*" and node is None)
 
 
