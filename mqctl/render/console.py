@@ -178,11 +178,31 @@ def show_table(title: str, columns: Sequence[str], rows: Sequence[dict[str, Any]
         return
     if rows:
         columns = [col for col in columns if any(col in row for row in rows)]
+    show_cells(title, columns, [row_cells(row, columns) for row in rows])
+
+
+def show_tuples(title: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+    """The table ``show_table`` prints for the same rows given as tuples of ``columns``' values, None
+    where a row has no such column (a blank cell; a column no row has is left out): what a read model
+    that builds no dict per row gives (``display topic``'s table over an estate is 50,000 rows)."""
+    keep = list(range(len(columns)))
+    if rows:
+        keep = [i for i in keep if any(row[i] is not None for row in rows)]
+    if len(keep) < len(columns):
+        rows = [[row[i] for i in keep] for row in rows]
+    cells = [[v if type(v) is str else cell(v) for v in row] for row in rows]
+    show_cells(title, [columns[i] for i in keep], cells)
+
+
+def show_cells(title: str, columns: Sequence[str], cells: list[list[str]]) -> None:
+    """A table of text cells under ``columns``: written directly into a pipe or a file when that gives
+    Rich's bytes (``plain_table``), else printed by Rich. An empty table is a negative answer: its line
+    on stderr."""
     if plain_output():
-        text = plain_table(title, columns, [row_cells(row, columns) for row in rows])
+        text = plain_table(title, columns, cells)
         if text is not None:
             sys.stdout.write(text)
-            if not rows:
+            if not cells:
                 sys.stderr.write(f"no {title.lower()} match\n")
             return
     from rich.table import Table
@@ -192,10 +212,10 @@ def show_table(title: str, columns: Sequence[str], rows: Sequence[dict[str, Any]
     table = Table(title=title, title_justify="left")
     for col in columns:
         table.add_column(col.upper())
-    for row in rows:
-        table.add_row(*row_cells(row, columns))
+    for row in cells:
+        table.add_row(*row)
     out.print(table)
-    if not rows:
+    if not cells:
         sys.stderr.write(f"no {title.lower()} match\n")
 
 
