@@ -347,15 +347,18 @@ def drawn_topology(store: Store) -> Topology:
     )
     topology = Topology()
     names: dict[int, str] = {}
-    for node_id, *values in store.conn.execute(select(n.c.id, *convert.NODE.columns()).order_by(n.c.name)):
-        node = convert.NODE.from_tuple(values)
-        names[node_id] = node.name
+    # every query read whole (``all``): rows one by one cost a driver call each, 5,000 nodes and
+    # memberships on an estate
+    nodes = store.conn.execute(select(n.c.id, *convert.NODE.columns()).order_by(n.c.name)).all()
+    for row in nodes:
+        node = convert.NODE.from_tuple(row[1:])
+        names[row[0]] = node.name
         topology.nodes[node.name] = node
     members = select(m.c.node_id, c.c.name, m.c.full_repository, m.c.seq).join(c, c.c.id == m.c.cluster_id)
     topology.memberships = sorted(
         (
             Membership(names[node_id], cluster, bool(full), seq)
-            for node_id, cluster, full, seq in store.conn.execute(members)
+            for node_id, cluster, full, seq in store.conn.execute(members).all()
         ),
         key=lambda x: (x.node, x.cluster),
     )
@@ -366,14 +369,14 @@ def drawn_topology(store: Store) -> Topology:
     route_keys: dict[int, tuple[str, str]] = {}
     for route_id, node_id, *values in store.conn.execute(
         select(r.c.id, r.c.node_id, *convert.ROUTE.columns()).order_by(r.c.node_id, r.c.peer)
-    ):
+    ).all():
         route = convert.ROUTE.from_tuple(values, (names[node_id],))
         route_keys[route_id] = (route.node, route.peer)
         topology.routes.append(route)
     selectors = select(rs.c.route_id, *convert.ROUTE_SELECTOR.columns()).order_by(
         rs.c.route_id, rs.c.seq, rs.c.id
     )
-    for route_id, *values in store.conn.execute(selectors):
+    for route_id, *values in store.conn.execute(selectors).all():
         topology.route_selectors.append(convert.ROUTE_SELECTOR.from_tuple(values, route_keys[route_id]))
     return topology
 
