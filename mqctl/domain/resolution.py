@@ -430,15 +430,24 @@ class Reached(NamedTuple):
     def below(self, obj: TopicObject) -> Reached:
         """The chain extended by ``obj`` one level down: its own values where it sets them, ``ASPARENT``
         ones and a blank cluster from here (as ``_inherit`` reads the chain from the bottom up)."""
-        return Reached(
-            (*self.chain, obj),
-            obj,
-            obj if obj.cluster else self.point,
-            self.pubscope if obj.pubscope == Scope.ASPARENT else obj.pubscope,
-            self.subscope if obj.subscope == Scope.ASPARENT else obj.subscope,
-            self.pub if obj.pub == Enablement.ASPARENT else obj.pub,
-            self.sub if obj.sub == Enablement.ASPARENT else obj.sub,
+        chain, _, point, pubscope, subscope, pub, sub = self
+        return _new_tuple(  # as ``Reached(...)``, without its Python-level ``__new__``: 50,000 a display
+            Reached,
+            (
+                (*chain, obj),
+                obj,
+                obj if obj.cluster else point,
+                pubscope if obj.pubscope == _SCOPE_ASPARENT else obj.pubscope,
+                subscope if obj.subscope == _SCOPE_ASPARENT else obj.subscope,
+                pub if obj.pub == _ENABLEMENT_ASPARENT else obj.pub,
+                sub if obj.sub == _ENABLEMENT_ASPARENT else obj.sub,
+            ),
         )
+
+
+_new_tuple = tuple.__new__
+_SCOPE_ASPARENT = Scope.ASPARENT
+_ENABLEMENT_ASPARENT = Enablement.ASPARENT
 
 
 _ROOT_REACHED = Reached(
