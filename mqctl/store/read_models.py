@@ -199,24 +199,23 @@ def display_topics(
         .order_by(n.c.name, t.c.name)
     )
     at = {name: 2 + i for i, name in enumerate(fields)}  # a field's position in the query's tuple
-    mq_values = itemgetter(at["name"], 0, *(at[k] for k in MQ_TOPIC_KEYS))
-    ems_values = itemgetter(at["name"], 0, *(at[k] for k in EMS_TOPIC_KEYS))
-    cluster, properties, seq = at["cluster"], at["properties"], at["seq"]
+    # each row's values in its keys' order (``MQ_TOPIC_ROW``, ``EMS_TOPIC_ROW``): name, qmgr, ...
+    mq_values = itemgetter(at["name"], 0, *[at[k] for k in MQ_TOPIC_KEYS], at["properties"], 1, at["seq"])
+    ems_values = itemgetter(at["name"], 0, *[at[k] for k in EMS_TOPIC_KEYS], at["properties"], 1, at["seq"])
     from_tuple, json_value = codec.from_tuple, convert.json_value
     rows: list[dict[str, Any]] = []
     shown: list[TopicObject | None] = []
+    obj: TopicObject | None = None
     for row in store.conn.execute(stmt).all():
-        qmgr, dialect = row[0], row[1]
-        if dialect == mq:
-            obj = from_tuple(row[2:], (qmgr,)) if objects else None
-            item = dict(zip(MQ_TOPIC_ROW, mq_values(row), strict=False))
-            item["cluster"] = row[cluster] or ""
+        if row[1] == mq:
+            item = dict(zip(MQ_TOPIC_ROW, mq_values(row), strict=True))
+            item["cluster"] = item["cluster"] or ""
+            if objects:
+                obj = from_tuple(row[2:], (row[0],))
         else:
+            item = dict(zip(EMS_TOPIC_ROW, ems_values(row), strict=True))
             obj = None
-            item = dict(zip(EMS_TOPIC_ROW, ems_values(row), strict=False))
-        item["properties"] = dict(obj.properties) if obj is not None else json_value(row[properties])
-        item["dialect"] = dialect
-        item["seq"] = row[seq]
+        item["properties"] = dict(obj.properties) if obj is not None else json_value(item["properties"])
         rows.append(item)
         shown.append(obj)
     return ShownTopics(rows, shown, every=generic and pattern == "*" and node is None)
