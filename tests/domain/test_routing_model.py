@@ -160,9 +160,7 @@ def test_route_rows_are_explains_deliveries_and_misses(data: st.DataObject) -> N
     for node, topic, failures in data.draw(st.lists(questions(names, subs), min_size=1, max_size=4)):
         amount = data.draw(st.sampled_from(AMOUNTS))
         publication = Publication(node, topic, {} if amount is None else {"amount": JmsValue("int", amount)})
-        assert rows_as_json(route(model, publication, failures)) == explained_as_json(
-            model, publication, failures
-        )
+        assert rows_as_json(route(model, publication, failures)) == explained_as_json(model, publication, failures)
 
 
 def test_route_rows_on_ems_are_explains_deliveries_and_misses() -> None:
