@@ -310,16 +310,13 @@ def topic_layer(store: Store, objects: Iterable[TopicObject | None] | None = Non
     topic objects and only the memberships are read."""
     n, m, c, t = tables.nodes, tables.memberships, tables.clusters, tables.topics
     topology = Topology()
-    names = {
-        node_id: name
-        for node_id, name in store.conn.execute(
-            select(n.c.id, n.c.name).where(n.c.dialect == str(Dialect.MQ))
-        )
-    }
+    names = dict(
+        store.conn.execute(select(n.c.id, n.c.name).where(n.c.dialect == str(Dialect.MQ))).tuples().all()
+    )
     members = select(m.c.node_id, c.c.name, m.c.full_repository, m.c.seq).join(c, c.c.id == m.c.cluster_id)
     topology.memberships = [
         Membership(names[node_id], cluster, bool(full), seq)
-        for node_id, cluster, full, seq in store.conn.execute(members)
+        for node_id, cluster, full, seq in store.conn.execute(members).all()  # read whole: 5,000 rows
         if node_id in names
     ]
     if objects is not None:
