@@ -310,9 +310,8 @@ def topic_layer(store: Store, objects: Iterable[TopicObject | None] | None = Non
     topic objects and only the memberships are read."""
     n, m, c, t = tables.nodes, tables.memberships, tables.clusters, tables.topics
     topology = Topology()
-    names = dict(
-        store.conn.execute(select(n.c.id, n.c.name).where(n.c.dialect == str(Dialect.MQ))).tuples().all()
-    )
+    mq_nodes = store.conn.execute(select(n.c.id, n.c.name).where(n.c.dialect == str(Dialect.MQ))).all()
+    names: dict[int, str] = {node_id: name for node_id, name in mq_nodes}
     members = select(m.c.node_id, c.c.name, m.c.full_repository, m.c.seq).join(c, c.c.id == m.c.cluster_id)
     topology.memberships = [
         Membership(names[node_id], cluster, bool(full), seq)
