@@ -92,6 +92,14 @@ def show_table(title: str, columns: Sequence[str], rows: Sequence[dict[str, Any]
     show(title, columns, rows, as_json=output is Output.json)
 
 
+def show_tuples(title: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+    """Rows as tuples of ``columns``' values (None: no such column in that row), as ``show_table``'s
+    table (``render.console.show_tuples``)."""
+    from mqctl.render.console import show_tuples as show
+
+    show(title, columns, rows)
+
+
 def no_match_exit(rows: Sequence[Any]) -> None:
     """A display that finds nothing is a negative answer: exit 1."""
     if not rows:

@@ -18,6 +18,7 @@ import typer
 from typer.core import TyperGroup
 
 from mqctl import __version__
+from mqctl.cli.apps import VERB_APPS, verb_group
 from mqctl.cli.common import Settings
 
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -53,7 +54,8 @@ class LazyCommands(TyperGroup):
         if target is None:
             return None
         module, attr = target
-        command = typer.main.get_command(getattr(importlib.import_module(module), attr))
+        app = getattr(importlib.import_module(module), attr)
+        command = verb_group(app) if cmd_name in VERB_APPS else typer.main.get_command(app)
         command.name = cmd_name
         return command
 

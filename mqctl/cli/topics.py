@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import typer
@@ -16,6 +17,7 @@ from mqctl.cli.common import (
     parse_props,
     reading,
     show_table,
+    show_tuples,
     transaction,
 )
 
@@ -164,13 +166,17 @@ def display_topic(
     output: Output = OUTPUT_OPTION,
 ) -> None:
     """Display topic objects."""
-    from mqctl.services.views import display_topics
+    from mqctl.services.views import TOPIC_TABLE, display_topics, topic_table
 
     with reading() as store:  # the effective values are JSON's only: the table has no column for them
-        rows = display_topics(store, name, exact, qmgr, effective=output is Output.json)
-    show_table(
-        "Topics", ["qmgr", "name", "topicstr", "cluster", "clroute", "wildcard", "properties"], rows, output
-    )
+        if output is Output.json:
+            rows: Sequence[Any] = display_topics(store, name, exact, qmgr)
+        else:
+            rows = topic_table(store, name, exact, qmgr)
+    if output is Output.json:
+        show_table("Topics", TOPIC_TABLE, rows, output)
+    else:
+        show_tuples("Topics", TOPIC_TABLE, rows)
     no_match_exit(rows)
 
 

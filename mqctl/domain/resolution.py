@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from operator import attrgetter
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from mqctl.domain.model import (
     ClRoute,
@@ -35,7 +35,7 @@ from mqctl.domain.model import (
     Topology,
     Wildcard,
 )
-from mqctl.domain.topics import levels
+from mqctl.domain.topics import MAX_TOPIC_LENGTH, levels
 
 __all__ = [
     "ROOT_NAME",
@@ -44,6 +44,7 @@ __all__ = [
     "ClusterPoint",
     "Conflict",
     "ConflictKind",
+    "Reached",
     "Resolution",
     "TopicTree",
     "TopicTrees",
@@ -413,6 +414,48 @@ class Resolution:
         return f"topic object {self.object.name} ('{self.object.topicstr}'{where})"
 
 
+class Reached(NamedTuple):
+    """Where a topic string lands in a tree, less the string itself (``TopicTree.reach_many``): its
+    chain, its object (the chain's last), its cluster point, and the four inherited attributes as the
+    chain leaves them (``ASPARENT`` up to the root: the root's defaults are applied by the reader)."""
+
+    chain: tuple[TopicObject, ...]
+    object: TopicObject | None
+    point: TopicObject | None
+    pubscope: Scope
+    subscope: Scope
+    pub: Enablement
+    sub: Enablement
+
+    def below(self, obj: TopicObject) -> Reached:
+        """The chain extended by ``obj`` one level down: its own values where it sets them, ``ASPARENT``
+        ones and a blank cluster from here (as ``_inherit`` reads the chain from the bottom up)."""
+        chain, _, point, pubscope, subscope, pub, sub = self
+        return _new_tuple(  # as ``Reached(...)``, without its Python-level ``__new__``: 50,000 a display
+            Reached,
+            (
+                (*chain, obj),
+                obj,
+                obj if obj.cluster else point,
+                pubscope if obj.pubscope == _SCOPE_ASPARENT else obj.pubscope,
+                subscope if obj.subscope == _SCOPE_ASPARENT else obj.subscope,
+                pub if obj.pub == _ENABLEMENT_ASPARENT else obj.pub,
+                sub if obj.sub == _ENABLEMENT_ASPARENT else obj.sub,
+            ),
+        )
+
+
+_new_tuple = tuple.__new__
+_SCOPE_ASPARENT = Scope.ASPARENT
+_ENABLEMENT_ASPARENT = Enablement.ASPARENT
+
+
+_ROOT_REACHED = Reached(
+    (), None, None, Scope.ASPARENT, Scope.ASPARENT, Enablement.ASPARENT, Enablement.ASPARENT
+)
+"""Above every object: nothing on the chain yet."""
+
+
 @dataclass(slots=True)
 class TopicTree:
     """The topic tree at one queue manager: its entries by TOPICSTR and the conflicts seen there."""
@@ -577,53 +620,59 @@ class TopicTree:
 
     def resolve_many(self, topicstrs: Iterable[str]) -> list[Resolution]:
         """``[self.resolve(t) for t in topicstrs]``, for many topic strings at once (``display topic`` over
-        an estate resolves every object's TOPICSTR): no cache to churn, each chain walked once, the
-        inherited attributes taken in one pass up it."""
-        own, base = self._own, self._base or {}
+        an estate resolves every object's TOPICSTR): no cache to churn, each level of the strings'
+        common prefixes looked up once (``reach_many``)."""
+        strings = list(topicstrs)
         hosts, node = self.index.hosts, self.node
-        out: list[Resolution] = []
-        for topicstr in topicstrs:
-            chain: list[TopicObject] = []
-            for s in chain_topicstrs(levels(topicstr, Dialect.MQ)):
-                found = own.get(s) or base.get(s)
-                if found is not None:
-                    chain.append(found)
-            obj = point = None
-            pubscope: Scope = Scope.ASPARENT
-            subscope: Scope = Scope.ASPARENT
-            pub: Enablement = Enablement.ASPARENT
-            sub: Enablement = Enablement.ASPARENT
-            for o in reversed(chain):  # as ``_inherit`` for the four, in one walk
-                if obj is None:
-                    obj = o
-                if point is None and o.cluster:
-                    point = o
-                if pubscope == Scope.ASPARENT:
-                    pubscope = o.pubscope
-                if subscope == Scope.ASPARENT:
-                    subscope = o.subscope
-                if pub == Enablement.ASPARENT:
-                    pub = o.pub
-                if sub == Enablement.ASPARENT:
-                    sub = o.sub
-            out.append(
-                Resolution(
-                    node=node,
-                    topicstr=topicstr,
-                    object=obj,
-                    chain=tuple(chain),
-                    cluster=point.cluster if point is not None else "",
-                    cluster_point=point,
-                    clroute=point.clroute if point is not None else ClRoute.DIRECT,
-                    hosts=hosts(point.cluster, point.topicstr) if point is not None else (),
-                    pubscope=Scope.ALL if pubscope == Scope.ASPARENT else pubscope,
-                    subscope=Scope.ALL if subscope == Scope.ASPARENT else subscope,
-                    pub=Enablement.ENABLED if pub == Enablement.ASPARENT else pub,
-                    sub=Enablement.ENABLED if sub == Enablement.ASPARENT else sub,
-                    wildcard=obj.wildcard if obj is not None else Wildcard.PASSTHRU,
-                    proxysub=obj.proxysub if obj is not None else ProxySub.FIRSTUSE,
-                )
+        return [
+            Resolution(
+                node=node,
+                topicstr=topicstr,
+                object=r.object,
+                chain=r.chain,
+                cluster=r.point.cluster if r.point is not None else "",
+                cluster_point=r.point,
+                clroute=r.point.clroute if r.point is not None else ClRoute.DIRECT,
+                hosts=hosts(r.point.cluster, r.point.topicstr) if r.point is not None else (),
+                pubscope=Scope.ALL if r.pubscope == Scope.ASPARENT else r.pubscope,
+                subscope=Scope.ALL if r.subscope == Scope.ASPARENT else r.subscope,
+                pub=Enablement.ENABLED if r.pub == Enablement.ASPARENT else r.pub,
+                sub=Enablement.ENABLED if r.sub == Enablement.ASPARENT else r.sub,
+                wildcard=r.object.wildcard if r.object is not None else Wildcard.PASSTHRU,
+                proxysub=r.object.proxysub if r.object is not None else ProxySub.FIRSTUSE,
             )
+            for topicstr, r in zip(strings, self.reach_many(strings), strict=True)
+        ]
+
+    def reach_many(self, topicstrs: Iterable[str]) -> list[Reached]:
+        """Where each topic string lands in the tree (``Reached``: what its ``Resolution`` is made of),
+        each level of the strings' common prefixes looked up once.
+
+        A string's chain is its parent level's chain plus the object at the string itself, if any (the
+        parent of ``/a/b`` is ``/a``, of ``/a`` and of ``a`` the root ``''``): ``display topic '*'``
+        resolves the 50,000 TOPICSTRs of an estate, most of them under a few shared levels of their
+        queue manager. Strings that reach no further object share their parent's ``Reached``."""
+        own, base = self._own, self._base or {}
+        root = own.get("") or base.get("")
+        known: dict[str, Reached] = {"": _ROOT_REACHED if root is None else _ROOT_REACHED.below(root)}
+        out: list[Reached] = []
+        for topicstr in topicstrs:
+            found = known.get(topicstr)
+            if found is None:
+                if len(topicstr) > MAX_TOPIC_LENGTH:
+                    levels(topicstr, Dialect.MQ)  # refused as ``resolve`` refuses it
+                pending = [topicstr]
+                parent = topicstr.rpartition(_SEP)[0]
+                while parent not in known:
+                    pending.append(parent)
+                    parent = parent.rpartition(_SEP)[0]
+                found = known[parent]
+                for level in reversed(pending):
+                    obj = own.get(level) or base.get(level)
+                    if obj is not None:
+                        found = found.below(obj)
+                    known[level] = found
+            out.append(found)
         return out
 
     def uses(self, attribute: str, value: StrEnum) -> bool:

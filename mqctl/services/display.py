@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mqctl.domain.resolution import TopicTree, TopicTrees
-from mqctl.domain.tree_view import effective_json
+from mqctl.domain.tree_view import effective_many
 from mqctl.store import read_models
 from mqctl.store.repository import Store
 
@@ -39,6 +39,7 @@ def display_topics(
         slices = {q: TopicTree.for_node(read_models.topic_space(store, q), q) for q in by_qmgr}
         at = slices.__getitem__
     for qmgr, items in by_qmgr.items():
-        for item, res in zip(items, at(qmgr).resolve_many(i["topicstr"] for i in items), strict=True):
-            item["effective"] = effective_json(res)
+        values = effective_many(at(qmgr), [i["topicstr"] for i in items])
+        for item, value in zip(items, values, strict=True):
+            item["effective"] = value
     return shown.rows

@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 
 QMGR = "queue manager"
 SERVER = "EMS server"
+TOPIC_TABLE = read_models.TOPIC_TABLE
+"""The columns of ``display topic``'s table (``topic_table``'s values, in order)."""
 
 
 def require_node(store: Store, node: str | None, what: str = QMGR, option: str = "--qmgr") -> None:
@@ -47,6 +49,12 @@ def display_topics(
 
     require_node(store, node)
     return topics(store, pattern, exact, node, effective=effective)
+
+
+def topic_table(store: Store, pattern: str, exact: bool, node: str | None) -> list[tuple[Any, ...]]:
+    """``display topic``'s table: the values of its columns only (``read_models.topic_table``)."""
+    require_node(store, node)
+    return read_models.topic_table(store, pattern, exact, node)
 
 
 def display_subscriptions(store: Store, pattern: str, exact: bool, node: str | None) -> list[dict[str, Any]]:

@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 
 from mqctl.domain.model import Scope
-from mqctl.render.console import emit_json
+from mqctl.render.console import emit_json, show_table
 from mqctl.services.display import FEW_QMGRS
+from mqctl.services.views import TOPIC_TABLE
 from tests.conftest import Result
 
 Cli = Callable[..., Result]
@@ -123,6 +124,34 @@ def test_tree_from_its_slice_is_the_tree_of_the_whole_model(cli: Cli, store_url:
             shown = ok(cli("display", "tree", "--qmgr", qmgr, *branch, "-o", "json")).json()
             expected = tree_view(whole, qmgr, branch[1] if branch else None).to_json()
             assert shown == json.loads(json.dumps(expected))
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("*",),
+        ("S*",),
+        ("SPORT",),
+        ("*", "--qmgr", "QM2"),
+        ("*", "--server", "E1"),
+        ("orders.*", "--exact"),
+        ("NOSUCH",),
+    ],
+)
+def test_the_topic_table_is_the_table_of_the_json_rows(cli: Cli, args: tuple[str, ...]) -> None:
+    """``display topic``'s table reads only its columns (``read_models.topic_table``): it is the table
+    ``show_table`` makes of the rows ``-o json`` shows, MQ and EMS, blank clusters and properties."""
+    estate(cli)
+    ok(cli("define", "qmgr", "E1", "--dialect", "ems"))
+    ok(cli("define", "topic", "orders.*", "--server", "E1", "--prop", "global", "--prop", "maxbytes=1GB"))
+    ok(cli("define", "topic", "prices.>", "--server", "E1"))
+    table = cli("display", "topic", *args)
+    rows = cli("display", "topic", *args, "-o", "json")
+    assert table.exit_code == rows.exit_code
+    buf = io.StringIO()
+    with redirect_stdout(buf):
+        show_table("Topics", TOPIC_TABLE, rows.json(), as_json=False)
+    assert table.stdout == buf.getvalue()
 
 
 def test_graph_reads_only_what_it_draws_and_draws_the_whole_models_picture(cli: Cli, store_url: str) -> None:

@@ -47,3 +47,26 @@ def test_a_piped_display_loads_no_rich_alembic_or_spark(sqlite_url: str, args: l
     assert proc.stdout  # the display itself, into a pipe
     loaded = proc.stderr.rsplit("MODULES ", 1)[1].split()
     assert [m for m in loaded if m.split(".")[0] in NOT_LOADED] == []
+
+
+OBJECT_MODULES = ("mqobjects", "nodes", "observed", "routes", "topic_tree", "topics", "formats", "snapshot")
+
+
+@pytest.mark.parametrize(
+    ("args", "module"),
+    [
+        (["display", "sub", "*"], "topics"),
+        (["display", "tree", "--qmgr", "QM1"], "topic_tree"),
+        (["display", "qmgr", "*"], "nodes"),
+        (["delete", "namelist", "NL", "--qmgr", "QM1"], "mqobjects"),
+    ],
+)
+def test_an_object_command_imports_its_own_module_only(sqlite_url: str, args: list[str], module: str) -> None:
+    """`mqctl display sub` imports and builds the commands of subscriptions, not those of every object
+    type of `display` (cli.apps.ObjectVerb)."""
+    assert run_cli(["define", "qmgr", "QM1"], db=sqlite_url).exit_code == 0
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE, "--db", sqlite_url, *args], capture_output=True, text=True
+    )
+    loaded = proc.stderr.rsplit("MODULES ", 1)[1].split()
+    assert [m for m in OBJECT_MODULES if f"mqctl.cli.{m}" in loaded] == [module], proc.stderr

@@ -8,8 +8,9 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mqctl.domain.model import Enablement, Topology
+from mqctl.domain.model import Enablement, Scope, Topology
 from mqctl.domain.resolution import ClusterIndex, TopicTree, _recency, find_conflicts
+from mqctl.domain.tree_view import effective_json, effective_many
 from tests.domain.test_routing_model import mq_topologies
 
 
@@ -42,7 +43,18 @@ def test_shared_trees_equal_direct_ones(topology: Topology) -> None:
         assert [c.describe() for c in tree.conflicts] == conflicts
 
 
-EXTRA_STRINGS = ("", "/", "/Sport", "/Sport/Foot/x", "/News/+/#", "Sport", "//a", "/a//b")
+EXTRA_STRINGS = (
+    "",
+    "/",
+    "/Sport",
+    "/Sport/Foot/x",
+    "/News/+/#",
+    "Sport",
+    "//a",
+    "/a//b",
+    "Sport/",
+    "/Sport//",
+)
 
 
 @settings(max_examples=200, deadline=None)
@@ -62,3 +74,24 @@ def test_resolving_many_at_once_equals_resolving_each(
     for qmgr in sorted(topology.nodes):
         tree = TopicTree.for_node(index, qmgr)
         assert tree.resolve_many(strings) == [tree.resolve(s) for s in strings]
+
+
+@settings(max_examples=200, deadline=None)
+@given(mq_topologies(), st.lists(st.sampled_from(EXTRA_STRINGS), max_size=4), st.data())
+def test_effective_values_of_many_equal_those_of_each_resolution(
+    topology: Topology, extra: list[str], data: st.DataObject
+) -> None:
+    """``display topic -o json``'s ``effective`` values, made for every object at once without a
+    ``Resolution`` each, are those of each string's own resolution."""
+    enablement = st.sampled_from(list(Enablement))
+    scope = st.sampled_from(list(Scope))
+    topology.topics = [
+        replace(o, pub=data.draw(enablement), pubscope=data.draw(scope), subscope=data.draw(scope))
+        for o in topology.topics
+    ]
+    index = ClusterIndex(topology)
+    strings = [o.topicstr for o in topology.topics]
+    strings += [f"{s}/below" for s in strings] + extra
+    for qmgr in sorted(topology.nodes):
+        tree = TopicTree.for_node(index, qmgr)
+        assert effective_many(tree, strings) == [effective_json(tree.resolve(s)) for s in strings]

@@ -7,8 +7,9 @@ import io
 
 from hypothesis import given
 from hypothesis import strategies as st
+from rich.emoji import Emoji
 
-from mqctl.render.console import plain_table
+from mqctl.render.console import _NOT_PLAIN, all_plain, plain_table
 
 
 def rich_table(title: str, columns: list[str], cells: list[list[str]]) -> str:
@@ -58,3 +59,18 @@ def test_plain_table_equals_rich_whenever_it_answers(columns: list[str], data: s
     text = plain_table("Topics", columns, cells)
     if text is not None:
         assert text == rich_table("Topics", columns, cells)
+
+
+EDGES = st.text(st.sampled_from(" \t\n\x00\x1f\x7f\x85\xa0\u2003[]:a代"), max_size=4)
+
+
+@given(st.lists(st.text(CHARS, max_size=6) | EDGES, min_size=1, max_size=6))
+def test_the_quick_check_is_the_one_regular_expression(values: list[str]) -> None:
+    """``all_plain`` answers in parts what one regular expression over the joined values answers."""
+    joined = "\x00".join(values)
+    expected = (
+        joined.count("\x00") == len(values) - 1
+        and _NOT_PLAIN.search(joined) is None
+        and all(Emoji.replace(v) == v for v in values)
+    )
+    assert all_plain(values) == expected
