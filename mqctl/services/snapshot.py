@@ -55,6 +55,9 @@ class Snapshot:
     clusters: list[ClusterRow]
     counts: dict[str, int]
     """Rows per table."""
+    packed: dict[str, bytes] | None = None
+    """The model's tables as ``formats.snapshot.pack`` packs them (the Parquet files as read), or None
+    for a snapshot of JSON lines: what the Spark job broadcasts."""
 
     @property
     def newer_revision(self) -> str | None:
@@ -287,6 +290,7 @@ def read_snapshot(path: Path) -> Snapshot:
         snapshot_format.topology_of(content.rows),
         list(content.rows["clusters"]),
         counts,
+        content.packed,
     )
 
 

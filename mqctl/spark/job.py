@@ -154,19 +154,22 @@ def analyze(
     fmt: str | None = None,
     per_key: bool = False,
     partitions: int | None = None,
+    packed: dict[str, bytes] | None = None,
 ) -> Analysis:
     """Replay ``publications`` through ``topology`` (and each variant); write the outputs under ``out``.
 
     ``deliveries`` and ``not_delivered`` hold totals per subscription (and status or reason, stored_at,
     hops); with ``per_key`` a row per routing key too, which is far more rows (docs/spark.md).
-    ``partitions``: Spark's shuffle partitions; by default sized to the log (``sized_partitions``)."""
+    ``partitions``: Spark's shuffle partitions; by default sized to the log (``sized_partitions``).
+    ``packed``: ``topology`` as the snapshot's Parquet files it was read from (``Snapshot.packed``),
+    broadcast as they are; without it the model is packed again here."""
     from pyspark import StorageLevel
 
     check_variants(topology, variants)
     fmt = publication_format(publications, fmt)
     with _shuffle_partitions(spark, partitions or sized_partitions(spark, publications)):
         log, keyed, valid, keys, keying = routing_keys(spark, topology, publications, fmt, partitions)
-        broadcast = spark.sparkContext.broadcast(Payload(topology, variants, uuid.uuid4().hex))
+        broadcast = spark.sparkContext.broadcast(Payload(topology, variants, uuid.uuid4().hex, packed))
         routed = route(keys, broadcast, per_key).persist(StorageLevel.MEMORY_AND_DISK)
         try:
             names = [CURRENT] + [v.text for v in variants]
