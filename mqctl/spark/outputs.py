@@ -91,30 +91,40 @@ def _link_traffic(routed: DataFrame) -> DataFrame:
 
 def _node_load(links: DataFrame, routed: DataFrame) -> DataFrame:
     """``node_load``: per variant and node, received (published there or arriving over a link), forwarded
-    over links, delivered there, stored there (a stored delivery counts where it is stored)."""
+    over links, delivered there, stored there (a stored delivery counts where it is stored). One scan of
+    the links and one of the tallies."""
     from pyspark.sql import functions as F
 
     zero = F.lit(0).cast("bigint")
-
-    def part(frame: DataFrame, node: Column, messages: int) -> DataFrame:
-        counts = [F.col("messages") if i == messages else zero for i in range(len(LOAD_COLUMNS))]
-        return frame.select(
-            "variant", node.alias("node"), *(c.alias(n) for c, n in zip(counts, LOAD_COLUMNS, strict=True))
+    messages = F.col("messages")
+    # each link counts twice: received where it arrives, forwarded where it leaves
+    ends = F.explode(
+        F.array(
+            F.struct(F.col("to").alias("node"), messages.alias("received"), zero.alias("forwarded")),
+            F.struct(F.col("from").alias("node"), zero.alias("received"), messages.alias("forwarded")),
         )
-
-    tallies = routed.where(F.col("kind") == "tally")
+    )
+    over_links = links.select("variant", ends.alias("end")).select(
+        "variant", "end.node", "end.received", "end.forwarded", zero.alias("delivered"), zero.alias("stored")
+    )
     status = F.col("status")
-    parts = [
-        part(links, F.col("to"), 0),
-        part(links, F.col("from"), 1),
-        part(tallies.where(status == "published"), F.col("node"), 0),
-        part(tallies.where(status == "delivered"), F.col("node"), 2),
-        part(tallies.where((status == "stored") & F.col("stored_at").isNotNull()), F.col("stored_at"), 3),
-    ]
-    union = parts[0]
-    for other in parts[1:]:
-        union = union.unionByName(other)
-    return union.groupBy("variant", "node").agg(*(F.sum(c).alias(c) for c in LOAD_COLUMNS))
+    stored = status == "stored"
+    tallies = routed.where(
+        (F.col("kind") == "tally")
+        & (status.isin("published", "delivered") | (stored & F.col("stored_at").isNotNull()))
+    ).select(
+        "variant",
+        F.when(stored, F.col("stored_at")).otherwise(F.col("node")).alias("node"),
+        F.when(status == "published", messages).otherwise(zero).alias("received"),
+        zero.alias("forwarded"),
+        F.when(status == "delivered", messages).otherwise(zero).alias("delivered"),
+        F.when(stored, messages).otherwise(zero).alias("stored"),
+    )
+    return (
+        over_links.unionByName(tallies)
+        .groupBy("variant", "node")
+        .agg(*(F.sum(c).alias(c) for c in LOAD_COLUMNS))
+    )
 
 
 def _summed(links: DataFrame, load: DataFrame, routed: DataFrame) -> DataFrame:
