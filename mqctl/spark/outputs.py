@@ -60,6 +60,8 @@ class _Totals:
     ``missed``."""
     refused: int
     """Routing keys the engine refused (their rows join ``rejected``)."""
+    bad: int
+    """Distinct log rows refused by the checks (their rows are ``rejected``)."""
 
 
 def _rows(frame: DataFrame) -> list[tuple[Any, ...]]:
@@ -127,9 +129,10 @@ def _node_load(links: DataFrame, routed: DataFrame) -> DataFrame:
     )
 
 
-def _summed(links: DataFrame, load: DataFrame, routed: DataFrame) -> DataFrame:
+def _summed(links: DataFrame, load: DataFrame, routed: DataFrame, keyed: DataFrame) -> DataFrame:
     """The summary's figures as one small frame (one collect): the links (``part`` link), each node's
-    received messages (load), the tallies per status (status) and the refused keys (refused)."""
+    received messages (load), the tallies per status (tally), the refused keys (refused) and the
+    distinct rows refused by the checks (bad: whether ``rejected`` has rows at all)."""
     from pyspark.sql import functions as F
 
     none = F.lit(None).cast("string")
@@ -167,6 +170,11 @@ def _summed(links: DataFrame, load: DataFrame, routed: DataFrame) -> DataFrame:
                 F.when(F.col("kind") == "refused", F.col("n")).otherwise(F.col("m")).alias("m"),
             )
         )
+        .unionByName(
+            keyed.where(F.col("reason").isNotNull())
+            .agg(F.count(F.lit(1)).alias("m"))
+            .select(F.lit("bad").alias("part"), *(none.alias(c) for c in ("variant", "a", "b", "via")), "m")
+        )
     )
 
 
@@ -185,7 +193,8 @@ def _totals(summed: DataFrame) -> _Totals:
     received = sorted((r["variant"], r["a"], r["m"]) for r in rest if r["part"] == "load")
     counted = [(r["variant"], r["a"], r["m"]) for r in rest if r["part"] == "tally"]
     refused = sum(r["m"] for r in rest if r["part"] == "refused")
-    return _Totals(links, received, counted, refused)
+    bad = sum(r["m"] for r in rest if r["part"] == "bad")
+    return _Totals(links, received, counted, refused, bad)
 
 
 def _facts(facts: DataFrame, columns: tuple[str, ...], per_key: bool) -> DataFrame:
@@ -256,7 +265,7 @@ def write_outputs(
     # the small aggregates are cached: written as outputs and collected (once, together) for the summary
     links = _link_traffic(routed).persist()
     load = _node_load(links, routed).persist()
-    totals = _totals(_summed(links, load, routed))
+    totals = _totals(_summed(links, load, routed, keyed))
     deliveries = _facts(routed.where(kind == "delivery"), DELIVERY_COLUMNS, per_key)
     if not per_key:
         deliveries = deliveries.persist()  # written, then read again for the gains and losses
@@ -267,9 +276,8 @@ def write_outputs(
             valid.join(refused, ["from", "topic", "key"]).drop("reason").withColumnRenamed("why", "reason")
         )
     # the log is read again for its rejected rows only when there are some (keyed is cached)
-    rejected = (
-        _as_given(log, bad, F.col("reason")) if not bad.isEmpty() else _small(spark, [], REJECTED_SCHEMA)
-    )
+    some = bool(totals.bad or totals.refused)
+    rejected = _as_given(log, bad, F.col("reason")) if some else _small(spark, [], REJECTED_SCHEMA)
     rejected = rejected.persist()  # written, then counted
     frames = {
         "deliveries": deliveries,
@@ -283,7 +291,8 @@ def write_outputs(
         for name in OUTPUTS:
             frames[name].write.mode("overwrite").parquet(str(out / name))
         changes = _changes(deliveries, variants) if len(variants) > 1 else {}
-        return {"variants": _variant_rows(totals, changes, variants), "rejected": rejected.count()}
+        rows = rejected.count() if some else 0
+        return {"variants": _variant_rows(totals, changes, variants), "rejected": rows}
     finally:
         for frame in (deliveries, rejected, links, load):
             frame.unpersist()
