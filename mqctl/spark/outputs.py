@@ -71,27 +71,35 @@ def _rows(frame: DataFrame) -> list[tuple[Any, ...]]:
     return list(zip(*(table.column(i).to_pylist() for i in range(table.num_columns)), strict=True))
 
 
-def _link_traffic(routed: DataFrame) -> DataFrame:
-    """``link_traffic``: the links crossed, summed over the workers' batches (one row per variant and
-    link; a few rows per link however long the log)."""
+def _few(routed: DataFrame) -> DataFrame:
+    """The facts that are summed into small outputs, summed in one pass over the facts: links (per
+    variant and link), tallies (per variant, status, node and stored_at) and refused keys (``n``: how
+    many), a few rows per node and link however long the log."""
     from pyspark.sql import functions as F
 
     return (
-        routed.where(F.col("kind") == "link")
-        .groupBy("variant", "link_from", "link_to", "via")
-        .agg(F.sum("messages").alias("messages"), F.sum("bytes").alias("bytes"))
-        .select(
-            "variant",
-            F.col("link_from").alias("from"),
-            F.col("link_to").alias("to"),
-            "via",
-            "messages",
-            "bytes",
-        )
+        routed.where(F.col("kind").isin("link", "tally", "refused"))
+        .groupBy("kind", "variant", "status", "node", "stored_at", "link_from", "link_to", "via")
+        .agg(F.sum("messages").alias("messages"), F.sum("bytes").alias("bytes"), F.count(F.lit(1)).alias("n"))
     )
 
 
-def _node_load(links: DataFrame, routed: DataFrame) -> DataFrame:
+def _link_traffic(small: DataFrame) -> DataFrame:
+    """``link_traffic``: the links crossed, summed over the workers' batches (one row per variant and
+    link)."""
+    from pyspark.sql import functions as F
+
+    return small.where(F.col("kind") == "link").select(
+        "variant",
+        F.col("link_from").alias("from"),
+        F.col("link_to").alias("to"),
+        "via",
+        "messages",
+        "bytes",
+    )
+
+
+def _node_load(links: DataFrame, small: DataFrame) -> DataFrame:
     """``node_load``: per variant and node, received (published there or arriving over a link), forwarded
     over links, delivered there, stored there (a stored delivery counts where it is stored). One scan of
     the links and one of the tallies."""
@@ -111,7 +119,7 @@ def _node_load(links: DataFrame, routed: DataFrame) -> DataFrame:
     )
     status = F.col("status")
     stored = status == "stored"
-    tallies = routed.where(
+    tallies = small.where(
         (F.col("kind") == "tally")
         & (status.isin("published", "delivered") | (stored & F.col("stored_at").isNotNull()))
     ).select(
@@ -129,7 +137,7 @@ def _node_load(links: DataFrame, routed: DataFrame) -> DataFrame:
     )
 
 
-def _summed(links: DataFrame, load: DataFrame, routed: DataFrame, keyed: DataFrame) -> DataFrame:
+def _summed(links: DataFrame, load: DataFrame, small: DataFrame, keyed: DataFrame) -> DataFrame:
     """The summary's figures as one small frame (one collect): the links (``part`` link), each node's
     received messages (load), the tallies per status (tally), the refused keys (refused) and the
     distinct rows refused by the checks (bad: whether ``rejected`` has rows at all)."""
@@ -137,9 +145,9 @@ def _summed(links: DataFrame, load: DataFrame, routed: DataFrame, keyed: DataFra
 
     none = F.lit(None).cast("string")
     counted = (
-        routed.where(F.col("kind").isin("tally", "refused"))
+        small.where(F.col("kind").isin("tally", "refused"))
         .groupBy("kind", "variant", "status")
-        .agg(F.sum("messages").alias("m"), F.count(F.lit(1)).alias("n"))
+        .agg(F.sum("messages").alias("m"), F.sum("n").alias("n"))
     )
     return (
         links.select(
@@ -263,9 +271,10 @@ def write_outputs(
 
     kind = F.col("kind")
     # the small aggregates are cached: written as outputs and collected (once, together) for the summary
-    links = _link_traffic(routed).persist()
-    load = _node_load(links, routed).persist()
-    totals = _totals(_summed(links, load, routed, keyed))
+    small = _few(routed).persist()
+    links = _link_traffic(small)
+    load = _node_load(links, small).persist()
+    totals = _totals(_summed(links, load, small, keyed))
     deliveries = _facts(routed.where(kind == "delivery"), DELIVERY_COLUMNS, per_key)
     if not per_key:
         deliveries = deliveries.persist()  # written, then read again for the gains and losses
@@ -294,7 +303,7 @@ def write_outputs(
         rows = rejected.count() if some else 0
         return {"variants": _variant_rows(totals, changes, variants), "rejected": rows}
     finally:
-        for frame in (deliveries, rejected, links, load):
+        for frame in (deliveries, rejected, small, load):
             frame.unpersist()
 
 
