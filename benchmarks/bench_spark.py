@@ -171,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
     snapshot, log = prepare_files(args)
     counts = {"publications": pq.ParquetFile(log).metadata.num_rows, "distinct_topics": args.distinct_topics}
 
-    from mqctl.services.snapshot import read_topology
+    from mqctl.services.snapshot import read_snapshot
     from mqctl.spark.job import analyze
     from mqctl.spark.session import spark_session
 
@@ -188,9 +188,11 @@ def main(argv: list[str] | None = None) -> int:
         result["distinct_keys"] = keys  # the routing keys: every property of this log is selector-read
         for mode in args.modes.split(","):
             t0 = time.perf_counter()
-            topology_ = read_topology(snapshot)
+            read = read_snapshot(snapshot)  # as `mqctl spark analyze` reads it (services.analyze)
             snapshot_s = time.perf_counter() - t0
-            analysis = analyze(spark, topology_, log, Path(tmp) / mode, [], per_key=mode == "per-key")
+            analysis = analyze(
+                spark, read.topology, log, Path(tmp) / mode, [], per_key=mode == "per-key", packed=read.packed
+            )
             elapsed = time.perf_counter() - t0
             current = analysis.summary["variants"][0]
             rows = spark.read.parquet(str(Path(tmp) / mode / "deliveries")).count()

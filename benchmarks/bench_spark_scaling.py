@@ -39,17 +39,18 @@ def stage(master: str, snapshot: Path, log: Path, tasks: int) -> dict[str, Any]:
     """In this process: the keys cached, then the routing stage timed on ``master``."""
     from pyspark import StorageLevel
 
-    from mqctl.services.snapshot import read_topology
+    from mqctl.services.snapshot import read_snapshot
     from mqctl.spark.batches import Payload
     from mqctl.spark.job import route, routing_keys
     from mqctl.spark.session import spark_session
 
-    topology_ = read_topology(snapshot)
+    read = read_snapshot(snapshot)
+    topology_ = read.topology
     with spark_session(master, partitions=tasks) as spark:
         _log, keyed, _valid, keys, keying = routing_keys(spark, topology_, log, "parquet", tasks)
         keys = keys.persist(StorageLevel.MEMORY_ONLY)
         distinct_keys = keys.count()
-        payload = spark.sparkContext.broadcast(Payload(topology_, [], uuid.uuid4().hex))
+        payload = spark.sparkContext.broadcast(Payload(topology_, [], uuid.uuid4().hex, read.packed))
         t0 = time.perf_counter()
         facts = route(keys, payload, False).count()
         elapsed = time.perf_counter() - t0

@@ -74,6 +74,10 @@ class Content:
 
     manifest: dict[str, Any]
     rows: dict[str, list[Any]] = field(default_factory=dict)
+    packed: dict[str, bytes] | None = None
+    """The model's tables as ``pack`` packs them, when the files are Parquet: the files themselves, as
+    read and checked (``unpack`` reads them), so that the Spark job ships them without encoding the
+    model again."""
 
 
 # -- objects <-> columns ------------------------------------------------------------------------------
@@ -279,15 +283,20 @@ def topology_of(rows: dict[str, list[Any]]) -> Topology:
 def pack(topology: Topology) -> dict[str, bytes]:
     """The model as the snapshot's tables, each in Parquet, in memory: how the Spark job ships a model to
     its executors (a few megabytes where pickled objects take a hundred times more, and quicker to
-    decode than to unpickle). Cluster rows (DESCR) are not part of a ``Topology`` and are left out."""
+    decode than to unpickle). Cluster rows (DESCR) are not part of a ``Topology`` and are left out.
+    A model read from a Parquet snapshot has its tables packed already (``Content.packed``)."""
     return {table: to_bytes(data, "parquet") for table, data in encode(topology, []).items()}
 
 
 def unpack(packed: dict[str, bytes]) -> Topology:
-    """The model ``pack`` packed (already checked where it was packed: no rule is applied again)."""
-    return topology_of(
-        {table: decode(table, pq.read_table(io.BytesIO(raw)), table) for table, raw in packed.items()}
-    )
+    """The model ``pack`` packed, or a Parquet snapshot's files (already checked where they were read:
+    no rule is applied again). One thread: a worker unpacks beside the others, on its own core."""
+    rows: dict[str, list[Any]] = {}
+    for table in TABLES:
+        raw = packed.get(table)
+        data = _with_optional(table, pq.read_table(io.BytesIO(raw), use_threads=False)) if raw else None
+        rows[table] = decode(table, data, table) if data is not None else []
+    return topology_of(rows)
 
 
 def to_bytes(data: pa.Table, file_format: str) -> bytes:
@@ -492,15 +501,20 @@ def _first_bad(values: list[Any], type_: pa.DataType) -> int | None:
     return None
 
 
-def read_tables(folder: Path) -> tuple[dict[str, Any], dict[str, pa.Table]]:
+def read_tables(
+    folder: Path, files: dict[str, bytes] | None = None
+) -> tuple[dict[str, Any], dict[str, pa.Table]]:
     """The manifest and every table, each file checked against the manifest (sha256, rows) and the
-    schema of this format version. Refuses with one line naming the file (and column, or row)."""
+    schema of this format version. Refuses with one line naming the file (and column, or row).
+    ``files``, when given, receives each table's file as read."""
     meta = read_manifest(folder)
     file_format = meta["file_format"]
     out: dict[str, pa.Table] = {}
     for table in TABLES:
         entry = meta["tables"][table]
         raw = _checked_bytes(folder, entry)
+        if files is not None:
+            files[table] = raw
         name = entry["file"]
         if file_format == "parquet":
             try:
@@ -521,8 +535,11 @@ def read_tables(folder: Path) -> tuple[dict[str, Any], dict[str, pa.Table]]:
 
 def read(folder: Path) -> Content:
     """Every table of the snapshot in ``folder``, decoded to domain objects (no rule applied yet)."""
-    meta, tables = read_tables(folder)
+    files: dict[str, bytes] = {}
+    meta, tables = read_tables(folder, files)
     content = Content(meta)
     for table in TABLES:
         content.rows[table] = decode(table, tables[table], meta["tables"][table]["file"])
+    if meta["file_format"] == "parquet":
+        content.packed = files
     return content

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from mqctl.domain.errors import InputError
 from mqctl.domain.what_if import parse_variant
-from mqctl.services.snapshot import read_topology
+from mqctl.services.snapshot import read_snapshot
 
 if TYPE_CHECKING:
     from pyspark import SparkContext
@@ -65,7 +65,8 @@ def analyze(request: AnalyzeRequest, progress: Progress | None = None) -> Analys
     if not request.publications.exists():
         raise InputError("no such file or folder", obj=f"publications {request.publications}")
     _check_out(request.out, request.force)
-    topology = read_topology(request.snapshot)
+    snapshot = read_snapshot(request.snapshot)
+    topology = snapshot.topology
     from mqctl.spark.job import analyze as run_job
     from mqctl.spark.job import check_variants, publication_format
     from mqctl.spark.session import spark_session
@@ -92,6 +93,7 @@ def analyze(request: AnalyzeRequest, progress: Progress | None = None) -> Analys
                 fmt=fmt,
                 per_key=request.per_key,
                 partitions=request.partitions,
+                packed=snapshot.packed,
             )
     except (PySparkException, Py4JError) as exc:
         raise InputError(

@@ -123,10 +123,14 @@ class Payload:
     variants: list[Variant]
     token: str = ""
     """Identifies this payload in a worker's cache of built models."""
+    packed: dict[str, bytes] | None = field(default=None, repr=False)
+    """The topology already packed (a Parquet snapshot's files, ``services.snapshot.Snapshot.packed``):
+    shipped as it is instead of packing the model again in the driver."""
     _models: list[tuple[str, RoutingModel, Failures]] | None = field(default=None, repr=False)
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"packed": snapshot_format.pack(self.topology), "variants": self.variants, "token": self.token}
+        packed = self.packed if self.packed is not None else snapshot_format.pack(self.topology)
+        return {"packed": packed, "variants": self.variants, "token": self.token}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         with gc_paused():

@@ -26,7 +26,7 @@ from mqctl.domain.errors import InputError
 from mqctl.domain.model import Topology
 from mqctl.domain.what_if import CURRENT, Variant, apply_variant
 from mqctl.spark.batches import KEYED_SCHEMA, ROUTED_SCHEMA, Keying, Payload, key_batches, route_batches
-from mqctl.spark.log_rows import sizes_apart
+from mqctl.spark.log_rows import GIVEN, NUMBER, sizes_apart
 from mqctl.spark.outputs import OUTPUTS, write_outputs
 from mqctl.spark.summary_json import summary_text
 
@@ -70,9 +70,10 @@ def _ddl(schema: pa.Schema) -> str:
 
 def read_publications(spark: SparkSession, path: Path, fmt: str) -> tuple[DataFrame, bool]:
     """The log as text columns ``from, topic, properties, count_text, bytes_text, record`` (``record``:
-    a JSON line Spark could not read), and whether properties were a map of text values."""
+    a JSON line Spark could not read; ``log_rows.GIVEN``), and whether properties were a map of text
+    values. A size column of integers is also kept as a number (``log_rows.NUMBER``)."""
     from pyspark.sql import functions as F
-    from pyspark.sql.types import MapType, StringType, StructType
+    from pyspark.sql.types import ByteType, IntegerType, LongType, MapType, ShortType, StringType, StructType
 
     reader = spark.read
     if fmt == "csv":
@@ -104,15 +105,17 @@ def read_publications(spark: SparkSession, path: Path, fmt: str) -> tuple[DataFr
     def text(name: str) -> Column:
         return F.col(name).cast("string") if name in columns else F.lit(None).cast("string")
 
-    normal = frame.select(
+    given = [
         text("from").alias("from"),
         text("topic").alias("topic"),
         properties.alias("properties"),
         text("count").alias("count_text"),
         text("bytes").alias("bytes_text"),
         text("_corrupt_record").alias("record"),
-    )
-    return normal, text_values
+    ]
+    if isinstance(columns.get("bytes"), IntegerType | LongType | ShortType | ByteType):
+        given.append(F.col("bytes").cast("bigint").alias(NUMBER))  # log_rows.sizes_apart: no text per row
+    return frame.select(*given), text_values
 
 
 def _keyer(broadcast: Any) -> Callable[[Iterator[pa.RecordBatch]], Iterator[pa.RecordBatch]]:
@@ -154,19 +157,22 @@ def analyze(
     fmt: str | None = None,
     per_key: bool = False,
     partitions: int | None = None,
+    packed: dict[str, bytes] | None = None,
 ) -> Analysis:
     """Replay ``publications`` through ``topology`` (and each variant); write the outputs under ``out``.
 
     ``deliveries`` and ``not_delivered`` hold totals per subscription (and status or reason, stored_at,
     hops); with ``per_key`` a row per routing key too, which is far more rows (docs/spark.md).
-    ``partitions``: Spark's shuffle partitions; by default sized to the log (``sized_partitions``)."""
+    ``partitions``: Spark's shuffle partitions; by default sized to the log (``sized_partitions``).
+    ``packed``: ``topology`` as the snapshot's Parquet files it was read from (``Snapshot.packed``),
+    broadcast as they are; without it the model is packed again here."""
     from pyspark import StorageLevel
 
     check_variants(topology, variants)
     fmt = publication_format(publications, fmt)
     with _shuffle_partitions(spark, partitions or sized_partitions(spark, publications)):
         log, keyed, valid, keys, keying = routing_keys(spark, topology, publications, fmt, partitions)
-        broadcast = spark.sparkContext.broadcast(Payload(topology, variants, uuid.uuid4().hex))
+        broadcast = spark.sparkContext.broadcast(Payload(topology, variants, uuid.uuid4().hex, packed))
         routed = route(keys, broadcast, per_key).persist(StorageLevel.MEMORY_AND_DISK)
         try:
             names = [CURRENT] + [v.text for v in variants]
@@ -194,7 +200,7 @@ def routing_keys(
     keying = spark.sparkContext.broadcast(Keying.of(topology, text_values))
     distinct = (
         sizes_apart(frame)
-        .groupBy(*frame.columns)
+        .groupBy(*GIVEN)
         .agg(F.count(F.lit(1)).alias("rows"), F.coalesce(F.sum("bytes_plain"), F.lit(0)).alias("bytes_sum"))
     )
     keyed = distinct.mapInArrow(_keyer(keying), _ddl(KEYED_SCHEMA)).persist(StorageLevel.MEMORY_AND_DISK)

@@ -49,60 +49,160 @@ Change = dict[str, Any]
 
 @dataclass
 class _Totals:
-    """The links and tallies summed over every batch, in the driver (one collect)."""
+    """What the summary needs, collected once from small aggregates of the facts (``_summed``)."""
 
-    links: list[tuple[str, str, str, str, int, int]]
-    """(variant, from, to, via, messages, bytes), sorted."""
-    tallies: list[tuple[str, str, str, str | None, int]]
-    """(variant, status, node, stored_at, messages); status ``published``, ``delivered``, ``stored``,
+    links: pa.Table
+    """(variant, from, to, via, messages), sorted: the rows of ``link_traffic``."""
+    received: list[tuple[str, str, int]]
+    """(variant, node, received) of ``node_load``, for the nodes that receive any."""
+    counted: list[tuple[str, str, int]]
+    """(variant, status, messages) summed from the tallies: ``published``, ``delivered``, ``stored``,
     ``missed``."""
     refused: int
     """Routing keys the engine refused (their rows join ``rejected``)."""
-
-    def node_load(self) -> list[tuple[str, str, int, int, int, int]]:
-        """Per variant and node: received (published there or arriving over a link), forwarded over
-        links, delivered there, stored there."""
-        load: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
-        for variant, a, b, _, messages, _ in self.links:
-            load[(variant, b)][0] += messages
-            load[(variant, a)][1] += messages
-        for variant, status, node, stored_at, messages in self.tallies:
-            if status == "published":
-                load[(variant, node)][0] += messages
-            elif status == "delivered":
-                load[(variant, node)][2] += messages
-            elif status == "stored" and stored_at is not None:
-                load[(variant, stored_at)][3] += messages
-        return [(v, n, *counts) for (v, n), counts in sorted(load.items())]  # type: ignore[misc]
+    bad: int
+    """Distinct log rows refused by the checks (their rows are ``rejected``)."""
 
 
 def _rows(frame: DataFrame) -> list[tuple[Any, ...]]:
-    """The rows of a small frame as tuples, collected as Arrow columns (a large estate's link list has
-    hundreds of thousands of rows: Row objects one by one take several times longer)."""
+    """The rows of a small frame as tuples, collected as Arrow columns (Row objects one by one take
+    several times longer)."""
     table = frame.toArrow()
     return list(zip(*(table.column(i).to_pylist() for i in range(table.num_columns)), strict=True))
 
 
-def _totals(routed: DataFrame) -> _Totals:
+def _few(routed: DataFrame) -> DataFrame:
+    """The facts that are summed into small outputs, summed in one pass over the facts: links (per
+    variant and link), tallies (per variant, status, node and stored_at) and refused keys (``n``: how
+    many), a few rows per node and link however long the log."""
     from pyspark.sql import functions as F
 
-    kind = F.col("kind")
-    small = (
-        routed.where(kind.isin("link", "tally", "refused"))
+    return (
+        routed.where(F.col("kind").isin("link", "tally", "refused"))
         .groupBy("kind", "variant", "status", "node", "stored_at", "link_from", "link_to", "via")
         .agg(F.sum("messages").alias("messages"), F.sum("bytes").alias("bytes"), F.count(F.lit(1)).alias("n"))
     )
-    links: list[tuple[str, str, str, str, int, int]] = []
-    tallies: list[tuple[str, str, str, str | None, int]] = []
-    refused = 0
-    for k, variant, status, node, stored_at, a, b, via, messages, size, n in _rows(small):
-        if k == "link":
-            links.append((variant, a, b, via, messages, size))
-        elif k == "tally":
-            tallies.append((variant, status, node, stored_at, messages))
-        else:
-            refused += n
-    return _Totals(sorted(links), tallies, refused)
+
+
+def _link_traffic(small: DataFrame) -> DataFrame:
+    """``link_traffic``: the links crossed, summed over the workers' batches (one row per variant and
+    link)."""
+    from pyspark.sql import functions as F
+
+    return small.where(F.col("kind") == "link").select(
+        "variant",
+        F.col("link_from").alias("from"),
+        F.col("link_to").alias("to"),
+        "via",
+        "messages",
+        "bytes",
+    )
+
+
+def _node_load(links: DataFrame, small: DataFrame) -> DataFrame:
+    """``node_load``: per variant and node, received (published there or arriving over a link), forwarded
+    over links, delivered there, stored there (a stored delivery counts where it is stored). One scan of
+    the links and one of the tallies."""
+    from pyspark.sql import functions as F
+
+    zero = F.lit(0).cast("bigint")
+    messages = F.col("messages")
+    # each link counts twice: received where it arrives, forwarded where it leaves
+    ends = F.explode(
+        F.array(
+            F.struct(F.col("to").alias("node"), messages.alias("received"), zero.alias("forwarded")),
+            F.struct(F.col("from").alias("node"), zero.alias("received"), messages.alias("forwarded")),
+        )
+    )
+    over_links = links.select("variant", ends.alias("end")).select(
+        "variant", "end.node", "end.received", "end.forwarded", zero.alias("delivered"), zero.alias("stored")
+    )
+    status = F.col("status")
+    stored = status == "stored"
+    tallies = small.where(
+        (F.col("kind") == "tally")
+        & (status.isin("published", "delivered") | (stored & F.col("stored_at").isNotNull()))
+    ).select(
+        "variant",
+        F.when(stored, F.col("stored_at")).otherwise(F.col("node")).alias("node"),
+        F.when(status == "published", messages).otherwise(zero).alias("received"),
+        zero.alias("forwarded"),
+        F.when(status == "delivered", messages).otherwise(zero).alias("delivered"),
+        F.when(stored, messages).otherwise(zero).alias("stored"),
+    )
+    return (
+        over_links.unionByName(tallies)
+        .groupBy("variant", "node")
+        .agg(*(F.sum(c).alias(c) for c in LOAD_COLUMNS))
+    )
+
+
+def _summed(links: DataFrame, load: DataFrame, small: DataFrame, keyed: DataFrame) -> DataFrame:
+    """The summary's figures as one small frame (one collect): the links (``part`` link), each node's
+    received messages (load), the tallies per status (tally), the refused keys (refused) and the
+    distinct rows refused by the checks (bad: whether ``rejected`` has rows at all)."""
+    from pyspark.sql import functions as F
+
+    none = F.lit(None).cast("string")
+    counted = (
+        small.where(F.col("kind").isin("tally", "refused"))
+        .groupBy("kind", "variant", "status")
+        .agg(F.sum("messages").alias("m"), F.sum("n").alias("n"))
+    )
+    return (
+        links.select(
+            F.lit("link").alias("part"),
+            "variant",
+            F.col("from").alias("a"),
+            F.col("to").alias("b"),
+            "via",
+            F.col("messages").alias("m"),
+        )
+        .unionByName(
+            load.where(F.col("received") > 0).select(
+                F.lit("load").alias("part"),
+                "variant",
+                F.col("node").alias("a"),
+                none.alias("b"),
+                none.alias("via"),
+                F.col("received").alias("m"),
+            )
+        )
+        .unionByName(
+            counted.select(
+                F.col("kind").alias("part"),
+                "variant",
+                F.col("status").alias("a"),
+                none.alias("b"),
+                none.alias("via"),
+                F.when(F.col("kind") == "refused", F.col("n")).otherwise(F.col("m")).alias("m"),
+            )
+        )
+        .unionByName(
+            keyed.where(F.col("reason").isNotNull())
+            .agg(F.count(F.lit(1)).alias("m"))
+            .select(F.lit("bad").alias("part"), *(none.alias(c) for c in ("variant", "a", "b", "via")), "m")
+        )
+    )
+
+
+def _totals(summed: DataFrame) -> _Totals:
+    import pyarrow.compute as pc
+
+    table = summed.toArrow()
+    part = table.column("part")
+    links = (
+        table.filter(pc.equal(part, "link"))
+        .select(["variant", "a", "b", "via", "m"])
+        .rename_columns(["variant", "from", "to", "via", "messages"])
+        .sort_by([(c, "ascending") for c in ("variant", "from", "to", "via")])
+    )
+    rest = table.filter(pc.not_equal(part, "link")).select(["part", "variant", "a", "m"]).to_pylist()
+    received = sorted((r["variant"], r["a"], r["m"]) for r in rest if r["part"] == "load")
+    counted = [(r["variant"], r["a"], r["m"]) for r in rest if r["part"] == "tally"]
+    refused = sum(r["m"] for r in rest if r["part"] == "refused")
+    bad = sum(r["m"] for r in rest if r["part"] == "bad")
+    return _Totals(links, received, counted, refused, bad)
 
 
 def _facts(facts: DataFrame, columns: tuple[str, ...], per_key: bool) -> DataFrame:
@@ -170,7 +270,11 @@ def write_outputs(
     from pyspark.sql import functions as F
 
     kind = F.col("kind")
-    totals = _totals(routed)
+    # the small aggregates are cached: written as outputs and collected (once, together) for the summary
+    small = _few(routed).persist()
+    links = _link_traffic(small)
+    load = _node_load(links, small).persist()
+    totals = _totals(_summed(links, load, small, keyed))
     deliveries = _facts(routed.where(kind == "delivery"), DELIVERY_COLUMNS, per_key)
     if not per_key:
         deliveries = deliveries.persist()  # written, then read again for the gains and losses
@@ -181,45 +285,47 @@ def write_outputs(
             valid.join(refused, ["from", "topic", "key"]).drop("reason").withColumnRenamed("why", "reason")
         )
     # the log is read again for its rejected rows only when there are some (keyed is cached)
-    rejected = (
-        _as_given(log, bad, F.col("reason")) if not bad.isEmpty() else _small(spark, [], REJECTED_SCHEMA)
-    )
+    some = bool(totals.bad or totals.refused)
+    rejected = _as_given(log, bad, F.col("reason")) if some else _small(spark, [], REJECTED_SCHEMA)
     rejected = rejected.persist()  # written, then counted
     frames = {
         "deliveries": deliveries,
         "not_delivered": _facts(routed.where(kind == "missed"), MISSED_COLUMNS, per_key),
-        "link_traffic": _small(spark, totals.links, LINK_SCHEMA),
-        "node_load": _small(spark, totals.node_load(), LOAD_SCHEMA),
+        # one file each, in order, as a reader of a few hundred thousand links expects them
+        "link_traffic": links.coalesce(1).sortWithinPartitions("variant", "from", "to", "via"),
+        "node_load": load.coalesce(1).sortWithinPartitions("variant", "node"),
         "rejected": rejected,
     }
     try:
         for name in OUTPUTS:
             frames[name].write.mode("overwrite").parquet(str(out / name))
         changes = _changes(deliveries, variants) if len(variants) > 1 else {}
-        return {"variants": _variant_rows(totals, changes, variants), "rejected": rejected.count()}
+        rows = rejected.count() if some else 0
+        return {"variants": _variant_rows(totals, changes, variants), "rejected": rows}
     finally:
-        deliveries.unpersist()
-        rejected.unpersist()
+        for frame in (deliveries, rejected, small, load):
+            frame.unpersist()
 
 
 def _variant_rows(
     totals: _Totals, changes: dict[str, tuple[list[Change], list[Change]]], variants: list[str]
 ) -> list[dict[str, Any]]:
     """summary.json's ``variants`` (docs/spark.md)."""
+    import pyarrow.compute as pc
+
     counted: dict[str, dict[str, int]] = {v: defaultdict(int) for v in variants}
-    for variant, status, _, _, messages in totals.tallies:
+    for variant, status, messages in totals.counted:
         counted[variant][status] += messages
     by_node: dict[str, dict[str, int]] = {v: {} for v in variants}
-    for variant, node, received, *_ in totals.node_load():
-        if received > 0:
-            by_node[variant][node] = received
-    by_link: dict[str, list[dict[str, Any]]] = {v: [] for v in variants}
-    for variant, a, b, via, messages, _ in totals.links:
-        by_link[variant].append({"from": a, "to": b, "via": via, "messages": messages})
+    for variant, node, received in totals.received:
+        by_node[variant][node] = received
+    links = totals.links
     rows = []
     for variant in variants:
         t = counted[variant]
         gained, lost = changes.get(variant, ([], []))
+        # one dict per link, made by Arrow (a large estate's summary lists hundreds of thousands)
+        by_link = links.filter(pc.equal(links.column("variant"), variant)).drop_columns("variant").to_pylist()
         rows.append(
             {
                 "variant": variant,
@@ -227,9 +333,9 @@ def _variant_rows(
                 "deliveries": t["delivered"] + t["stored"],
                 "stored": t["stored"],
                 "not_delivered": t["missed"],
-                "channels_in_use": len(by_link[variant]),
+                "channels_in_use": len(by_link),
                 "messages_by_node": dict(sorted(by_node[variant].items())),
-                "messages_by_link": by_link[variant],
+                "messages_by_link": by_link,
                 "gained": gained,
                 "lost": lost,
             }

@@ -239,6 +239,40 @@ def test_sizes_are_summed_and_rejected_rows_keep_their_own(spark: Any, tmp_path:
     assert "bytes '-5' must be at least 0" in {r["reason"] for r in rejected}
 
 
+def test_sizes_given_as_numbers_are_read_as_their_text_would_be(spark: Any, tmp_path: Path) -> None:
+    """A Parquet size of an integer type is summed or refused as the same size written as text: a
+    negative one refused, one of 19 digits kept apart and checked, a rejected one written as given."""
+    sizes = [100, 250, 0, 100, 10**18 + 1, -5]
+    table = pa.table(
+        {
+            "from": ["QM2"] * len(sizes) + ["NOPE", "NOPE"],
+            "topic": ["/sports/football"] * (len(sizes) + 2),
+            "properties": ['{"amount": 500}'] * (len(sizes) + 2),
+            "count": pa.array([2] * (len(sizes) + 2), pa.int32()),
+            "bytes": pa.array([*sizes, 10, 10], pa.int64()),
+        }
+    )
+    pq.write_table(table, tmp_path / "log.parquet")
+    pcsv.write_csv(table.cast(pa.schema([(f.name, pa.string()) for f in table.schema])), tmp_path / "log.csv")
+    typed = analyze(spark, estate(), tmp_path / "log.parquet", tmp_path / "typed", [])
+    text = analyze(spark, estate(), tmp_path / "log.csv", tmp_path / "text", [])
+    assert typed.summary == text.summary
+    assert typed.summary["variants"][0]["publications"] == 2 * 5
+    deliveries = _rows(tmp_path / "typed" / "deliveries")
+    assert deliveries and all((r["count"], r["bytes"]) == (10, 2 * (450 + 10**18 + 1)) for r in deliveries)
+    for name in ("deliveries", "not_delivered", "rejected"):
+        key = lambda r: sorted(r.items(), key=str)  # noqa: E731
+        assert sorted(_rows(tmp_path / "typed" / name), key=key) == sorted(
+            _rows(tmp_path / "text" / name), key=key
+        )
+    rejected = _rows(tmp_path / "typed" / "rejected")
+    assert sorted((r["from"], r["bytes"], r["count"]) for r in rejected) == [
+        ("NOPE", "10", "2"),
+        ("NOPE", "10", "2"),
+        ("QM2", "-5", "2"),
+    ]
+
+
 def test_parquet_maps_of_text_are_typed_like_prop(spark: Any, tmp_path: Path) -> None:
     schema = pa.schema(
         [("from", pa.string()), ("topic", pa.string()), ("properties", pa.map_(pa.string(), pa.string()))]

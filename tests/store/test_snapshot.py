@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from mqctl.domain.errors import InputError
 from mqctl.formats.snapshot import pack, unpack
 from mqctl.formats.snapshot_schema import TABLES
-from mqctl.services.snapshot import read_topology
+from mqctl.services.snapshot import read_snapshot, read_topology
 from mqctl.store.revision import HEAD
 from mqctl.store.session import unit_of_work
 from mqctl.store.topology import load_topology
@@ -117,6 +117,26 @@ def test_a_packed_model_unpacks_to_the_same_model(cli: Cli, store_url: str) -> N
     packed = pack(whole)
     assert set(packed) == set(TABLES)
     assert_same_model(unpack(packed), whole)
+
+
+def test_a_parquet_snapshot_is_shipped_as_its_own_files(cli: Cli, store_url: str, tmp_path: Path) -> None:
+    """The Spark job broadcasts a Parquet snapshot's files as read (no second encoding): they unpack to
+    the same model, also when an older mqctl wrote them without the optional columns."""
+    build_rich_model(cli)
+    whole = _load(store_url)
+    ok(cli("export", "snapshot", "--out", str(tmp_path / "snap")))
+    packed = read_snapshot(tmp_path / "snap").packed
+    assert packed is not None and set(packed) == set(TABLES)
+    assert_same_model(unpack(packed), whole)
+    _rewrite(tmp_path / "snap", "subscriptions", lambda data: data.drop_columns(["subtype", "subid"]))
+    older = read_snapshot(tmp_path / "snap").packed
+    assert (
+        older is not None
+        and "subid" not in pq.read_table(pa.BufferReader(older["subscriptions"])).column_names
+    )
+    assert_same_model(unpack(older), whole)
+    ok(cli("export", "snapshot", "--out", str(tmp_path / "json"), "--format", "json"))
+    assert read_snapshot(tmp_path / "json").packed is None  # packed from the model by the job instead
 
 
 def _displays(cli: Cli) -> dict[str, Any]:

@@ -1,0 +1,129 @@
+"""Spark's event log of a run, read back: each job's wall time, the driver's time between jobs, each
+stage's tasks and summed task time. What a wall-clock figure of the whole analysis cannot say on a
+shared machine: which step moved.
+
+    PYSPARK_SUBMIT_ARGS="--conf spark.eventLog.enabled=true --conf spark.eventLog.dir=file:///tmp/ev \
+        pyspark-shell" .venv/bin/python benchmarks/bench_spark.py --modes default ...
+    .venv/bin/python benchmarks/spark_eventlog.py /tmp/ev/eventlog_v2_local-*/events_*
+
+The routing stage is the job with the most task time; the steps before it (counting identical rows,
+keying) and after it (outputs, summary) are summed apart, with the driver's gaps between jobs.
+Event logs compressed with zstd (Spark's default) are read through the ``zstd`` command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+@dataclass
+class Job:
+    id: int
+    start: int
+    stages: list[int]
+    site: str
+    end: int = 0
+    task_ms: int = 0
+    tasks: int = 0
+
+    @property
+    def wall_ms(self) -> int:
+        return self.end - self.start
+
+
+@dataclass
+class Log:
+    jobs: dict[int, Job] = field(default_factory=dict)
+    app_end: int | None = None
+
+
+def read(path: Path) -> Log:
+    """The jobs of one event log (a file, compressed with zstd or not)."""
+    if path.suffix == ".zstd":
+        text = subprocess.run(["zstd", "-dc", str(path)], capture_output=True, text=True, check=True).stdout
+    else:
+        text = path.read_text()
+    log = Log()
+    stage_job: dict[int, Job] = {}
+    for line in text.splitlines():
+        event: dict[str, Any] = json.loads(line)
+        kind = event["Event"]
+        if kind == "SparkListenerJobStart":
+            job = Job(
+                event["Job ID"],
+                event["Submission Time"],
+                event["Stage IDs"],
+                event.get("Properties", {}).get("callSite.short", ""),
+            )
+            log.jobs[job.id] = job
+            for stage in job.stages:
+                stage_job[stage] = job
+        elif kind == "SparkListenerJobEnd":
+            log.jobs[event["Job ID"]].end = event["Completion Time"]
+        elif kind == "SparkListenerTaskEnd" and event["Stage ID"] in stage_job:
+            info = event["Task Info"]
+            job = stage_job[event["Stage ID"]]
+            job.task_ms += info["Finish Time"] - info["Launch Time"]
+            job.tasks += 1
+        elif kind == "SparkListenerApplicationEnd":
+            log.app_end = event["Timestamp"]
+    return log
+
+
+def phases(log: Log, after_job: int) -> dict[str, float]:
+    """Seconds per phase of the analysis whose jobs follow ``after_job`` (the floors' last job)."""
+    jobs = [log.jobs[i] for i in sorted(log.jobs) if i > after_job]
+    routing = max(jobs, key=lambda j: j.task_ms)
+    before = [j for j in jobs if j.id < routing.id]
+    after = [j for j in jobs if j.id > routing.id]
+
+    def gaps(seq: list[Job]) -> int:
+        return sum(b.start - a.end for a, b in zip(seq, seq[1:], strict=False))
+
+    first = log.jobs[after_job]
+    return {
+        "driver_before_first_job_s": (jobs[0].start - first.end) / 1000,
+        "before_routing_s": (routing.start - jobs[0].start) / 1000,
+        "before_routing_task_s": sum(j.task_ms for j in before) / 1000,
+        "before_routing_driver_gaps_s": gaps([*before, routing]) / 1000,
+        "routing_s": routing.wall_ms / 1000,
+        "routing_task_s": routing.task_ms / 1000,
+        "after_routing_s": (after[-1].end - routing.end) / 1000 if after else 0.0,
+        "after_routing_task_s": sum(j.task_ms for j in after) / 1000,
+        "after_routing_driver_gaps_s": gaps([routing, *after]) / 1000,
+        "jobs_after_routing": len(after),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("log", type=Path, help="an event log file (events_*.zstd or a plain one)")
+    parser.add_argument(
+        "--after-job",
+        type=int,
+        default=None,
+        help="the last job before the analysis (default: the last job of a bench_spark floor)",
+    )
+    args = parser.parse_args(argv)
+    log = read(args.log)
+    origin = min(j.start for j in log.jobs.values())
+    for job in (log.jobs[i] for i in sorted(log.jobs)):
+        print(f"job {job.id:3d} +{(job.start - origin) / 1000:7.2f} s wall {job.wall_ms / 1000:7.2f} s "
+              f"tasks {job.tasks:3d} task time {job.task_ms / 1000:7.2f} s  {job.site}")  # fmt: skip
+    after = args.after_job
+    if after is None:
+        floors = [j.id for j in log.jobs.values() if "bench_spark" in j.site]
+        after = max(floors) if floors else min(log.jobs)
+    print(json.dumps({k: round(v, 2) for k, v in phases(log, after).items()}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
