@@ -116,8 +116,6 @@ class EmsPrepared:
         self._selectors: SubscriptionIndex[int] = SubscriptionIndex(EMS)
         self._selectors.add_many((rs.topic, i) for i, rs in enumerate(self.selectors))
         self._facts: BoundedCache[str, _TopicFacts] = BoundedCache(cache_size)
-        self._searches: BoundedCache[_SearchKey, _Searched] = BoundedCache(cache_size)
-        """Path searches kept for answers without detail (``_context``)."""
 
     def facts(self, topic: str) -> _TopicFacts:
         return self._facts.get(topic, lambda: _TopicFacts(self, topic))
@@ -150,24 +148,6 @@ class _TopicFacts:
         if found is None:
             found = self._bounded[server] = self.definitions.storage_bounded(server, self.topic)
         return found
-
-
-_SearchKey = tuple[str, frozenset[str], frozenset[_Pair], Failures]
-"""Publisher, servers T may cross, hops refused, failures: all a path search from the publisher reads."""
-
-
-@dataclass(slots=True)
-class _Searched:
-    """A path search from one publisher under one set of hop rules, with the paths found so far and, per
-    set of hop selector texts, the hops and arrivals made of them: what publications of other topics or
-    properties from the same publisher share when their rules agree (a replay's EMS keys search the same
-    network from the same few publishers)."""
-
-    search: PathSearch
-    targets: dict[str, TargetPaths] = field(default_factory=dict)
-    made: dict[frozenset[tuple[_Pair, str | None]], tuple[dict[_Pair, Hop], dict[str, Arrival]]] = field(
-        default_factory=dict
-    )
 
 
 # --- route selectors ---------------------------------------------------------------------------------
@@ -286,8 +266,12 @@ def _context(prepared: EmsPrepared, publication: Publication, failures: Failures
     owner = temporary_owner(publication.topic, network.servers | {publication.from_node})
     message = Message.create(publication.properties, publication.headers)
     filters = {hop: _judge_selectors(found, message) for hop, found in facts.selectors.items()}
-    crossable = frozenset(network.servers | {publication.from_node} if owner is not None else facts.global_on)
-    refused = frozenset(hop for hop, f in filters.items() if f.verdict is not True)
+    crossable = network.servers | {publication.from_node} if owner is not None else facts.global_on
+    rules = HopRules(
+        crossable=frozenset(crossable),
+        refused=frozenset(hop for hop, f in filters.items() if f.verdict is not True),
+        failing=_failing(network, failures),
+    )
     top = facts.definitions.most_specific(publication.from_node, publication.topic)
     resolved = Resolved(
         node=publication.from_node,
@@ -297,24 +281,9 @@ def _context(prepared: EmsPrepared, publication: Publication, failures: Failures
         clroute=None,
     )
     explanation = Explanation(publication=publication, resolved=resolved)
+    search = PathSearch(network, publication.from_node, rules)
     ladder = Ladder(explanation, failures, EMS, detail)
-
-    def searched() -> _Searched:
-        rules = HopRules(crossable=crossable, refused=refused, failing=_failing(network, failures))
-        return _Searched(PathSearch(network, publication.from_node, rules))
-
-    if detail:  # the warnings read the paths this question asked for: nothing shared
-        found = searched()
-        return _Context(
-            prepared, publication, failures, facts, owner, filters, found.search, explanation, ladder
-        )
-    found = prepared._searches.get((publication.from_node, crossable, refused, failures), searched)
-    texts = frozenset((hop, f.text) for hop, f in filters.items())
-    hops, arrivals = found.made.get(texts) or found.made.setdefault(texts, ({}, {}))
-    return _Context(
-        prepared, publication, failures, facts, owner, filters, found.search, explanation, ladder,
-        targets=found.targets, hops=hops, arrivals=arrivals,
-    )  # fmt: skip
+    return _Context(prepared, publication, failures, facts, owner, filters, search, explanation, ladder)
 
 
 def _failing(network: EmsNetwork, failures: Failures) -> dict[_Pair, Phase]:
