@@ -63,6 +63,10 @@ RESOLUTION_CACHE = 64
 POINT_CACHE = 65536
 """Cluster points kept per index, over all the sets of clusters (see ``ClusterIndex.point_among``)."""
 
+SHARED_RESOLUTIONS = 16384
+"""Resolutions kept per index, over all the sets of clusters (``ClusterIndex.resolution_among``): each
+holds its chain and the TOPICSTRs above it, some kilobyte, so fewer than the cluster points."""
+
 _SEP = "/"
 _E = TypeVar("_E", bound=StrEnum)
 
@@ -345,7 +349,7 @@ class ClusterIndex:
         the TOPICSTRs of its chain: what every member of exactly these clusters gets, unless one of its own
         objects (plain, or a clustered one of its own that goes over the shared one) lies on that chain
         (``TopicTree.resolve``). A replay asks each publisher once for its topic: a cold resolution per
-        key, though a cluster's members mostly agree. Kept, up to ``POINT_CACHE``."""
+        key, though a cluster's members mostly agree. Kept, up to ``SHARED_RESOLUTIONS``."""
         key = (clusters, topicstr)
         found = self._resolutions.get(key)
         if found is None:
@@ -353,7 +357,7 @@ class ClusterIndex:
             strs = chain_topicstrs(topic_levels)
             entries = self.conflicts_among(clusters)[2]
             res = _resolve_chain(self, "", topic_levels, [entries[s] for s in strs if s in entries])
-            if len(self._resolutions) >= POINT_CACHE:
+            if len(self._resolutions) >= SHARED_RESOLUTIONS:
                 self._resolutions.clear()
             found = self._resolutions[key] = (frozenset(strs), res)
         return found
