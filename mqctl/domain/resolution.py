@@ -344,19 +344,22 @@ class ClusterIndex:
             found = self._points[key] = (frozenset(strs), ClusterPoint.of(self, chain))
         return found
 
-    def resolution_among(self, clusters: frozenset[str], topicstr: str) -> tuple[frozenset[str], Resolution]:
-        """How ``topicstr`` resolves among the definitions kept for these clusters (for node ``''``), with
+    def resolution_among(
+        self, clusters: frozenset[str], topicstr: str, node: str
+    ) -> tuple[frozenset[str], Resolution]:
+        """How ``topicstr`` resolves among the definitions kept for these clusters, with
         the TOPICSTRs of its chain: what every member of exactly these clusters gets, unless one of its own
         objects (plain, or a clustered one of its own that goes over the shared one) lies on that chain
         (``TopicTree.resolve``). A replay asks each publisher once for its topic: a cold resolution per
-        key, though a cluster's members mostly agree. Kept, up to ``SHARED_RESOLUTIONS``."""
+        key, though a cluster's members mostly agree. Kept, up to ``SHARED_RESOLUTIONS``; made for
+        ``node``, the first to ask (its ``node`` is the first asker's: ``_at_node`` for the others)."""
         key = (clusters, topicstr)
         found = self._resolutions.get(key)
         if found is None:
             topic_levels = levels(topicstr, Dialect.MQ)
             strs = chain_topicstrs(topic_levels)
             entries = self.conflicts_among(clusters)[2]
-            res = _resolve_chain(self, "", topic_levels, [entries[s] for s in strs if s in entries])
+            res = _resolve_chain(self, node, topic_levels, [entries[s] for s in strs if s in entries])
             if len(self._resolutions) >= SHARED_RESOLUTIONS:
                 self._resolutions.clear()
             found = self._resolutions[key] = (frozenset(strs), res)
@@ -591,9 +594,9 @@ class TopicTree:
         cached = self._cache.get(topicstr)
         if cached is None:
             if self._plain is not None:  # Q's entries are its clusters' shared ones under its own
-                strs, shared = self.index.resolution_among(self._cluster_set, topicstr)
+                strs, shared = self.index.resolution_among(self._cluster_set, topicstr, self.node)
                 if self._own.keys().isdisjoint(strs):
-                    cached = _at_node(shared, self.node)
+                    cached = shared if shared.node == self.node else _at_node(shared, self.node)
             if cached is None:
                 cached = self.resolve_levels(levels(topicstr, Dialect.MQ))
             if len(self._cache) >= RESOLUTION_CACHE:
