@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 from mqctl.domain.errors import InputError, clip
@@ -135,6 +136,21 @@ def decode_key(key: str) -> tuple[dict[str, JmsValue], dict[str, JmsValue]]:
 
 def to_publication(from_node: str, topic: str, key: str) -> Publication:
     """The publication the engine routes for a key, with the default headers under the given ones (as
-    ``explain`` builds it)."""
-    properties, headers = decode_key(key)
-    return Publication(from_node, topic, properties, dict(Message.create(properties, headers).headers))
+    ``explain`` builds it).
+
+    A replay's keys repeat the same few property texts over many publishers and topics: the decoded
+    properties and headers are kept per text (up to ``_CONTENT_CACHE``) and shared, read-only, by the
+    publications made from it."""
+    content = _contents.get(key)
+    if content is None:
+        properties, headers = decode_key(key)
+        message = Message.create(properties, headers)
+        content = (MappingProxyType(properties), MappingProxyType(dict(message.headers)))
+        if len(_contents) >= _CONTENT_CACHE:
+            _contents.clear()
+        _contents[key] = content
+    return Publication(from_node, topic, *content)
+
+
+_CONTENT_CACHE = 4096
+_contents: dict[str, tuple[Mapping[str, JmsValue], Mapping[str, JmsValue]]] = {}

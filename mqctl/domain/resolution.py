@@ -63,6 +63,10 @@ RESOLUTION_CACHE = 64
 POINT_CACHE = 65536
 """Cluster points kept per index, over all the sets of clusters (see ``ClusterIndex.point_among``)."""
 
+SHARED_RESOLUTIONS = 16384
+"""Resolutions kept per index, over all the sets of clusters (``ClusterIndex.resolution_among``): each
+holds its chain and the TOPICSTRs above it, some kilobyte, so fewer than the cluster points."""
+
 _SEP = "/"
 _E = TypeVar("_E", bound=StrEnum)
 
@@ -254,6 +258,7 @@ class ClusterIndex:
         self._values: dict[frozenset[str], frozenset[tuple[str, str]]] = {}
         self._named: dict[frozenset[str], int] = {}
         self._points: dict[tuple[frozenset[str], tuple[str, ...]], tuple[frozenset[str], ClusterPoint]] = {}
+        self._resolutions: dict[tuple[frozenset[str], str], tuple[frozenset[str], Resolution]] = {}
 
     def clusters_of(self, node: str) -> frozenset[str]:
         return frozenset(self._clusters.get(node, ()))
@@ -337,6 +342,27 @@ class ClusterIndex:
             if len(self._points) >= POINT_CACHE:
                 self._points.clear()
             found = self._points[key] = (frozenset(strs), ClusterPoint.of(self, chain))
+        return found
+
+    def resolution_among(
+        self, clusters: frozenset[str], topicstr: str, node: str
+    ) -> tuple[frozenset[str], Resolution]:
+        """How ``topicstr`` resolves among the definitions kept for these clusters, with
+        the TOPICSTRs of its chain: what every member of exactly these clusters gets, unless one of its own
+        objects (plain, or a clustered one of its own that goes over the shared one) lies on that chain
+        (``TopicTree.resolve``). A replay asks each publisher once for its topic: a cold resolution per
+        key, though a cluster's members mostly agree. Kept, up to ``SHARED_RESOLUTIONS``; made for
+        ``node``, the first to ask (its ``node`` is the first asker's: ``_at_node`` for the others)."""
+        key = (clusters, topicstr)
+        found = self._resolutions.get(key)
+        if found is None:
+            topic_levels = levels(topicstr, Dialect.MQ)
+            strs = chain_topicstrs(topic_levels)
+            entries = self.conflicts_among(clusters)[2]
+            res = _resolve_chain(self, node, topic_levels, [entries[s] for s in strs if s in entries])
+            if len(self._resolutions) >= SHARED_RESOLUTIONS:
+                self._resolutions.clear()
+            found = self._resolutions[key] = (frozenset(strs), res)
         return found
 
     def hosts(self, cluster: str, topicstr: str) -> tuple[str, ...]:
@@ -567,7 +593,12 @@ class TopicTree:
         """
         cached = self._cache.get(topicstr)
         if cached is None:
-            cached = self.resolve_levels(levels(topicstr, Dialect.MQ))
+            if self._plain is not None:  # Q's entries are its clusters' shared ones under its own
+                strs, shared = self.index.resolution_among(self._cluster_set, topicstr, self.node)
+                if self._own.keys().isdisjoint(strs):
+                    cached = shared if shared.node == self.node else _at_node(shared, self.node)
+            if cached is None:
+                cached = self.resolve_levels(levels(topicstr, Dialect.MQ))
             if len(self._cache) >= RESOLUTION_CACHE:
                 self._cache.clear()
             self._cache[topicstr] = cached
@@ -597,26 +628,7 @@ class TopicTree:
     def resolve_levels(self, topic_levels: Sequence[str]) -> Resolution:
         own, base = self._own, self._base or {}
         found = (own.get(s) or base.get(s) for s in chain_topicstrs(topic_levels))
-        chain = tuple(o for o in found if o is not None)
-        obj = chain[-1] if chain else None
-        point = next((o for o in reversed(chain) if o.cluster), None)
-        cluster = point.cluster if point is not None else ""
-        return Resolution(
-            node=self.node,
-            topicstr=_SEP.join(topic_levels),
-            object=obj,
-            chain=chain,
-            cluster=cluster,
-            cluster_point=point,
-            clroute=point.clroute if point is not None else ClRoute.DIRECT,
-            hosts=self.index.hosts(cluster, point.topicstr) if point is not None else (),
-            pubscope=_inherit(chain, "pubscope", Scope.ASPARENT, Scope.ALL),
-            subscope=_inherit(chain, "subscope", Scope.ASPARENT, Scope.ALL),
-            pub=_inherit(chain, "pub", Enablement.ASPARENT, Enablement.ENABLED),
-            sub=_inherit(chain, "sub", Enablement.ASPARENT, Enablement.ENABLED),
-            wildcard=obj.wildcard if obj is not None else Wildcard.PASSTHRU,
-            proxysub=obj.proxysub if obj is not None else ProxySub.FIRSTUSE,
-        )
+        return _resolve_chain(self.index, self.node, topic_levels, [o for o in found if o is not None])
 
     def resolve_many(self, topicstrs: Iterable[str]) -> list[Resolution]:
         """``[self.resolve(t) for t in topicstrs]``, for many topic strings at once (``display topic`` over
@@ -715,6 +727,42 @@ class TopicTree:
     def interferences(self) -> list[Conflict]:
         """Every interference in this tree (for the validator)."""
         return find_interferences(self.entries.values())
+
+
+def _resolve_chain(
+    index: ClusterIndex, node: str, topic_levels: Sequence[str], found: Sequence[TopicObject]
+) -> Resolution:
+    """The resolution at ``node`` of a topic whose chain of objects, root side first, is ``found``."""
+    chain = tuple(found)
+    obj = chain[-1] if chain else None
+    point = next((o for o in reversed(chain) if o.cluster), None)
+    cluster = point.cluster if point is not None else ""
+    return Resolution(
+        node=node,
+        topicstr=_SEP.join(topic_levels),
+        object=obj,
+        chain=chain,
+        cluster=cluster,
+        cluster_point=point,
+        clroute=point.clroute if point is not None else ClRoute.DIRECT,
+        hosts=index.hosts(cluster, point.topicstr) if point is not None else (),
+        pubscope=_inherit(chain, "pubscope", Scope.ASPARENT, Scope.ALL),
+        subscope=_inherit(chain, "subscope", Scope.ASPARENT, Scope.ALL),
+        pub=_inherit(chain, "pub", Enablement.ASPARENT, Enablement.ENABLED),
+        sub=_inherit(chain, "sub", Enablement.ASPARENT, Enablement.ENABLED),
+        wildcard=obj.wildcard if obj is not None else Wildcard.PASSTHRU,
+        proxysub=obj.proxysub if obj is not None else ProxySub.FIRSTUSE,
+    )
+
+
+def _at_node(shared: Resolution, node: str) -> Resolution:
+    """``shared`` (a resolution among a set of clusters' definitions) as ``node`` has it: the same
+    objects and attributes, its own node."""
+    s = shared
+    return Resolution(
+        node, s.topicstr, s.object, s.chain, s.cluster, s.cluster_point, s.clroute, s.hosts,
+        s.pubscope, s.subscope, s.pub, s.sub, s.wildcard, s.proxysub,
+    )  # fmt: skip
 
 
 def _inherit(chain: Sequence[TopicObject], attr: str, asparent: _E, default: _E) -> _E:

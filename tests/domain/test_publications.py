@@ -89,3 +89,14 @@ def test_a_keyed_publication_routes_as_the_whole_one() -> None:
     assert whole.to_json()["deliveries"] == keyed.to_json()["deliveries"]
     assert [d.node for d in keyed.deliveries] == ["USA"]
     assert dict(to_publication("ORD", "orders", key).headers) == dict(Message.create().headers)
+
+
+def test_publications_of_one_key_share_read_only_content() -> None:
+    """A replay makes a publication per key from a few property texts: those made from the same text
+    carry the same properties and headers, which nobody can change under the others."""
+    key = routing_key({"region": JmsValue("string", "EU")}, {"JMSPriority": JmsValue("int", 7)}, ["region"])
+    first, second = to_publication("A", "t", key), to_publication("B", "u", key)
+    assert dict(first.properties) == dict(second.properties) == {"region": JmsValue("string", "EU")}
+    assert dict(first.headers) == dict(second.headers) == dict(Message.create().headers)
+    with pytest.raises(TypeError):
+        first.properties["region"] = JmsValue("string", "US")  # type: ignore[index]

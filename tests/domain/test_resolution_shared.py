@@ -8,8 +8,9 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mqctl.domain.model import Enablement, Scope, Topology
+from mqctl.domain.model import Dialect, Enablement, Scope, Topology
 from mqctl.domain.resolution import ClusterIndex, TopicTree, _recency, find_conflicts
+from mqctl.domain.topics import levels
 from mqctl.domain.tree_view import effective_json, effective_many
 from tests.domain.test_routing_model import mq_topologies
 
@@ -95,3 +96,25 @@ def test_effective_values_of_many_equal_those_of_each_resolution(
     for qmgr in sorted(topology.nodes):
         tree = TopicTree.for_node(index, qmgr)
         assert effective_many(tree, strings) == [effective_json(tree.resolve(s)) for s in strings]
+
+
+@settings(max_examples=300, deadline=None)
+@given(mq_topologies(), st.lists(st.sampled_from(EXTRA_STRINGS), max_size=4), st.data())
+def test_resolutions_shared_among_fellow_members_are_each_ones_own(
+    topology: Topology, extra: list[str], data: st.DataObject
+) -> None:
+    """Fellow members of the same clusters share a topic's resolution (a replay resolves each key's topic
+    at its publisher): every queue manager still gets its own, as its own tree alone gives it, its plain
+    objects and its own clustered ones on the chain included, whichever member asked first."""
+    enablement = st.sampled_from(list(Enablement))
+    topology.topics = [
+        replace(o, pub=data.draw(enablement), sub=data.draw(enablement)) for o in topology.topics
+    ]
+    index = ClusterIndex(topology)
+    strings = [o.topicstr for o in topology.topics]
+    strings += [f"{s}/below" for s in strings] + extra
+    qmgrs = data.draw(st.permutations(sorted(topology.nodes)))
+    for qmgr in qmgrs:
+        tree = TopicTree.for_node(index, qmgr)
+        for s in strings:
+            assert tree.resolve(s) == tree.resolve_levels(levels(s, Dialect.MQ))

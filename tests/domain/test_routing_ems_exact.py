@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from mqctl.domain.explanation import MAX_ALTERNATIVES, Explanation, Failures, Publication, Reason, WarningCode
 from mqctl.domain.messages import Message
 from mqctl.domain.model import Dialect, Direction, Route, Subscription, Topology
-from mqctl.domain.routing import explain
+from mqctl.domain.routing import RoutingModel, explain
 from mqctl.domain.routing.ems_paths import MORE_LIMIT
 from mqctl.domain.selector import compile_selector
 from mqctl.domain.topics import matches
@@ -270,3 +270,42 @@ def test_full_mesh_of_six_with_one_hop_zones_and_failures() -> None:
     compare(topology, Failures())
     compare(topology, Failures(down=frozenset({"S2"})))
     compare(topology, Failures(links_down=frozenset({frozenset(("S0", "S5"))})))
+
+
+@settings(max_examples=150, deadline=None)
+@given(networks(), st.data())
+def test_one_model_answers_a_stream_of_questions_as_each_alone(
+    case: tuple[Topology, Failures], data: st.DataObject
+) -> None:
+    """The Spark job asks one model many questions: path searches kept per publisher, hop rules and
+    failures, and the hops per route selector text, change no answer whatever came before (topics with
+    other global servers or selectors, properties that other selectors refuse, other failures)."""
+    topology, failures = case
+    model = RoutingModel(topology)
+    names = sorted(n for n in topology.nodes)
+    questions = st.tuples(
+        st.sampled_from(names),
+        st.sampled_from(["t.x", "t.y", "t.z"]),
+        st.sampled_from([props(), props(p=1), props(p=2), props(p=1, q=1)]),
+        st.sampled_from([failures, Failures()]),
+    )
+    for node, topic_, properties, failed in data.draw(st.lists(questions, min_size=2, max_size=8)):
+        publication = Publication(node, topic_, properties)
+        alone = explain(topology, publication, failed, detail=False).to_json()
+        assert explain(model, publication, failed, detail=False).to_json() == alone
+
+
+def test_one_model_keeps_each_topics_global_servers_and_selector_texts() -> None:
+    """Two topics from one publisher over the same route, both let through by its selectors (the hop
+    names each one's own selector), and a third not global on the far server (it stays there)."""
+    parts: list[object] = [server("A"), server("B"), *both("A", "B", "Z1", "mhop")]
+    parts += [topic(x, t, "global") for x in ("A", "B") for t in ("t.x", "t.y")]
+    parts.append(topic("A", "t.z", "global"))
+    parts += [outgoing("A", "B", "t.x", "p = 1"), outgoing("A", "B", "t.y", "p >= 1")]
+    parts += [sub("B", "all", "t.>", durable=True)]
+    topology = build(parts)
+    model = RoutingModel(topology)
+    for topic_ in ("t.x", "t.y", "t.z", "t.x", "t.z", "t.y"):
+        publication = Publication("A", topic_, props(p=1))
+        alone = explain(topology, publication, Failures(), detail=False).to_json()
+        assert explain(model, publication, Failures(), detail=False).to_json() == alone

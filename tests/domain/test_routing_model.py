@@ -277,3 +277,28 @@ def test_fellow_members_share_cluster_points_unless_a_plain_object_lies_on_the_c
     # S2's proxy stays on QM2: from QM1 the host QM0 has nobody to forward to (QM1's own S1 excepted)
     fresh = json.loads(answer_with(topology, "QM1", "/a/b/x", Failures(), None))
     assert [w["code"] for w in fresh["warnings"]] == ["NO_SUBSCRIBERS_AT_HOST"]
+
+
+ORDERS = [
+    {},
+    {"country": JmsValue("string", "USA"), "amount": JmsValue("int", 5), "currency": JmsValue("string", "USD")},
+    {"country": JmsValue("string", "Canada"), "amount": JmsValue("int", 20000)},
+    {"country": JmsValue("string", "USA"), "amount": JmsValue("int", 20000), "currency": JmsValue("string", "EUR")},
+    {"country": JmsValue("string", "Mexico"), "amount": JmsValue("int", 50)},
+]
+
+
+def test_one_model_answers_ems_questions_in_a_stream_as_each_alone() -> None:
+    """Path searches kept per publisher and hop rules, and hops per route selector text: the reference
+    shapes' questions asked of one model, each after the others, answer as each asked alone."""
+    for topology, questions_ in (
+        (ems.chain("B"), [("A", "T1", Failures(down=frozenset({"B"}))), ("A", "T1", Failures()), ("B", "T1", Failures())]),
+        (ems.regions(ny3=True), [("TK2", "market.fx.eur", Failures()), ("NY3", "market.fx.eur", Failures())]),
+        (ems.orders(), [("ORD", "orders", Failures()), ("USA", "orders.audit", Failures()), ("ORD", "orders.audit", Failures())]),
+    ):  # fmt: skip
+        model = RoutingModel(topology)
+        for node, topic, failures in questions_ + questions_[::-1]:
+            for properties in [*ORDERS, *ORDERS[::-1]]:
+                publication = Publication(node, topic, properties)
+                alone = explain(topology, publication, failures, detail=False).to_json()
+                assert explain(model, publication, failures, detail=False).to_json() == alone
