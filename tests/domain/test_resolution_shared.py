@@ -58,6 +58,23 @@ EXTRA_STRINGS = (
 )
 
 
+def varied(
+    topology: Topology, extra: list[str], data: st.DataObject, scopes: bool = False
+) -> tuple[ClusterIndex, list[str]]:
+    """The topology's objects with drawn PUB and SUB (or PUBSCOPE and SUBSCOPE), its index, and the
+    strings to resolve: every object's TOPICSTR, one level below each, and ``extra``."""
+    enablement = st.sampled_from(list(Enablement))
+    scope = st.sampled_from(list(Scope))
+    topology.topics = [
+        replace(o, pub=data.draw(enablement), pubscope=data.draw(scope), subscope=data.draw(scope))
+        if scopes
+        else replace(o, pub=data.draw(enablement), sub=data.draw(enablement))
+        for o in topology.topics
+    ]
+    strings = [o.topicstr for o in topology.topics]
+    return ClusterIndex(topology), [*strings, *(f"{s}/below" for s in strings), *extra]
+
+
 @settings(max_examples=200, deadline=None)
 @given(mq_topologies(), st.lists(st.sampled_from(EXTRA_STRINGS), max_size=4), st.data())
 def test_resolving_many_at_once_equals_resolving_each(
@@ -65,13 +82,7 @@ def test_resolving_many_at_once_equals_resolving_each(
 ) -> None:
     """``display topic '*'`` resolves every object's TOPICSTR in one pass per tree: each answer is the
     one ``resolve`` gives (object, chain, cluster point, hosts, every inherited attribute)."""
-    enablement = st.sampled_from(list(Enablement))
-    topology.topics = [
-        replace(o, pub=data.draw(enablement), sub=data.draw(enablement)) for o in topology.topics
-    ]
-    index = ClusterIndex(topology)
-    strings = [o.topicstr for o in topology.topics]
-    strings += [f"{s}/below" for s in strings] + extra
+    index, strings = varied(topology, extra, data)
     for qmgr in sorted(topology.nodes):
         tree = TopicTree.for_node(index, qmgr)
         assert tree.resolve_many(strings) == [tree.resolve(s) for s in strings]
@@ -84,15 +95,7 @@ def test_effective_values_of_many_equal_those_of_each_resolution(
 ) -> None:
     """``display topic -o json``'s ``effective`` values, made for every object at once without a
     ``Resolution`` each, are those of each string's own resolution."""
-    enablement = st.sampled_from(list(Enablement))
-    scope = st.sampled_from(list(Scope))
-    topology.topics = [
-        replace(o, pub=data.draw(enablement), pubscope=data.draw(scope), subscope=data.draw(scope))
-        for o in topology.topics
-    ]
-    index = ClusterIndex(topology)
-    strings = [o.topicstr for o in topology.topics]
-    strings += [f"{s}/below" for s in strings] + extra
+    index, strings = varied(topology, extra, data, scopes=True)
     for qmgr in sorted(topology.nodes):
         tree = TopicTree.for_node(index, qmgr)
         assert effective_many(tree, strings) == [effective_json(tree.resolve(s)) for s in strings]
@@ -106,13 +109,7 @@ def test_resolutions_shared_among_fellow_members_are_each_ones_own(
     """Fellow members of the same clusters share a topic's resolution (a replay resolves each key's topic
     at its publisher): every queue manager still gets its own, as its own tree alone gives it, its plain
     objects and its own clustered ones on the chain included, whichever member asked first."""
-    enablement = st.sampled_from(list(Enablement))
-    topology.topics = [
-        replace(o, pub=data.draw(enablement), sub=data.draw(enablement)) for o in topology.topics
-    ]
-    index = ClusterIndex(topology)
-    strings = [o.topicstr for o in topology.topics]
-    strings += [f"{s}/below" for s in strings] + extra
+    index, strings = varied(topology, extra, data)
     qmgrs = data.draw(st.permutations(sorted(topology.nodes)))
     for qmgr in qmgrs:
         tree = TopicTree.for_node(index, qmgr)
