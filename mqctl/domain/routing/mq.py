@@ -21,8 +21,9 @@ they spread. One question then works in three steps:
 
 Failures change statuses, not paths, except that a topic host that is not available is not chosen.
 
-The Spark job's usual question (nothing failed, no ``detail``) in a cluster-only estate (no hierarchy
-link, no FORCE, SUBSCOPE(QMGR) or WILDCARD(BLOCK) object) takes a shorter way through steps 1 and 2
+The Spark job's usual question (nothing failed, no ``detail``; no FORCE, SUBSCOPE(QMGR) or
+WILDCARD(BLOCK) object in the estate; no hierarchy link at the publisher or in the cluster its topic
+resolves to there: ``_Engine._clear_of_hierarchy``) takes a shorter way through steps 1 and 2
 (``_Engine.flat``): the publication then goes from the publisher (through the topic host chosen) to the
 queue managers that sent it a proxy over that cluster and no further, so each matching subscription's
 copy is read off its candidates' (cluster, targets) without gathering holders or running a flow. The
@@ -344,6 +345,7 @@ class MqPrepared:
                 neighbours[node.parent].add(node.name)
         self._neighbours = {name: tuple(sorted(found)) for name, found in neighbours.items()}
         self._members: dict[str, frozenset[str]] = {}
+        self._hierarchy_clusters: dict[str, bool] = {}
         self._frozensets: dict[tuple[str, ...], frozenset[str]] = {}
         self._singletons: dict[str, frozenset[str]] = {}
         ems = {name for name, node in topology.nodes.items() if node.dialect != MQ}  # see is_mq
@@ -409,6 +411,13 @@ class MqPrepared:
         found = self._singletons.get(name)
         if found is None:
             found = self._singletons[name] = self._frozen((name,))
+        return found
+
+    def cluster_in_hierarchy(self, cluster: str) -> bool:
+        """Some member of ``cluster`` has hierarchy neighbours (kept per cluster)."""
+        found = self._hierarchy_clusters.get(cluster)
+        if found is None:
+            found = self._hierarchy_clusters[cluster] = bool(self.in_hierarchy(self.member_set(cluster)))
         return found
 
     def member_set(self, cluster: str) -> frozenset[str]:
@@ -910,7 +919,7 @@ class _Engine:
         if self.failures.offline or self.failures.down:
             reach = self.ladder.reach
             outcomes = [(s.sub, reach(s.sub, lambda s=s: self._reach(s))) for s in self.matching]  # type: ignore[misc]
-        elif self.flat:
+        elif self.flat and self._clear_of_hierarchy():
             outcomes = self._flat_reach()
         else:  # ``Ladder.reach``'s first steps read only those failures: straight to reachability
             outcomes = [(s.sub, self._reach(s)) for s in self.matching]
@@ -932,21 +941,35 @@ class _Engine:
 
     @property
     def flat(self) -> bool:
-        """The usual question of the Spark job, in a cluster-only estate: nothing failed, no hierarchy
-        link, no FORCE object, no topic object with SUBSCOPE(QMGR) or WILDCARD(BLOCK), no ``detail``.
-        A copy then goes publisher -> (topic host ->) the queue managers that sent it a proxy, and
-        ``_flat_reach`` finds each matching subscription's outcome without a flow."""
+        """The usual question of the Spark job: nothing failed, no FORCE object, no topic object with
+        SUBSCOPE(QMGR) or WILDCARD(BLOCK), no ``detail``, and (``_clear_of_hierarchy``) no hierarchy
+        link where the publication goes. A copy then goes publisher -> (topic host ->) the queue
+        managers that sent it a proxy, and ``_flat_reach`` finds each matching subscription's outcome
+        without a flow."""
         prepared, failures = self.prepared, self.failures
         return not (
             self.detail
             or failures.down
             or failures.links_down
             or failures.offline
-            or prepared._neighbours
             or prepared._force
             or prepared.any_subscope_qmgr
             or prepared.any_block
         )
+
+    def _clear_of_hierarchy(self) -> bool:
+        """No hierarchy link where a ``flat`` question's publication can go: the publisher has none, and
+        neither has any member of the cluster the topic resolves to at the publisher (so no copy leaves
+        that cluster, and no proxy is relayed into it from a hierarchy). An estate that mixes clusters
+        and hierarchies keeps the flat path for the publications of its cluster-only parts."""
+        neighbours = self.prepared._neighbours
+        if not neighbours:
+            return True
+        pub = self.pub.from_node
+        if pub in neighbours:
+            return False
+        cluster = self.res_t(pub).cluster
+        return not cluster or not self.prepared.cluster_in_hierarchy(cluster)
 
     def _flat_reach(self) -> list[tuple[Subscription, Arrival | Miss]]:
         """``_reach`` of every matching subscription in a ``flat`` question: the same outcomes as the flow's
@@ -960,9 +983,12 @@ class _Engine:
         reached: set[str] = set()
         if relay:
             qmgr, kept, sub_into = _SUB_QMGR, self.prepared.into_slots(), self.prepared._sub_into
+            neighbours = self.prepared._neighbours
             for s in self.facts.candidates:  # who sent ``relay`` a proxy over ``cluster`` (``holders``)
                 if s.sub.subscope == qmgr:
                     continue  # its proxy never leaves its queue manager
+                if s.sub.node in neighbours:
+                    continue  # not a member of ``cluster`` (``_clear_of_hierarchy``); ``_sub_into`` is not for it
                 both = kept[s.index]
                 if both is None:
                     both = kept[s.index] = sub_into(s)
