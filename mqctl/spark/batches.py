@@ -25,13 +25,13 @@ import gc
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain, repeat
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any
 
 import pyarrow as pa
 
 from mqctl.domain.errors import MqctlError
-from mqctl.domain.explanation import Failures, Reason, Status, Via
+from mqctl.domain.explanation import Failures, Hop, Reason, Status, Via
 from mqctl.domain.model import Dialect, Topology
 from mqctl.domain.publications import parse_properties, routing_key, selector_identifiers, to_publication
 from mqctl.domain.routing import RoutingModel, Rows, route
@@ -461,30 +461,43 @@ def routed_facts(
     published["node"].append(from_node)
     published["messages"].append(messages)
     delivered, missed = rows
-    links: dict[tuple[str, str, Via], None] = {}  # (from, to, via): a hop's first three items
-    for _, arrival, stored_at in delivered:
-        if stored_at is None:
-            for hop in arrival.hops:
-                links[hop[:3]] = None
-            continue
-        for hop in arrival.hops:
-            if hop.from_node == stored_at:
-                break  # a stored message waits here: the hops after are the path it will take, not taken
-            links[hop[:3]] = None
-    if links:
-        froms, tos, vias = zip(*links, strict=True)
-        _extend(facts.links, variant, messages, size, len(froms), (froms, tos, map(_TEXT.__getitem__, vias)))
     # a key's rows as tuples taken with ``zip`` and ``map`` (C loops): some twenty a key, the log millions
     if delivered:
         subs, arrivals, stored = zip(*delivered, strict=True)
-        hops = tuple(map(len, map(_HOPS, arrivals)))
-        facts.deliveries.append((variant, key, messages, size, subs, stored, hops))
+        paths = tuple(map(_HOPS, arrivals))
+        links: dict[tuple[str, str, Via], None]  # (from, to, via): a hop's first three items
+        if stored.count(None) == len(stored):  # the usual key: every copy delivered, every hop taken
+            links = dict.fromkeys(map(_LINK_OF, chain.from_iterable(paths)))
+        else:
+            links = _links_taken(paths, stored)
+        if links:
+            froms, tos, vias = zip(*links, strict=True)
+            _extend(
+                facts.links, variant, messages, size, len(froms), (froms, tos, map(_TEXT.__getitem__, vias))
+            )
+        facts.deliveries.append((variant, key, messages, size, subs, stored, tuple(map(len, paths))))
     if missed:
         subs, misses = zip(*missed, strict=True)
         reasons = tuple(map(_TEXT.__getitem__, map(_REASON, misses)))
         facts.misses.append((variant, key, messages, size, subs, reasons))
 
 
+def _links_taken(
+    paths: tuple[tuple[Hop, ...], ...], stored: tuple[str | None, ...]
+) -> dict[tuple[str, str, Via], None]:
+    """A key's links (from, to, via), each once, when some copies are stored: a stored message waits
+    at ``stored_at``, and the hops after it are the path it will take, not taken."""
+    links: dict[tuple[str, str, Via], None] = {}
+    for hops, stored_at in zip(paths, stored, strict=True):
+        for hop in hops:
+            if hop.from_node == stored_at:
+                break
+            links[_LINK_OF(hop)] = None
+    return links
+
+
+_LINK_OF = itemgetter(0, 1, 2)
+"""A hop's link: (from, to, via)."""
 _NAME, _NODE, _HOPS, _REASON = (
     attrgetter("name"),
     attrgetter("node"),

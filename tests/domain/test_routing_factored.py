@@ -1,6 +1,8 @@
 """What a long-lived model keeps (per topic, per resolution, per publisher and subscription) never changes
 an answer: generated keys routed through a fresh model each and through one long-lived model, in random
-orders, with and without ``detail``, give the same JSON.
+orders, with and without ``detail``, give the same JSON; and keys made as the Spark job makes them
+(``to_publication``: content shared by every publication of a routing key, so that the model keeps the
+selectors' verdicts per content) give through ``route`` the rows a fresh model gives.
 
 The topics share resolutions on purpose (several topic strings under the same deepest topic object), so
 that what the engine keeps for one of them is reused for the others.
@@ -16,7 +18,8 @@ from hypothesis import strategies as st
 from mqctl.domain.explanation import Failures, Publication
 from mqctl.domain.messages import JmsValue
 from mqctl.domain.model import Topology
-from mqctl.domain.routing import RoutingModel, explain
+from mqctl.domain.publications import routing_key, to_publication
+from mqctl.domain.routing import RoutingModel, Rows, explain, route
 from tests.domain.test_routing_model import mq_topologies
 
 TOPICS = [
@@ -80,3 +83,28 @@ def test_a_long_lived_model_answers_as_fresh_ones_in_any_order(data: st.DataObje
         model = RoutingModel(topology, cache_size=cache_size)
         for key in data.draw(st.permutations(asked + asked)):
             assert answer(model, key) == fresh[key], key
+
+
+def rows(
+    model: RoutingModel, key: Key
+) -> tuple[list[tuple[str, str, object, str | None]], list[tuple[str, str, str]]]:
+    """``route``'s rows of a key made as the Spark job makes it, as plain values."""
+    node, topic, amount, failures, _ = key
+    text = routing_key({} if amount is None else {"amount": JmsValue("int", amount)}, {}, ["amount"])
+    found: Rows = route(model, to_publication(node, topic, text), failures)
+    delivered = [(s.node, s.name, a, at) for s, a, at in found.delivered]
+    missed = [(s.node, s.name, str(m.reason)) for s, m in found.missed]
+    return delivered, missed
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.data())
+def test_a_long_lived_model_routes_shared_keys_as_fresh_ones_in_any_order(data: st.DataObject) -> None:
+    topology = data.draw(mq_topologies())
+    asked = data.draw(keys(topology))
+    fresh = {key: rows(RoutingModel(topology), key) for key in asked}
+    for cache_size in (1, 1024):
+        model = RoutingModel(topology, cache_size=cache_size)
+        for key in data.draw(st.permutations(asked + asked)):
+            assert rows(model, key) == fresh[key], key
+            assert answer(model, key) == answer(RoutingModel(topology), key), key

@@ -21,10 +21,11 @@ records the same deliveries and reasons, without the sentences, conflict notes a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import NamedTuple
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from mqctl.domain.explanation import (
     ConflictNote,
@@ -41,7 +42,7 @@ from mqctl.domain.messages import Message
 from mqctl.domain.model import Dialect, Subscription
 from mqctl.domain.selector import compile_selector
 
-__all__ = ["Arrival", "Delivered", "Ladder", "Miss", "Rows", "verdict_words"]
+__all__ = ["Arrival", "Delivered", "Ladder", "Miss", "Rows", "Verdicts", "verdict_words"]
 
 _DELIVERED, _STORED = Status.DELIVERED, Status.STORED  # read once per subscription reached: kept at hand
 
@@ -87,6 +88,48 @@ def verdict_words(verdict: bool | None) -> str:
     return "is unknown (a property it uses is missing, or an operation in it has no value)"
 
 
+Verdict = bool | None
+_SELECTOR_FALSE = Miss(Reason.SELECTOR_FALSE, "")
+"""A selector's miss without ``detail``: one for all (a ``Miss`` is never mutated)."""
+_UNSEEN: Any = object()
+
+
+class Verdicts:
+    """Selector verdicts kept per message content: a verdict depends on the selector and the message
+    only (its properties and headers), never on the publisher, the topic or the failures, so the
+    Spark job's keys of many topics that carry the same properties share them.
+
+    Kept only for content that ``publications.to_publication`` shares between the publications of one
+    routing key: read-only ``MappingProxyType`` views, known by identity (each entry holds them, so an
+    identity is not reused while its entry lives). Other content (``explain``'s own dicts, which a
+    caller could change) gets a fresh, unshared dict each time.
+    """
+
+    def __init__(self, kept: int = 256) -> None:
+        self.kept = kept
+        self._by_content: dict[
+            tuple[int, int], tuple[Mapping[str, Any], Mapping[str, Any], dict[str, Verdict]]
+        ] = {}
+
+    def of(self, properties: Mapping[str, Any], headers: Mapping[str, Any]) -> dict[str, Verdict]:
+        """The verdicts (selector text -> verdict) for a message with this content: to read and fill."""
+        if (
+            self.kept <= 0
+            or type(properties) is not MappingProxyType
+            or type(headers) is not MappingProxyType
+        ):
+            return {}
+        key = (id(properties), id(headers))
+        found = self._by_content.get(key)
+        if found is not None and found[0] is properties and found[1] is headers:
+            return found[2]
+        if len(self._by_content) >= self.kept:
+            self._by_content.clear()
+        verdicts: dict[str, Verdict] = {}
+        self._by_content[key] = (properties, headers, verdicts)
+        return verdicts
+
+
 class Ladder:
     """Judges subscriptions for one publication and records the answer in ``explanation``."""
 
@@ -116,21 +159,34 @@ class Ladder:
         early = self._early(sub)
         return early if early is not None else reach()
 
-    def rows(self, outcomes: Iterable[tuple[Subscription, Arrival | Miss]]) -> Rows:
+    def rows(
+        self,
+        outcomes: Iterable[tuple[Subscription, Arrival | Miss]],
+        verdicts: dict[str, Verdict] | None = None,
+    ) -> Rows:
         """Steps 4 and 5 on the outcomes of ``reach``, in their order, as rows (no ``Delivery`` made):
-        what ``record`` puts in the explanation, and what the Spark job sums without one."""
+        what ``record`` puts in the explanation, and what the Spark job sums without one. ``verdicts``:
+        the selectors' verdicts on this publication's message known already (``Verdicts.of``), filled
+        with the ones worked out here (the message is made only then)."""
         delivered: list[Delivered] = []
         missed: list[tuple[Subscription, Miss]] = []
         offline = self.failures.offline
+        if verdicts is None:
+            verdicts = {}
         for sub, outcome in outcomes:
             if isinstance(outcome, Miss):
                 missed.append((sub, outcome))
                 continue
-            if sub.selector:
-                verdict = compile_selector(sub.selector).evaluate(self.message)
+            selector = sub.selector
+            if selector:
+                verdict = verdicts.get(selector, _UNSEEN)
+                if verdict is _UNSEEN:
+                    verdict = verdicts[selector] = compile_selector(selector).evaluate(self.message)
                 if verdict is not True:
-                    detail = self._selector_detail(sub, verdict) if self.detail else ""
-                    missed.append((sub, Miss(Reason.SELECTOR_FALSE, detail)))
+                    if self.detail:
+                        missed.append((sub, Miss(Reason.SELECTOR_FALSE, self._selector_detail(sub, verdict))))
+                    else:
+                        missed.append((sub, _SELECTOR_FALSE))
                     continue
             stored_at = outcome.stored_at
             if stored_at is None and offline and (sub.node, sub.name) in offline:

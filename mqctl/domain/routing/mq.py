@@ -78,7 +78,7 @@ from mqctl.domain.resolution import (
     chain_topicstrs,
 )
 from mqctl.domain.routing.cache import BoundedCache
-from mqctl.domain.routing.ladder import Arrival, Ladder, Miss, Rows
+from mqctl.domain.routing.ladder import Arrival, Ladder, Miss, Rows, Verdicts
 from mqctl.domain.routing.workload import ClusterChannels, HostChoice, choose_host
 from mqctl.domain.subindex import SubscriptionIndex
 from mqctl.domain.topics import (
@@ -102,6 +102,10 @@ ROUTED_KEPT = 16
 """Answers up to the selectors kept (``MqPrepared.routed``): enough for a topic's keys in many variants."""
 
 
+VERDICTS_KEPT = 256
+"""Message contents whose selector verdicts a model keeps (a replay's keys repeat few property texts)."""
+
+
 def explain_mq(
     prepared: MqPrepared, publication: Publication, failures: Failures, detail: bool = True
 ) -> Explanation:
@@ -112,12 +116,12 @@ def explain_mq(
     their properties (the Spark job's routing keys of one topic) share it. Without ``detail``, the
     work whose results only a reader needs (``routing.explain``) is not done.
     """
-    return prepared.routed(publication, failures, detail).answer(publication, failures)
+    return prepared.routed(publication, failures, detail).answer(publication, failures, prepared.verdicts)
 
 
 def route_mq(prepared: MqPrepared, publication: Publication, failures: Failures) -> Rows:
     """``explain_mq(..., detail=False)``'s deliveries and misses as rows, without the explanation."""
-    return prepared.routed(publication, failures, False).rows(publication, failures)
+    return prepared.routed(publication, failures, False).rows(publication, failures, prepared.verdicts)
 
 
 @dataclass(slots=True)
@@ -131,8 +135,9 @@ class _Routed:
     topic_hosts: list[TopicHost]
     detail: bool
 
-    def answer(self, publication: Publication, failures: Failures) -> Explanation:
-        """A fresh explanation for ``publication``: only the selector step is run again."""
+    def answer(self, publication: Publication, failures: Failures, verdicts: Verdicts) -> Explanation:
+        """A fresh explanation for ``publication``: only the selector step is run again (the verdicts
+        on its message kept in ``verdicts``)."""
         r = self.resolved
         explanation = Explanation(
             publication,
@@ -141,13 +146,14 @@ class _Routed:
             topic_hosts=list(self.topic_hosts),
         )
         ladder = Ladder(explanation, failures, MQ, self.detail)
-        ladder.record(ladder.rows(self.outcomes))
+        ladder.record(ladder.rows(self.outcomes, verdicts.of(publication.properties, publication.headers)))
         return explanation
 
-    def rows(self, publication: Publication, failures: Failures) -> Rows:
+    def rows(self, publication: Publication, failures: Failures, verdicts: Verdicts) -> Rows:
         """``answer``'s deliveries and misses as rows (no explanation made)."""
         explanation = Explanation(publication, self.resolved)  # the ladder reads only its publication
-        return Ladder(explanation, failures, MQ, self.detail).rows(self.outcomes)
+        ladder = Ladder(explanation, failures, MQ, self.detail)
+        return ladder.rows(self.outcomes, verdicts.of(publication.properties, publication.headers))
 
 
 # --- subscriptions ---------------------------------------------------------------------------------
@@ -383,6 +389,8 @@ class MqPrepared:
         self._routed: BoundedCache[tuple[str, str, Failures, bool], _Routed] = BoundedCache(
             min(cache_size, ROUTED_KEPT)
         )
+        self.verdicts = Verdicts(min(cache_size, VERDICTS_KEPT))
+        """Selector verdicts per message content (``ladder.Verdicts``): they depend on nothing else."""
 
     def is_mq(self, name: str) -> bool:
         """A name known only from a membership or a subscription is taken to be a queue manager."""
