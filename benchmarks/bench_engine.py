@@ -28,7 +28,9 @@
 5. ``--digest``: on another fresh model, every key's ``explain`` answer as JSON, with ``detail=False`` and
    in full, hashed (SHA-256 over the canonical JSON, key after key): the engine must give the same
    digests before and after a change of its internals (docs/benchmarks.md records them). ``digest`` is
-   on the log's order (the digests recorded since issue 24 began), ``digest_job_order`` on the job's.
+   on the log's order (the digests recorded since issue 24 began), ``digest_job_order`` on the job's;
+   each also hashes ``route``'s rows (``route_rows``: the Spark job's path, which ``explain`` does not
+   take).
 """
 
 from __future__ import annotations
@@ -145,10 +147,12 @@ def engine_only(topology: Any, keys: list[tuple[str, str, str]]) -> dict[str, An
 
 
 def digests(topology: Any, keys: list[tuple[str, str, str]]) -> dict[str, str]:
-    """SHA-256 of every answer's JSON, key after key, with ``detail=False`` and in full (fresh model)."""
+    """SHA-256 of every answer's JSON, key after key, with ``detail=False`` and in full (fresh model);
+    and of ``route``'s rows of every key as the job makes it (``to_publication``; another fresh model):
+    the path the Spark job takes, which ``explain`` does not."""
     from mqctl.domain.explanation import Failures
     from mqctl.domain.publications import to_publication
-    from mqctl.domain.routing import RoutingModel, explain
+    from mqctl.domain.routing import RoutingModel, explain, route
 
     model = RoutingModel(topology).prepare()
     gc.freeze()
@@ -161,6 +165,17 @@ def digests(topology: Any, keys: list[tuple[str, str, str]]) -> dict[str, str]:
             h.update(json.dumps(answer.to_json(), sort_keys=True, separators=(",", ":")).encode())
             h.update(b"\n")
         out["detail" if detail else "no_detail"] = h.hexdigest()
+    model = RoutingModel(topology).prepare()
+    h = hashlib.sha256()
+    for key in keys:
+        rows = route(model, to_publication(*key), failures)
+        delivered = [
+            [s.node, s.name, list(a.path), [list(hop) for hop in a.hops], at] for s, a, at in rows.delivered
+        ]
+        missed = [[s.node, s.name, str(m.reason)] for s, m in rows.missed]
+        h.update(json.dumps([delivered, missed], separators=(",", ":")).encode())
+        h.update(b"\n")
+    out["route_rows"] = h.hexdigest()
     return out
 
 

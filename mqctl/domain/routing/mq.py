@@ -78,7 +78,7 @@ from mqctl.domain.resolution import (
     chain_topicstrs,
 )
 from mqctl.domain.routing.cache import BoundedCache
-from mqctl.domain.routing.ladder import Arrival, Ladder, Miss, Rows, Verdicts
+from mqctl.domain.routing.ladder import Arrival, Ladder, Miss, Plan, Rows, Verdicts, plan_rows
 from mqctl.domain.routing.workload import ClusterChannels, HostChoice, choose_host
 from mqctl.domain.subindex import SubscriptionIndex
 from mqctl.domain.topics import (
@@ -127,13 +127,16 @@ def route_mq(prepared: MqPrepared, publication: Publication, failures: Failures)
 @dataclass(slots=True)
 class _Routed:
     """The answer for one (publisher, topic, failures) up to the selectors of the subscriptions (the
-    reachability steps of the §9 precedence, ``resolved``, warnings, topic hosts): never mutated."""
+    reachability steps of the §9 precedence, ``resolved``, warnings, topic hosts): never mutated but
+    for ``plan``, made once from the outcomes."""
 
     resolved: Resolved
     outcomes: list[tuple[Subscription, Arrival | Miss]]
     warnings: list[tuple[WarningCode, str]]
     topic_hosts: list[TopicHost]
     detail: bool
+    plan: Plan | None = None
+    """``ladder.plan_rows`` of the outcomes, made by the first ``rows`` that can use it."""
 
     def answer(self, publication: Publication, failures: Failures, verdicts: Verdicts) -> Explanation:
         """A fresh explanation for ``publication``: only the selector step is run again (the verdicts
@@ -153,7 +156,11 @@ class _Routed:
         """``answer``'s deliveries and misses as rows (no explanation made)."""
         explanation = Explanation(publication, self.resolved)  # the ladder reads only its publication
         ladder = Ladder(explanation, failures, MQ, self.detail)
-        return ladder.rows(self.outcomes, verdicts.of(publication.properties, publication.headers))
+        if self.detail or failures.offline:
+            return ladder.rows(self.outcomes, verdicts.of(publication.properties, publication.headers))
+        if self.plan is None:
+            self.plan = plan_rows(self.outcomes)
+        return ladder.planned_rows(self.plan, verdicts.of(publication.properties, publication.headers))
 
 
 # --- subscriptions ---------------------------------------------------------------------------------
