@@ -269,8 +269,10 @@ def write_outputs(
     load = _node_load(links, small).persist()
     totals = _totals(_summed(links, load, small))
     deliveries = _facts(routed.where(kind == "delivery"), DELIVERY_COLUMNS, per_key)
-    if not per_key:
-        deliveries = deliveries.persist()  # written, then read again for the gains and losses
+    if not per_key and len(variants) > 1:
+        # written, then read again for the gains and losses; without a variant there are none, and
+        # filling the cache would only slow the write
+        deliveries = deliveries.persist()
     # the distinct rows not routed came out of the routing stage as facts of their own (refused by the
     # checks, or behind a key the engine refused); the log is read again for their rows only when there
     # are some
