@@ -94,8 +94,8 @@ back from the log for ``rejected/`` (``route_log_rows``)."""
 
 @dataclass(frozen=True)
 class Keying:
-    """What checking and keying rows needs: small, broadcast apart from the model, so that the first
-    step does not wait for the whole snapshot to reach each worker."""
+    """What checking and keying rows needs: small, made in the driver (which knows the log's schema)
+    and shipped in the routing payload beside the snapshot (``Payload.keying``)."""
 
     dialects: dict[str, Dialect]
     """Each node of the snapshot, with its dialect."""
