@@ -4,10 +4,11 @@
     .venv/bin/python benchmarks/bench_spark_scaling.py --publications 10000000 --distinct-topics 100000
 
 The estate, snapshot and publication log of ``bench_spark.py`` (same cache). For each master (each in a
-fresh process, so that each has its own JVM and Python workers): the job's own steps 1–3
-(``mqctl.spark.job.routing_keys``: read, count identical rows, key, group by routing key) are run and
-the keys cached in memory outside the timing; then the routing stage alone (``mqctl.spark.job.route``,
-the same ``mapInArrow`` as ``mqctl spark analyze``, its fact rows counted) is timed by the wall clock,
+fresh process, so that each has its own JVM and Python workers): the job's own steps 1–2
+(``mqctl.spark.job.distinct_rows``: read, count identical rows, lay them out by topic) are run and the
+rows cached in memory outside the timing; then the routing stage alone (``mqctl.spark.job.route``,
+the same ``mapInArrow`` as ``mqctl spark analyze``: the rows keyed, the keys merged and routed, its fact
+rows counted) is timed by the wall clock,
 with the same number of tasks on every master (``--tasks``, default 4: two per core of ``local[2]``), so
 that only the cores differ. Each worker builds its model inside the timed stage, as in the job.
 
@@ -40,24 +41,24 @@ def stage(master: str, snapshot: Path, log: Path, tasks: int) -> dict[str, Any]:
     from pyspark import StorageLevel
 
     from mqctl.services.snapshot import read_snapshot
-    from mqctl.spark.batches import Payload
-    from mqctl.spark.job import route, routing_keys
+    from mqctl.spark.batches import Keying, Payload
+    from mqctl.spark.job import distinct_rows, route
     from mqctl.spark.session import spark_session
 
     read = read_snapshot(snapshot)
     topology_ = read.topology
     with spark_session(master, partitions=tasks) as spark:
-        _log, keyed, _valid, keys, keying = routing_keys(spark, topology_, log, "parquet", tasks)
-        keys = keys.persist(StorageLevel.MEMORY_ONLY)
-        distinct_keys = keys.count()
-        payload = spark.sparkContext.broadcast(Payload(topology_, [], uuid.uuid4().hex, read.packed))
+        _log, counted, rows, text_values = distinct_rows(spark, log, "parquet", tasks)
+        rows = rows.persist(StorageLevel.MEMORY_ONLY)
+        distinct_keys = rows.count()  # distinct rows: as many as keys in this log
+        keying = Keying.of(topology_, text_values)
+        payload = spark.sparkContext.broadcast(Payload(topology_, [], uuid.uuid4().hex, read.packed, keying))
         t0 = time.perf_counter()
-        facts = route(keys, payload, False).count()
+        facts = route(rows, payload, False).count()
         elapsed = time.perf_counter() - t0
-        for frame in (keys, keyed):
+        for frame in (rows, counted):
             frame.unpersist()
-        for value in (payload, keying):
-            value.unpersist()
+        payload.unpersist()
     return {
         "master": master,
         "tasks": tasks,

@@ -1,11 +1,12 @@
 """What runs on the executors: Arrow batches in, Arrow batches out (``mapInArrow``), no Spark import.
 
-Two steps, both pure functions of a batch and the broadcast ``Payload``:
+One ``mapInArrow`` (``route_log_rows``), pure functions of a task's rows and the broadcast ``Payload``:
 
-- ``key_batches``: each *distinct* publication row (the driver groups identical rows first and passes
-  how many there were) checked and typed (node known, topic concrete, properties a JSON object of JMS
-  values, count and bytes whole numbers) and given its routing key (``mqctl.domain.publications``); a bad
-  row gets its reason instead. Within a partition, a properties text, a (publisher, topic) pair and a
+- ``_LogRows``: each *distinct* publication row (the driver groups identical rows first and passes
+  how many there were; a topic's rows all come to one task) checked and typed (node known, topic
+  concrete, properties a JSON object of JMS values, count and bytes whole numbers) and given its routing
+  key (``mqctl.domain.publications``), the rows of a key merged; a bad row gets its reason instead and
+  leaves as a ``rejected`` fact. Within a task, a properties text, a (publisher, topic) pair and a
   count or bytes text is checked once, however many rows repeat it.
 - ``route_batches``: each distinct routing key routed by the domain engine (``routing.route``: the rows
   of ``routing.explain(..., detail=False)`` without the explanation, over a ``RoutingModel`` built once
@@ -40,27 +41,20 @@ from mqctl.domain.what_if import CURRENT, Variant, apply_variant
 from mqctl.formats import snapshot as snapshot_format
 from mqctl.memory import gc_paused
 
-__all__ = ["KEYED_SCHEMA", "ROUTED_SCHEMA", "Keying", "Payload", "key_batches", "route_batches"]
+__all__ = ["KEYS_SCHEMA", "ROUTED_SCHEMA", "Keying", "Payload", "route_batches", "route_log_rows"]
 
-KEYED_SCHEMA = pa.schema(
+KEYS_SCHEMA = pa.schema(
     [
         ("from", pa.string()),
         ("topic", pa.string()),
-        ("properties", pa.string()),
-        ("count_text", pa.string()),
-        ("bytes_text", pa.string()),
-        ("record", pa.string()),
-        ("rows", pa.int64()),
-        ("bytes_sum", pa.int64()),
         ("key", pa.string()),
-        ("count", pa.int64()),
+        ("messages", pa.int64()),
         ("bytes", pa.int64()),
-        ("reason", pa.string()),
     ]
 )
-"""A distinct publication row as given (text) with how many times the log holds it, its routing key,
-count and bytes, or the reason it is refused. ``bytes_sum``: the sizes Spark summed over those rows
-(``job.routing_keys``: a size of plain digits is summed there, and its ``bytes_text`` left empty)."""
+"""A routing key with its totals over the log, as ``route_batches`` routes it: ``messages`` the
+publications (rows times their count), ``bytes`` their sizes (each publication's size times the count)."""
+_KEY_TYPES = [f.type for f in KEYS_SCHEMA]
 
 ROUTED_SCHEMA = pa.schema(
     [
@@ -80,6 +74,10 @@ ROUTED_SCHEMA = pa.schema(
         ("via", pa.string()),
         ("messages", pa.int64()),
         ("bytes", pa.int64()),
+        ("properties", pa.string()),
+        ("count_text", pa.string()),
+        ("bytes_text", pa.string()),
+        ("record", pa.string()),
     ]
 )
 """A fact in one variant; ``kind`` says which columns are set. Per routing key (``from``, ``topic``,
@@ -88,13 +86,16 @@ publication), and with ``per_key`` ``delivery`` (subscription, node, status, sto
 ``missed`` (subscription, node, reason). Summed over the keys of one batch (no key columns), as only
 totals of them are written: ``link`` (link_from, link_to, via, messages, bytes), ``tally`` (status
 ``published``, ``delivered``, ``stored`` or ``missed``; node; stored_at; messages), and without
-``per_key`` ``delivery`` and ``missed``."""
+``per_key`` ``delivery`` and ``missed``. In no variant: ``rejected``, a distinct log row as given
+(``from``, ``topic``, ``properties``, ``count_text``, ``bytes_text``, ``record``: ``log_rows.GIVEN``)
+with the reason it is not routed (refused by the checks, or behind a key the engine refused), read
+back from the log for ``rejected/`` (``route_log_rows``)."""
 
 
 @dataclass(frozen=True)
 class Keying:
-    """What checking and keying rows needs: small, broadcast apart from the model, so that the first
-    step does not wait for the whole snapshot to reach each worker."""
+    """What checking and keying rows needs: small, made in the driver (which knows the log's schema)
+    and shipped in the routing payload beside the snapshot (``Payload.keying``)."""
 
     dialects: dict[str, Dialect]
     """Each node of the snapshot, with its dialect."""
@@ -126,16 +127,20 @@ class Payload:
     packed: dict[str, bytes] | None = field(default=None, repr=False)
     """The topology already packed (a Parquet snapshot's files, ``services.snapshot.Snapshot.packed``):
     shipped as it is instead of packing the model again in the driver."""
+    keying: Keying | None = None
+    """How the routing stage checks and keys the log's rows (``route_log_rows``): made in the driver,
+    which knows the log's schema, and shipped as it is (node names and dialects, the selector-read
+    names)."""
     _models: list[tuple[str, RoutingModel, Failures]] | None = field(default=None, repr=False)
 
     def __getstate__(self) -> dict[str, Any]:
         packed = self.packed if self.packed is not None else snapshot_format.pack(self.topology)
-        return {"packed": packed, "variants": self.variants, "token": self.token}
+        return {"packed": packed, "variants": self.variants, "token": self.token, "keying": self.keying}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         with gc_paused():
             topology = snapshot_format.unpack(state["packed"])
-        self.__init__(topology, state["variants"], state["token"])  # type: ignore[misc]
+        self.__init__(topology, state["variants"], state["token"], keying=state["keying"])  # type: ignore[misc]
 
     def models(self) -> list[tuple[str, RoutingModel, Failures]]:
         """(variant name, model, failures), ``current`` first; built on first use, then kept."""
@@ -275,42 +280,127 @@ def _publisher_reason(dialects: dict[str, Dialect], node_name: str | None, topic
     return None
 
 
-def key_batches(batches: Iterator[pa.RecordBatch], keying: Keying) -> Iterator[pa.RecordBatch]:
-    """``mapInArrow`` step 1: each distinct publication row keyed, or refused with its reason.
+class _LogRows:
+    """A routing task's distinct log rows (each with how many times the log holds it, ``rows``, and the
+    plain sizes Spark summed over them, ``bytes_sum``: ``job.distinct_rows``), checked and keyed: the
+    routing keys with their ``messages`` and ``bytes`` totals, and the rows refused with their reason.
 
-    The checks' answers are kept for the whole partition (a log repeats publishers, topics, properties
-    and sizes across batches), and rows are read column by column, not as one dict per row."""
-    checks = _Checks(keying)
-    for batch in batches:
-        checks.trim()
-        keys: list[str | None] = []
-        counts: list[int] = []
-        sizes: list[int] = []
+    The task holds every row of its topics (the rows come partitioned by topic), so the rows of a key
+    are all here: the key is merged over them and routed once. The checks' answers are kept for the
+    whole task (a log repeats publishers, topics, properties and sizes), and rows are read column by
+    column, not as one dict per row."""
+
+    def __init__(self, batches: Iterator[pa.RecordBatch], keying: Keying) -> None:
+        tables = [pa.Table.from_batches([b]) for b in batches if b.num_rows]
+        self.table = pa.concat_tables(tables) if tables else _NO_ROWS.empty_table()
+        self.row_keys: list[tuple[str, str, str] | None] = []
+        """Per row, its routing key (``from``, ``topic``, ``key``), or None when it is refused."""
+        self.totals: dict[tuple[str, str, str], list[int]] = {}
+        """Per key: [messages, bytes] summed over its rows."""
+        refused: list[int] = []
         reasons: list[str | None] = []
-        columns = [batch.column(name).to_pylist() for name in _CHECKED]
-        for record, node_name, topic, count_text, bytes_text, properties in zip(*columns, strict=True):
+        checks = _Checks(keying)
+        columns = [self.table.column(name).to_pylist() for name in (*_CHECKED, "rows", "bytes_sum")]
+        for i, (record, node_name, topic, count_text, bytes_text, properties, rows, bytes_sum) in enumerate(
+            zip(*columns, strict=True)
+        ):
+            if i % _TRIM_EVERY == 0:
+                checks.trim()
             key, count, size, reason = checks.row(
                 record, node_name, topic, count_text, bytes_text, properties
             )
-            keys.append(key)
-            counts.append(count)
-            sizes.append(size)
-            reasons.append(reason)
-        yield pa.RecordBatch.from_arrays(
-            [
-                *(batch.column(name) for name in ("from", "topic", "properties", "count_text")),
-                *(batch.column(name) for name in ("bytes_text", "record", "rows", "bytes_sum")),
-                pa.array(keys, pa.string()),
-                pa.array(counts, pa.int64()),
-                pa.array(sizes, pa.int64()),
-                pa.array(reasons, pa.string()),
-            ],
-            schema=KEYED_SCHEMA,
-        )
+            if reason is not None:
+                self.row_keys.append(None)
+                refused.append(i)
+                reasons.append(reason)
+                continue
+            routing = (node_name, topic, key or "")  # checked: a publisher, a topic and a key
+            self.row_keys.append(routing)
+            messages = rows * count
+            total = self.totals.get(routing)
+            if total is None:
+                self.totals[routing] = total = [0, 0]
+            total[0] += messages
+            total[1] += messages * size + count * bytes_sum
+        self.rejected = self._rejected(refused, reasons)
+        """The rows refused by the checks, as ``rejected`` facts."""
+        self._by_key: dict[tuple[str, str, str], list[int]] | None = None
+
+    def keys(self) -> Iterator[pa.RecordBatch]:
+        """The routing keys with their totals, in batches of ``KEYS_PER_BATCH``: the keys of a topic side
+        by side (sorted by topic, publisher, key), as the engine keeps a topic's publisher-independent
+        work (matching subscriptions, proxies) in its cache for the next key of that topic."""
+        ordered = sorted(self.totals, key=_BY_TOPIC)
+        for at in range(0, len(ordered), KEYS_PER_BATCH):
+            chunk = ordered[at : at + KEYS_PER_BATCH]
+            froms, topics, keys = zip(*chunk, strict=True)
+            messages, sizes = zip(*map(self.totals.__getitem__, chunk), strict=True)
+            yield pa.RecordBatch.from_arrays(
+                [
+                    pa.array(c, t)
+                    for c, t in zip((froms, topics, keys, messages, sizes), _KEY_TYPES, strict=True)
+                ],
+                schema=KEYS_SCHEMA,
+            )
+
+    def behind_refused(self, facts: pa.RecordBatch) -> pa.Table | None:
+        """The rows behind the keys ``facts`` says the engine refused, as ``rejected`` facts with the
+        engine's reason (one per refusal, as ``rejected/`` has a log row per refusal); None if none."""
+        import pyarrow.compute as pc
+
+        refusals = facts.filter(pc.equal(facts.column("kind"), "refused"))
+        if not refusals.num_rows:
+            return None
+        if self._by_key is None:
+            self._by_key = {}
+            for i, routing in enumerate(self.row_keys):
+                if routing is not None:
+                    self._by_key.setdefault(routing, []).append(i)
+        indices: list[int] = []
+        reasons: list[str | None] = []
+        for fact in refusals.select(["from", "topic", "key", "reason"]).to_pylist():
+            behind = self._by_key.get((fact["from"], fact["topic"], fact["key"]), [])
+            indices += behind
+            reasons += [fact["reason"]] * len(behind)
+        return self._rejected(indices, reasons)
+
+    def _rejected(self, indices: list[int], reasons: list[str | None]) -> pa.Table:
+        """Rows ``indices`` of the task's rows as ``rejected`` facts with their ``reasons``."""
+        given = self.table.select(list(_GIVEN)).take(pa.array(indices, pa.int64()))
+        return _rows("rejected", given.append_column("reason", pa.array(reasons, pa.string())))
+
+
+def route_log_rows(
+    batches: Iterator[pa.RecordBatch], payload: Payload, per_key: bool = False
+) -> Iterator[pa.RecordBatch]:
+    """``mapInArrow``, the routing stage: a task's distinct log rows (``job.distinct_rows``, a topic's
+    rows all in one task) checked and keyed (``_LogRows``: the payload's ``Keying``), each routing key
+    routed once (``route_batches``), and the rows not routed as ``rejected`` facts: those refused by the
+    checks, and those behind a key the engine refused."""
+    payload = worker_payload(payload)
+    if payload.keying is None:
+        raise ValueError("the payload has no keying: made without the log's Keying")
+    rows = _LogRows(batches, payload.keying)
+    yield from rows.rejected.to_batches()
+    for facts in route_batches(rows.keys(), payload, per_key):
+        yield facts
+        refused = rows.behind_refused(facts)
+        if refused is not None:
+            yield from refused.to_batches()
 
 
 _CHECKED = ("record", "from", "topic", "count_text", "bytes_text", "properties")
 """The columns a row's checks read, in ``_Checks.row``'s order."""
+_GIVEN = ("from", "topic", "properties", "count_text", "bytes_text", "record")
+"""A distinct log row's columns as given (``log_rows.GIVEN``: batches.py imports no Spark helper)."""
+_TRIM_EVERY = 10_000
+"""Rows checked between two trims of the checks' answers (``_Checks.KEPT``)."""
+KEYS_PER_BATCH = 10_000
+"""Routing keys per batch given to ``route_batches`` (Spark's own Arrow batch size): its facts are
+summed per batch."""
+_BY_TOPIC = itemgetter(1, 0, 2)
+_NO_ROWS = pa.schema([*((c, pa.string()) for c in _GIVEN), ("rows", pa.int64()), ("bytes_sum", pa.int64())])
+"""An empty task's rows."""
 
 
 _DELIVERY = ("variant", "subscription", "node", "status", "stored_at", "hops")

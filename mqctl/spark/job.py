@@ -1,14 +1,16 @@
-"""The Spark plan of ``mqctl spark analyze``: read, key, route once per key, aggregate, write.
+"""The Spark plan of ``mqctl spark analyze``: read, count identical rows, key and route once per key,
+aggregate, write.
 
 1. The publication log (Parquet, CSV or JSON lines) is read by Spark and normalised to text columns.
-2. Identical rows counted (in the JVM: a log repeats publishers, topics, properties and sizes), then
-   ``mapInArrow(key_batches)``: each distinct row checked and given its routing key (or its reason for
-   refusal), so Python sees each distinct row once, not every publication.
-3. Rows grouped by routing key (``from``, ``topic``, the selector-read properties): a log repeats topics
-   heavily, and the engine's answer is the same for every publication of a key.
-4. ``mapInArrow(route_batches)``: each key routed by the domain engine in every variant, on executors
-   holding the whole snapshot (a broadcast), into facts; the facts are cached and aggregated into the
-   outputs (docs/spark.md).
+2. Identical rows counted (in the JVM: a log repeats publishers, topics, properties and sizes), cached
+   and counted (the count sizes the routing stage), then laid out by topic: all rows of a topic in one
+   routing task.
+3. ``mapInArrow(route_log_rows)``, one Python stage: each distinct row checked and given its routing key
+   (or its reason for refusal), the rows of a key merged (``from``, ``topic``, the selector-read
+   properties: a log repeats topics heavily, and the engine's answer is the same for every publication
+   of a key), each key routed once by the domain engine in every variant, on executors holding the
+   whole snapshot (a broadcast), into facts; the rows not routed leave as facts of their own. The
+   facts are cached and aggregated into the outputs (docs/spark.md).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import pyarrow as pa
 from mqctl.domain.errors import InputError
 from mqctl.domain.model import Topology
 from mqctl.domain.what_if import CURRENT, Variant, apply_variant
-from mqctl.spark.batches import KEYED_SCHEMA, ROUTED_SCHEMA, Keying, Payload, key_batches, route_batches
+from mqctl.spark.batches import ROUTED_SCHEMA, Keying, Payload, route_log_rows
 from mqctl.spark.log_rows import GIVEN, NUMBER, sizes_apart
 from mqctl.spark.outputs import OUTPUTS, write_outputs
 from mqctl.spark.summary_json import summary_text
@@ -33,7 +35,7 @@ from mqctl.spark.summary_json import summary_text
 if TYPE_CHECKING:
     from pyspark.sql import Column, DataFrame, SparkSession
 
-__all__ = ["OUTPUTS", "Analysis", "analyze", "publication_format", "route", "routing_keys"]
+__all__ = ["OUTPUTS", "Analysis", "analyze", "distinct_rows", "publication_format", "route"]
 
 FORMATS = {".parquet": "parquet", ".csv": "csv", ".json": "json", ".jsonl": "json", ".ndjson": "json"}
 
@@ -118,23 +120,17 @@ def read_publications(spark: SparkSession, path: Path, fmt: str) -> tuple[DataFr
     return frame.select(*given), text_values
 
 
-def _keyer(broadcast: Any) -> Callable[[Iterator[pa.RecordBatch]], Iterator[pa.RecordBatch]]:
-    def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        return key_batches(batches, broadcast.value)
-
-    return run
-
-
 def _router(broadcast: Any, per_key: bool) -> Callable[[Iterator[pa.RecordBatch]], Iterator[pa.RecordBatch]]:
     def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        return route_batches(batches, broadcast.value, per_key)
+        return route_log_rows(batches, broadcast.value, per_key)
 
     return run
 
 
-def route(keys: DataFrame, broadcast: Any, per_key: bool) -> DataFrame:
-    """Step 4: the routing stage, the keys routed by the domain engine into fact rows."""
-    return keys.mapInArrow(_router(broadcast, per_key), _ddl(ROUTED_SCHEMA))
+def route(rows: DataFrame, broadcast: Any, per_key: bool) -> DataFrame:
+    """Step 3: the routing stage, the distinct rows keyed and routed by the domain engine into fact
+    rows (``broadcast``: a ``Payload`` with its ``Keying``)."""
+    return rows.mapInArrow(_router(broadcast, per_key), _ddl(ROUTED_SCHEMA))
 
 
 def check_variants(topology: Topology, variants: list[Variant]) -> None:
@@ -171,62 +167,54 @@ def analyze(
     check_variants(topology, variants)
     fmt = publication_format(publications, fmt)
     with _shuffle_partitions(spark, partitions or sized_partitions(spark, publications)):
-        log, keyed, valid, keys, keying = routing_keys(spark, topology, publications, fmt, partitions)
-        broadcast = spark.sparkContext.broadcast(Payload(topology, variants, uuid.uuid4().hex, packed))
-        routed = route(keys, broadcast, per_key).persist(StorageLevel.MEMORY_AND_DISK)
+        log, counted, rows, text_values = distinct_rows(spark, publications, fmt, partitions)
+        keying = Keying.of(topology, text_values)
+        payload = Payload(topology, variants, uuid.uuid4().hex, packed, keying)
+        broadcast = spark.sparkContext.broadcast(payload)
+        routed = route(rows, broadcast, per_key).persist(StorageLevel.MEMORY_AND_DISK)
         try:
             names = [CURRENT] + [v.text for v in variants]
-            summary = write_outputs(spark, log, keyed, valid, routed, out, names, per_key)
+            summary = write_outputs(spark, log, routed, out, names, per_key)
         finally:
             routed.unpersist()
-            keyed.unpersist()
+            counted.unpersist()
             broadcast.unpersist()
-            keying.unpersist()
     (out / "summary.json").write_text(summary_text(summary), encoding="utf-8")
     return Analysis(summary, out, {name: out / name for name in OUTPUTS})
 
 
-def routing_keys(
-    spark: SparkSession, topology: Topology, publications: Path, fmt: str, partitions: int | None
-) -> tuple[DataFrame, DataFrame, DataFrame, DataFrame, Any]:
-    """Steps 1–3: the log as text columns, the keyed distinct rows (persisted), the valid ones, the
-    routing keys with their ``messages`` and ``bytes`` totals (laid out for the routing stage), and the
-    keying broadcast.
+def distinct_rows(
+    spark: SparkSession, publications: Path, fmt: str, partitions: int | None
+) -> tuple[DataFrame, DataFrame, DataFrame, bool]:
+    """Steps 1–2: the log as text columns; its distinct rows with how many times the log holds each
+    (``rows``) and their plain sizes summed (``bytes_sum``), cached (the caller unpersists it); the same
+    rows laid out for the routing stage, all rows of a topic in one task; and whether properties were a
+    map of text (``Keying.text_values``).
     Apart from ``analyze`` so that a benchmark can time the routing stage alone."""
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
 
     frame, text_values = read_publications(spark, publications, fmt)
-    keying = spark.sparkContext.broadcast(Keying.of(topology, text_values))
-    distinct = (
+    counted = (
         sizes_apart(frame)
         .groupBy(*GIVEN)
         .agg(F.count(F.lit(1)).alias("rows"), F.coalesce(F.sum("bytes_plain"), F.lit(0)).alias("bytes_sum"))
+        .persist(StorageLevel.MEMORY_AND_DISK)
     )
-    keyed = distinct.mapInArrow(_keyer(keying), _ddl(KEYED_SCHEMA)).persist(StorageLevel.MEMORY_AND_DISK)
-    valid = keyed.where(F.col("reason").isNull())
-    messages = F.col("rows") * F.col("count")
-    size = messages * F.col("bytes") + F.col("count") * F.col("bytes_sum")
-    # keys of one topic side by side in one partition: the engine keeps a topic's publisher-independent
-    # work (matching subscriptions, proxies) in its cache, and the next key of that topic reuses it.
-    # Grouping by key after the repartition by topic needs no second shuffle.
-    # the routing tasks sized to the distinct rows (counting them fills the cache the next steps
-    # read); a number given to repartition is kept as it is, where adaptive execution would merge
-    # the few megabytes of keys into fewer, longer tasks
-    tasks = routing_tasks(spark, keyed.count(), partitions)
-    keys = (
-        valid.repartition(tasks, "topic")
-        .groupBy("topic", "from", "key")
-        .agg(F.sum(messages).alias("messages"), F.sum(size).alias("bytes"))
-        .sortWithinPartitions("topic", "from", "key")
-    )
-    return frame, keyed, valid, keys, keying
+    # the routing tasks sized to the distinct rows (counting them fills the cache the routing stage
+    # reads); a number given to repartition is kept as it is, where adaptive execution would merge the
+    # few megabytes of rows into fewer, longer tasks. A topic's rows side by side in one task: its
+    # keys are merged there, and the engine keeps a topic's publisher-independent work (matching
+    # subscriptions, proxies) in its cache for the next key of that topic.
+    tasks = routing_tasks(spark, counted.count(), partitions)
+    return frame, counted, counted.repartition(tasks, "topic"), text_values
 
 
 SMALL_LOG = 1 << 20
 """A log of at most this many bytes is counted and keyed in one task per stage."""
 SMALL_KEYS = 4096
-"""At most this many distinct rows are routed in one task: a second would build a second model."""
+"""At most this many distinct rows are keyed and routed in one task: a second would build a second
+model."""
 
 
 def sized_partitions(spark: SparkSession, publications: Path) -> int | None:

@@ -61,7 +61,7 @@ class _Totals:
     refused: int
     """Routing keys the engine refused (their rows join ``rejected``)."""
     bad: int
-    """Distinct log rows refused by the checks (their rows are ``rejected``)."""
+    """Distinct log rows not routed (refused by the checks, or behind a refused key): ``rejected``."""
 
 
 def _rows(frame: DataFrame) -> list[tuple[Any, ...]]:
@@ -73,12 +73,12 @@ def _rows(frame: DataFrame) -> list[tuple[Any, ...]]:
 
 def _few(routed: DataFrame) -> DataFrame:
     """The facts that are summed into small outputs, summed in one pass over the facts: links (per
-    variant and link), tallies (per variant, status, node and stored_at) and refused keys (``n``: how
-    many), a few rows per node and link however long the log."""
+    variant and link), tallies (per variant, status, node and stored_at), refused keys and rejected
+    distinct rows (``n``: how many), a few rows per node and link however long the log."""
     from pyspark.sql import functions as F
 
     return (
-        routed.where(F.col("kind").isin("link", "tally", "refused"))
+        routed.where(F.col("kind").isin("link", "tally", "refused", "rejected"))
         .groupBy("kind", "variant", "status", "node", "stored_at", "link_from", "link_to", "via")
         .agg(F.sum("messages").alias("messages"), F.sum("bytes").alias("bytes"), F.count(F.lit(1)).alias("n"))
     )
@@ -137,15 +137,15 @@ def _node_load(links: DataFrame, small: DataFrame) -> DataFrame:
     )
 
 
-def _summed(links: DataFrame, load: DataFrame, small: DataFrame, keyed: DataFrame) -> DataFrame:
+def _summed(links: DataFrame, load: DataFrame, small: DataFrame) -> DataFrame:
     """The summary's figures as one small frame (one collect): the links (``part`` link), each node's
     received messages (load), the tallies per status (tally), the refused keys (refused) and the
-    distinct rows refused by the checks (bad: whether ``rejected`` has rows at all)."""
+    distinct rows not routed (rejected: whether ``rejected/`` has rows at all)."""
     from pyspark.sql import functions as F
 
     none = F.lit(None).cast("string")
     counted = (
-        small.where(F.col("kind").isin("tally", "refused"))
+        small.where(F.col("kind").isin("tally", "refused", "rejected"))
         .groupBy("kind", "variant", "status")
         .agg(F.sum("messages").alias("m"), F.sum("n").alias("n"))
     )
@@ -175,13 +175,8 @@ def _summed(links: DataFrame, load: DataFrame, small: DataFrame, keyed: DataFram
                 F.col("status").alias("a"),
                 none.alias("b"),
                 none.alias("via"),
-                F.when(F.col("kind") == "refused", F.col("n")).otherwise(F.col("m")).alias("m"),
+                F.when(F.col("kind") == "tally", F.col("m")).otherwise(F.col("n")).alias("m"),
             )
-        )
-        .unionByName(
-            keyed.where(F.col("reason").isNotNull())
-            .agg(F.count(F.lit(1)).alias("m"))
-            .select(F.lit("bad").alias("part"), *(none.alias(c) for c in ("variant", "a", "b", "via")), "m")
         )
     )
 
@@ -201,7 +196,7 @@ def _totals(summed: DataFrame) -> _Totals:
     received = sorted((r["variant"], r["a"], r["m"]) for r in rest if r["part"] == "load")
     counted = [(r["variant"], r["a"], r["m"]) for r in rest if r["part"] == "tally"]
     refused = sum(r["m"] for r in rest if r["part"] == "refused")
-    bad = sum(r["m"] for r in rest if r["part"] == "bad")
+    bad = sum(r["m"] for r in rest if r["part"] == "rejected")
     return _Totals(links, received, counted, refused, bad)
 
 
@@ -257,16 +252,14 @@ def _small(spark: SparkSession, rows: list[tuple[Any, ...]], schema: pa.Schema) 
 def write_outputs(
     spark: SparkSession,
     log: DataFrame,
-    keyed: DataFrame,
-    valid: DataFrame,
     routed: DataFrame,
     out: Path,
     variants: list[str],
     per_key: bool,
 ) -> dict[str, Any]:
     """Write the five outputs under ``out``; return summary.json's content (``variants`` in order,
-    ``current`` first). ``keyed`` and ``routed`` are cached by the caller; ``log`` is the publications
-    as text columns (``job.read_publications``), read again for rejected rows."""
+    ``current`` first). ``routed`` is cached by the caller; ``log`` is the publications as text columns
+    (``job.read_publications``), read again for rejected rows."""
     from pyspark.sql import functions as F
 
     kind = F.col("kind")
@@ -274,18 +267,17 @@ def write_outputs(
     small = _few(routed).persist()
     links = _link_traffic(small)
     load = _node_load(links, small).persist()
-    totals = _totals(_summed(links, load, small, keyed))
+    totals = _totals(_summed(links, load, small))
     deliveries = _facts(routed.where(kind == "delivery"), DELIVERY_COLUMNS, per_key)
-    if not per_key:
-        deliveries = deliveries.persist()  # written, then read again for the gains and losses
-    bad = keyed.where(F.col("reason").isNotNull())
-    if totals.refused:
-        refused = routed.where(kind == "refused").select("from", "topic", "key", F.col("reason").alias("why"))
-        bad = bad.unionByName(
-            valid.join(refused, ["from", "topic", "key"]).drop("reason").withColumnRenamed("why", "reason")
-        )
-    # the log is read again for its rejected rows only when there are some (keyed is cached)
+    if not per_key and len(variants) > 1:
+        # written, then read again for the gains and losses; without a variant there are none, and
+        # filling the cache would only slow the write
+        deliveries = deliveries.persist()
+    # the distinct rows not routed came out of the routing stage as facts of their own (refused by the
+    # checks, or behind a key the engine refused); the log is read again for their rows only when there
+    # are some
     some = bool(totals.bad or totals.refused)
+    bad = routed.where(kind == "rejected")
     rejected = _as_given(log, bad, F.col("reason")) if some else _small(spark, [], REJECTED_SCHEMA)
     rejected = rejected.persist()  # written, then counted
     frames = {

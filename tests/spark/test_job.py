@@ -302,3 +302,69 @@ def test_a_variant_naming_what_the_snapshot_lacks_fails_before_spark(
     with pytest.raises(InputError):
         analyze(spark, estate(), log, tmp_path / "out", [parse_variant(text)])
     assert not (tmp_path / "out").exists()
+
+
+def test_every_rejected_row_is_written_once_whichever_task_refuses_it(spark: Any, tmp_path: Path) -> None:
+    """Rows refused by the checks leave the routing stage (keyed there, a topic's rows in one task) as
+    facts of their own: over several routing tasks, ``rejected/`` holds each bad log row exactly as
+    often as the log does, no more, no less, and the good rows are all routed."""
+    good = [
+        {k: str(v) if k != "properties" else json.dumps(v) for k, v in r.items()} for r in publications(60)
+    ]
+    bad = [
+        {"from": "NOPE", "topic": f"/sports/{i % 7}", "properties": "", "count": "", "bytes": str(i % 3)}
+        for i in range(40)
+    ]
+    bad += [{**r, "count": "lots"} for r in good[:15]]  # beside good rows of the same topics
+    bad += [{**r, "properties": "{broken"} for r in good[15:25]]
+    rows = [*good, *bad, *bad[:5]]  # some bad rows twice
+    columns = ("from", "topic", "properties", "count", "bytes")
+    pcsv.write_csv(pa.Table.from_pylist([{c: r[c] for c in columns} for r in rows]), tmp_path / "log.csv")
+    result = analyze(spark, estate(), tmp_path / "log.csv", tmp_path / "out", [], partitions=3)
+    rejected = _rows(tmp_path / "out" / "rejected")
+    want = Counter(tuple(r[c] or None for c in columns) for r in [*bad, *bad[:5]])
+    assert Counter(tuple(r[c] for c in columns) for r in rejected) == want
+    assert result.summary["rejected"] == len(bad) + 5
+    assert result.summary["variants"][0]["publications"] == sum(int(r["count"]) for r in good)
+
+
+def test_rows_behind_a_key_the_engine_refuses_are_rejected_with_its_reason() -> None:
+    """A key that passes the checks but that the engine refuses (here: a publisher the checks know and
+    the snapshot lacks) takes every distinct row behind it to ``rejected`` with the engine's reason,
+    once each; the other keys are routed."""
+    import pyarrow.compute as pc
+
+    from mqctl.spark.batches import Keying, Payload, route_log_rows
+
+    topology = estate()
+    keying = Keying.of(topology)
+    ghost = Keying({**keying.dialects, "GHOST": keying.dialects["QM2"]}, keying.relevant)
+    given = pa.table(
+        {
+            "from": ["GHOST", "GHOST", "QM2", "NOPE"],
+            "topic": ["/sports/a", "/sports/a", "/sports/a", "/sports/a"],
+            "properties": ['{"amount": 5}', '{"amount": 5, "noise": 1}', '{"amount": 5}', None],
+            "count_text": ["2", "3", "1", None],
+            "bytes_text": [None, None, None, None],
+            "record": [None, None, None, None],
+            "rows": pa.array([1, 4, 2, 1], pa.int64()),
+            "bytes_sum": pa.array([10, 40, 20, 0], pa.int64()),
+        }
+    )
+    payload = Payload(topology, [parse_variant("down:QM3")], "ghost-test", keying=ghost)
+    facts = pa.Table.from_batches(list(route_log_rows(iter(given.to_batches()), payload)))
+    rejected = facts.filter(pc.equal(facts.column("kind"), "rejected")).to_pylist()
+    assert sorted((r["from"], r["properties"], r["count_text"]) for r in rejected) == [
+        ("GHOST", '{"amount": 5, "noise": 1}', "3"),
+        ("GHOST", '{"amount": 5}', "2"),
+        ("NOPE", None, None),
+    ]
+    assert {r["reason"] for r in rejected if r["from"] == "GHOST"} == {
+        r["reason"] for r in facts.filter(pc.equal(facts.column("kind"), "refused")).to_pylist()
+    }
+    assert all(r["variant"] is None for r in rejected)
+    published = facts.filter(pc.equal(facts.column("status"), "published")).to_pylist()
+    assert {(r["variant"], r["node"], r["messages"]) for r in published} == {
+        (CURRENT, "QM2", 2),
+        ("down:QM3", "QM2", 2),
+    }
