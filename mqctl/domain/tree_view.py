@@ -273,27 +273,36 @@ def effective_many(tree: TopicTree, topicstrs: Iterable[str]) -> list[dict[str, 
     """``[effective_json(r) for r in tree.resolve_many(topicstrs)]``, made from where each string lands
     (``TopicTree.reach_many``) without a ``Resolution`` each: ``display topic '*' -o json`` over an
     estate writes 50,000 of them, and a frozen dataclass of fourteen fields costs more to make than the
-    walk that finds its values (``tests/domain/test_resolution_shared.py`` holds the two equal)."""
+    walk that finds its values (``tests/domain/test_resolution_shared.py`` holds the two equal).
+
+    Strings that land alike (the same cluster point, the same inherited and own values: most of a queue
+    manager's objects) share one map of their values, copied with its object's name: the copies share
+    its ``hosts`` list, the maps are for writing out."""
     hosts = tree.index.hosts
     asparent, enabled, all_ = Enablement.ASPARENT, str(Enablement.ENABLED), str(Scope.ALL)
+    alike: dict[tuple[Any, ...], dict[str, Any]] = {}
     out: list[dict[str, Any]] = []
-    for r in tree.reach_many(topicstrs):
-        obj, point = r.object, r.point
-        out.append(
-            {
-                "object": obj.name if obj is not None else ROOT_NAME,
+    for _, obj, point, pubscope, subscope, pub, sub in tree.reach_many(topicstrs):
+        own = (obj.wildcard, obj.proxysub) if obj is not None else (Wildcard.PASSTHRU, ProxySub.FIRSTUSE)
+        key = (id(point), pubscope, subscope, pub, sub, *own)  # ``point`` is the tree's: alive throughout
+        value = alike.get(key)
+        if value is None:
+            value = alike[key] = {
+                "object": None,
                 "cluster": point.cluster if point is not None else "",
                 "cluster_point": point.name if point is not None else None,
                 "clroute": str(point.clroute) if point is not None and point.cluster else None,
                 "hosts": list(hosts(point.cluster, point.topicstr)) if point is not None else [],
-                "pubscope": all_ if r.pubscope == Scope.ASPARENT else str(r.pubscope),
-                "subscope": all_ if r.subscope == Scope.ASPARENT else str(r.subscope),
-                "pub": enabled if r.pub == asparent else str(r.pub),
-                "sub": enabled if r.sub == asparent else str(r.sub),
-                "wildcard": str(obj.wildcard) if obj is not None else str(Wildcard.PASSTHRU),
-                "proxysub": str(obj.proxysub) if obj is not None else str(ProxySub.FIRSTUSE),
+                "pubscope": all_ if pubscope == Scope.ASPARENT else str(pubscope),
+                "subscope": all_ if subscope == Scope.ASPARENT else str(subscope),
+                "pub": enabled if pub == asparent else str(pub),
+                "sub": enabled if sub == asparent else str(sub),
+                "wildcard": str(own[0]),
+                "proxysub": str(own[1]),
             }
-        )
+        value = value.copy()  # "object" stays the first key
+        value["object"] = obj.name if obj is not None else ROOT_NAME
+        out.append(value)
     return out
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import Any, NamedTuple
 
 from sqlalchemy import ColumnElement, Select, Text, case, func, select, type_coerce, union
@@ -176,6 +176,10 @@ class ShownTopics(NamedTuple):
 
 MQ_TOPIC_ROW = ("name", "qmgr", *MQ_TOPIC_KEYS, "properties", "dialect", "seq")
 """The keys of an MQ row of ``display topic``, in order (docs/cli.md)."""
+_OBJECT_FIELD = {"qmgr": "node"}
+"""A row's key -> the ``TopicObject`` field holding its value, where they differ."""
+PART = 4096
+"""Rows of a large query read from the driver at a time (``Result.partitions``)."""
 EMS_TOPIC_ROW = ("name", "qmgr", *EMS_TOPIC_KEYS, "properties", "dialect", "seq")
 
 
@@ -202,22 +206,33 @@ def display_topics(
     # each row's values in its keys' order (``MQ_TOPIC_ROW``, ``EMS_TOPIC_ROW``): name, qmgr, ...
     mq_values = itemgetter(at["name"], 0, *[at[k] for k in MQ_TOPIC_KEYS], at["properties"], 1, at["seq"])
     ems_values = itemgetter(at["name"], 0, *[at[k] for k in EMS_TOPIC_KEYS], at["properties"], 1, at["seq"])
+    # an MQ row made from its object: the same values (enumerations as members, which JSON writes as
+    # their text), the row's own copies of the stored texts left to die with the query's row
+    head = MQ_TOPIC_ROW[: MQ_TOPIC_ROW.index("properties")]
+    object_values = attrgetter(*(_OBJECT_FIELD.get(k, k) for k in head))
     from_tuple, json_value = codec.from_tuple, convert.json_value
     rows: list[dict[str, Any]] = []
     shown: list[TopicObject | None] = []
     obj: TopicObject | None = None
-    for row in store.conn.execute(stmt).all():
-        if row[1] == mq:
-            item = dict(zip(MQ_TOPIC_ROW, mq_values(row), strict=True))
-            item["cluster"] = item["cluster"] or ""
-            if objects:
+    # read a part at a time: the driver's rows and their texts are freed as the display's are made
+    for part in store.conn.execute(stmt).partitions(PART):
+        for row in part:
+            if row[1] != mq:
+                item = dict(zip(EMS_TOPIC_ROW, ems_values(row), strict=True))
+                item["properties"] = json_value(item["properties"])
+                obj = None
+            elif objects:
                 obj = from_tuple(row[2:], (row[0],))
-        else:
-            item = dict(zip(EMS_TOPIC_ROW, ems_values(row), strict=True))
-            obj = None
-        item["properties"] = dict(obj.properties) if obj is not None else json_value(item["properties"])
-        rows.append(item)
-        shown.append(obj)
+                item = dict(zip(head, object_values(obj), strict=True))
+                item["properties"] = dict(obj.properties)
+                item["dialect"] = mq
+                item["seq"] = obj.seq
+            else:
+                item = dict(zip(MQ_TOPIC_ROW, mq_values(row), strict=True))
+                item["cluster"] = item["cluster"] or ""
+                item["properties"] = json_value(item["properties"])
+            rows.append(item)
+            shown.append(obj)
     return ShownTopics(rows, shown, every=generic and pattern == "*" and node is None)
 
 

@@ -84,6 +84,26 @@ def test_streamed_json_is_the_bytes_of_json_dumps(cli: Cli) -> None:
         assert out == json.dumps(json.loads(out), indent=2, ensure_ascii=False) + "\n"
 
 
+@pytest.mark.parametrize("args", [("*",), ("*", "--qmgr", "QM2"), ("S*",), ("NEWS",)])
+def test_json_through_orjson_is_the_json_of_the_standard_library(
+    cli: Cli, args: tuple[str, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``display topic -o json`` written by orjson (rows past ``FEW_ROWS``, in chunks) gives the bytes of
+    the standard library's writer: the rows' enumerations (members of the domain's, made from the topic
+    objects) and inherited ``effective`` values written alike, over several queue managers, ASPARENT
+    values, a conflict and text to escape."""
+    from mqctl.render import console
+
+    estate(cli)
+    ok(cli("define", "topic", "UNI", "--qmgr", "QM6", "--topicstr", "/Ünï/代码", "--descr", 'a "q"\tb'))
+    ok(cli("alter", "topic", "FOOT", "--qmgr", "QM1", "--pubscope", "ASPARENT", "--sub", "ASPARENT"))
+    standard = ok(cli("display", "topic", *args, "-o", "json")).stdout  # a few rows: no orjson
+    monkeypatch.setattr(console, "FEW_ROWS", 0)
+    monkeypatch.setattr(console, "ROWS_CHUNK", 2)
+    assert ok(cli("display", "topic", *args, "-o", "json")).stdout == standard
+    assert standard == json.dumps(json.loads(standard), indent=2, ensure_ascii=False) + "\n"
+
+
 @pytest.mark.parametrize(
     "data",
     [

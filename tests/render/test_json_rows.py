@@ -26,11 +26,36 @@ VALUE = st.recursive(
 ROW = st.dictionaries(TEXT, VALUE, max_size=6)
 
 
-def written(rows: list[dict[str, Any]]) -> str:
+def written(rows: list[dict[str, Any]], few: int = 0) -> str:
+    """What ``emit_rows`` writes into a text stream; up to ``few`` rows by its own writer, more through
+    orjson (0: orjson whatever the number)."""
     buf = io.StringIO()
-    with redirect_stdout(buf):
-        emit_rows(rows)
+    saved = console.FEW_ROWS
+    console.FEW_ROWS = few
+    try:
+        with redirect_stdout(buf):
+            emit_rows(rows)
+    finally:
+        console.FEW_ROWS = saved
     return buf.getvalue()
+
+
+def written_bytes(rows: list[dict[str, Any]], encoding: str = "utf-8") -> bytes:
+    """What ``emit_rows`` writes into a text stream over bytes (as a pipe's), in ``encoding``, after a line
+    already written as text (it must come first)."""
+    raw = io.BytesIO()
+    stream = io.TextIOWrapper(raw, encoding=encoding, errors="backslashreplace")
+    saved = console.FEW_ROWS
+    console.FEW_ROWS = 0
+    try:
+        with redirect_stdout(stream):
+            print("first")
+            emit_rows(rows)
+            print("last")
+    finally:
+        console.FEW_ROWS = saved
+    stream.flush()
+    return raw.getvalue()
 
 
 def expected(rows: list[dict[str, Any]]) -> str:
@@ -40,6 +65,31 @@ def expected(rows: list[dict[str, Any]]) -> str:
 @given(st.lists(ROW, max_size=5))
 def test_rows_are_the_bytes_of_json_dumps(rows: list[dict[str, Any]]) -> None:
     assert written(rows) == expected(rows)
+
+
+@given(st.lists(ROW, max_size=5))
+def test_a_few_rows_are_the_same_bytes_without_orjson(rows: list[dict[str, Any]]) -> None:
+    """Up to ``FEW_ROWS`` rows are written without importing orjson: the same bytes."""
+    assert written(rows, few=5) == expected(rows)
+
+
+@given(st.lists(ROW, max_size=5), st.sampled_from(["utf-8", "UTF8", "latin-1", "ascii"]))
+def test_rows_under_a_text_stream_are_its_bytes(rows: list[dict[str, Any]], encoding: str) -> None:
+    """Into a UTF-8 stream orjson's bytes go under the text layer: the bytes its text would give, in
+    order with what the stream already holds; into any other encoding, the text goes through it."""
+    text = "first\n" + expected(rows) + "last\n"
+    assert written_bytes(rows, encoding) == text.encode(encoding, "backslashreplace")
+
+
+def test_a_refused_chunk_under_a_text_stream_keeps_its_place() -> None:
+    """A chunk orjson refuses is written as text between chunks written as bytes: the order holds."""
+    rows: list[dict[str, Any]] = [{"name": "A"}, {"name": "B", "seq": 2**70}, {"name": "代码 C"}]
+    saved = console.ROWS_CHUNK
+    console.ROWS_CHUNK = 1
+    try:
+        assert written_bytes(rows) == ("first\n" + expected(rows) + "last\n").encode()
+    finally:
+        console.ROWS_CHUNK = saved
 
 
 @given(st.lists(ROW, min_size=1, max_size=9), st.integers(min_value=1, max_value=4))
