@@ -3,7 +3,9 @@
 
 Everything that can be refused is refused before Spark starts (a missing log, a non-empty ``--out``, a
 snapshot the rules refuse, a variant naming what the snapshot lacks, a log whose format cannot be told),
-so a mistake costs no JVM start; a failure inside Spark becomes one ``InputError`` line too.
+so a mistake costs no JVM start; a failure inside Spark becomes one ``InputError`` line too. Where the
+JVM is up already (``spark-submit``, a session of the caller's), the snapshot is read and checked while
+Spark counts the log's rows, and a refusal cancels the count.
 """
 
 from __future__ import annotations
@@ -16,11 +18,12 @@ from typing import TYPE_CHECKING
 
 from mqctl.domain.errors import InputError
 from mqctl.domain.what_if import parse_variant
-from mqctl.services.snapshot import read_snapshot
+from mqctl.services.snapshot import Snapshot, read_snapshot
 
 if TYPE_CHECKING:
     from pyspark import SparkContext
 
+    from mqctl.domain.model import Topology
     from mqctl.spark.job import Analysis
 
 __all__ = ["AnalyzeRequest", "Progress", "analyze"]
@@ -65,15 +68,21 @@ def analyze(request: AnalyzeRequest, progress: Progress | None = None) -> Analys
     if not request.publications.exists():
         raise InputError("no such file or folder", obj=f"publications {request.publications}")
     _check_out(request.out, request.force)
-    snapshot = read_snapshot(request.snapshot)
-    topology = snapshot.topology
-    from mqctl.spark.job import analyze as run_job
-    from mqctl.spark.job import check_variants, publication_format
-    from mqctl.spark.session import spark_session
+    from mqctl.spark.job import analyze_reading, check_variants, publication_format
+    from mqctl.spark.session import jvm_running, spark_session
 
-    check_variants(topology, variants)
     fmt = publication_format(request.publications, request.fmt)
-    request.out.mkdir(parents=True, exist_ok=True)
+    read: list[Snapshot] = []
+
+    def model() -> tuple[Topology, dict[str, bytes] | None]:
+        snapshot = read[0] if read else read_snapshot(request.snapshot)
+        return snapshot.topology, snapshot.packed
+
+    if not jvm_running():
+        # a mistake costs no JVM start: the snapshot is read and checked before Spark starts
+        read.append(read_snapshot(request.snapshot))
+        check_variants(read[0].topology, variants)
+    # else (spark-submit, a session already up) it is read while Spark counts the log's rows
     from py4j.protocol import Py4JError
     from pyspark.errors import PySparkException
 
@@ -84,16 +93,15 @@ def analyze(request: AnalyzeRequest, progress: Progress | None = None) -> Analys
             ) as spark,
             progress(spark.sparkContext) if progress else nullcontext(),
         ):
-            return run_job(
+            return analyze_reading(
                 spark,
-                topology,
+                model,
                 request.publications,
                 request.out,
                 variants,
                 fmt=fmt,
                 per_key=request.per_key,
                 partitions=request.partitions,
-                packed=snapshot.packed,
             )
     except (PySparkException, Py4JError) as exc:
         raise InputError(

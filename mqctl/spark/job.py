@@ -3,7 +3,8 @@ aggregate, write.
 
 1. The publication log (Parquet, CSV or JSON lines) is read by Spark and normalised to text columns.
 2. Identical rows counted (in the JVM: a log repeats publishers, topics, properties and sizes), cached
-   and counted (the count sizes the routing stage), then laid out by topic: all rows of a topic in one
+   and counted (the count sizes the routing stage; the driver reads the snapshot meanwhile:
+   ``analyze_reading``), then laid out by topic: all rows of a topic in one
    routing task.
 3. ``mapInArrow(route_log_rows)``, one Python stage: each distinct row checked and given its routing key
    (or its reason for refusal), the rows of a key merged (``from``, ``topic``, the selector-read
@@ -29,13 +30,24 @@ from mqctl.domain.model import Topology
 from mqctl.domain.what_if import CURRENT, Variant, apply_variant
 from mqctl.spark.batches import ROUTED_SCHEMA, Keying, Payload, route_log_rows
 from mqctl.spark.log_rows import GIVEN, NUMBER, sizes_apart
+from mqctl.spark.meanwhile import Meanwhile
 from mqctl.spark.outputs import OUTPUTS, write_outputs
 from mqctl.spark.summary_json import summary_text
 
 if TYPE_CHECKING:
     from pyspark.sql import Column, DataFrame, SparkSession
 
-__all__ = ["OUTPUTS", "Analysis", "analyze", "distinct_rows", "publication_format", "route"]
+__all__ = [
+    "OUTPUTS",
+    "Analysis",
+    "ModelSource",
+    "analyze",
+    "analyze_reading",
+    "counted_rows",
+    "distinct_rows",
+    "publication_format",
+    "route",
+]
 
 FORMATS = {".parquet": "parquet", ".csv": "csv", ".json": "json", ".jsonl": "json", ".ndjson": "json"}
 
@@ -143,6 +155,11 @@ def check_variants(topology: Topology, variants: list[Variant]) -> None:
         apply_variant(topology, variant)
 
 
+ModelSource = Callable[[], tuple[Topology, dict[str, bytes] | None]]
+"""What gives the analysis its model: the topology and, when it was read from a Parquet snapshot, its
+files as read (``Snapshot.packed``, broadcast as they are). Called while Spark counts the log."""
+
+
 def analyze(
     spark: SparkSession,
     topology: Topology,
@@ -162,12 +179,54 @@ def analyze(
     ``partitions``: Spark's shuffle partitions; by default sized to the log (``sized_partitions``).
     ``packed``: ``topology`` as the snapshot's Parquet files it was read from (``Snapshot.packed``),
     broadcast as they are; without it the model is packed again here."""
+    check_variants(topology, variants)
+    return analyze_reading(
+        spark,
+        lambda: (topology, packed),
+        publications,
+        out,
+        variants,
+        fmt=fmt,
+        per_key=per_key,
+        partitions=partitions,
+    )
+
+
+def analyze_reading(
+    spark: SparkSession,
+    model: ModelSource,
+    publications: Path,
+    out: Path,
+    variants: list[Variant],
+    *,
+    fmt: str | None = None,
+    per_key: bool = False,
+    partitions: int | None = None,
+) -> Analysis:
+    """``analyze`` with the model read by ``model`` while Spark counts the log's rows (the count needs
+    no model): the snapshot's read and checks, seconds of the driver's Python on a large estate, no
+    longer wait for the count or it for them. When ``model`` fails (a snapshot the rules refuse, a
+    variant naming what it lacks), the count is cancelled and its error raised."""
     from pyspark import StorageLevel
 
-    check_variants(topology, variants)
     fmt = publication_format(publications, fmt)
     with _shuffle_partitions(spark, partitions or sized_partitions(spark, publications)):
-        log, counted, rows, text_values = distinct_rows(spark, publications, fmt, partitions)
+        log, counted, text_values = counted_rows(spark, publications, fmt)
+        counting = Meanwhile(spark.sparkContext, counted.count, "mqctl: the log's distinct rows counted")
+        try:
+            topology, packed = model()
+            check_variants(topology, variants)
+        except BaseException:
+            counting.cancel()
+            counted.unpersist()
+            raise
+        out.mkdir(parents=True, exist_ok=True)
+        # the routing tasks sized to the distinct rows (counting them fills the cache the routing stage
+        # reads); a number given to repartition is kept as it is, where adaptive execution would merge
+        # the few megabytes of rows into fewer, longer tasks. A topic's rows side by side in one task:
+        # its keys are merged there, and the engine keeps a topic's publisher-independent work
+        # (matching subscriptions, proxies) in its cache for the next key of that topic.
+        rows = counted.repartition(routing_tasks(spark, counting.result(), partitions), "topic")
         keying = Keying.of(topology, text_values)
         payload = Payload(topology, variants, uuid.uuid4().hex, packed, keying)
         broadcast = spark.sparkContext.broadcast(payload)
@@ -183,14 +242,11 @@ def analyze(
     return Analysis(summary, out, {name: out / name for name in OUTPUTS})
 
 
-def distinct_rows(
-    spark: SparkSession, publications: Path, fmt: str, partitions: int | None
-) -> tuple[DataFrame, DataFrame, DataFrame, bool]:
+def counted_rows(spark: SparkSession, publications: Path, fmt: str) -> tuple[DataFrame, DataFrame, bool]:
     """Steps 1–2: the log as text columns; its distinct rows with how many times the log holds each
-    (``rows``) and their plain sizes summed (``bytes_sum``), cached (the caller unpersists it); the same
-    rows laid out for the routing stage, all rows of a topic in one task; and whether properties were a
-    map of text (``Keying.text_values``).
-    Apart from ``analyze`` so that a benchmark can time the routing stage alone."""
+    (``rows``) and their plain sizes summed (``bytes_sum``), to be cached (``persist``ed here, not yet
+    computed; the caller unpersists it); and whether properties were a map of text
+    (``Keying.text_values``). Needs no model: Spark counts while the driver reads the snapshot."""
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
 
@@ -201,11 +257,15 @@ def distinct_rows(
         .agg(F.count(F.lit(1)).alias("rows"), F.coalesce(F.sum("bytes_plain"), F.lit(0)).alias("bytes_sum"))
         .persist(StorageLevel.MEMORY_AND_DISK)
     )
-    # the routing tasks sized to the distinct rows (counting them fills the cache the routing stage
-    # reads); a number given to repartition is kept as it is, where adaptive execution would merge the
-    # few megabytes of rows into fewer, longer tasks. A topic's rows side by side in one task: its
-    # keys are merged there, and the engine keeps a topic's publisher-independent work (matching
-    # subscriptions, proxies) in its cache for the next key of that topic.
+    return frame, counted, text_values
+
+
+def distinct_rows(
+    spark: SparkSession, publications: Path, fmt: str, partitions: int | None
+) -> tuple[DataFrame, DataFrame, DataFrame, bool]:
+    """``counted_rows``, counted, and laid out for the routing stage as ``analyze`` lays them out (all
+    rows of a topic in one task). For a benchmark that times the routing stage alone."""
+    frame, counted, text_values = counted_rows(spark, publications, fmt)
     tasks = routing_tasks(spark, counted.count(), partitions)
     return frame, counted, counted.repartition(tasks, "topic"), text_values
 

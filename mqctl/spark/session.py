@@ -32,6 +32,16 @@ def launched_by_spark_submit() -> bool:
     return "PYSPARK_GATEWAY_PORT" in os.environ
 
 
+def jvm_running() -> bool:
+    """Spark is up already in this process: launched by spark-submit, or a session of the caller's
+    (``spark_session`` joins it)."""
+    if launched_by_spark_submit():
+        return True
+    from pyspark.sql import SparkSession
+
+    return SparkSession.getActiveSession() is not None
+
+
 def is_local(master: str) -> bool:
     return master == "local" or master.startswith("local[") or master.startswith("local-cluster")
 
