@@ -3,7 +3,8 @@
 The driver's Python and the executors' JVM are separate workers: while Spark counts the log's rows, the
 driver can read and check the snapshot instead of waiting (on a cluster the count costs the driver
 nothing; in local mode it shares the cores). The action runs in a ``pyspark.InheritableThread`` under a
-job group of its own, so that it can be cancelled when the driver's own work fails.
+job group (the caller's, else one of its own), so that it can be cancelled when the driver's own work
+fails: the driver runs no job of its own meanwhile.
 """
 
 from __future__ import annotations
@@ -28,12 +29,15 @@ class Meanwhile(Generic[T]):
         from pyspark import InheritableThread
 
         self._context = context
-        self._group = f"mqctl-{uuid.uuid4().hex}"
+        # the caller's job group when it has one (the CLI's progress bar follows it), else one of its own
+        inherited = context.getLocalProperty("spark.jobGroup.id")
+        self._group = inherited or f"mqctl-{uuid.uuid4().hex}"
         self._value: T | None = None
         self._error: BaseException | None = None
 
         def run() -> None:
-            context.setJobGroup(self._group, description, interruptOnCancel=True)
+            if inherited is None:
+                context.setJobGroup(self._group, description, interruptOnCancel=True)
             try:
                 self._value = action()
             except BaseException as exc:  # handed to the caller by ``result``
