@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from mqctl.domain.errors import InputError
 from mqctl.domain.what_if import parse_variant
-from mqctl.services.snapshot import Snapshot, read_snapshot
+from mqctl.services.snapshot import read_snapshot
 
 if TYPE_CHECKING:
     from pyspark import SparkContext
@@ -68,21 +68,26 @@ def analyze(request: AnalyzeRequest, progress: Progress | None = None) -> Analys
     if not request.publications.exists():
         raise InputError("no such file or folder", obj=f"publications {request.publications}")
     _check_out(request.out, request.force)
-    from mqctl.spark.job import analyze_reading, check_variants, publication_format
+    from mqctl.spark.job import ModelSource, check_variants, publication_format
+    from mqctl.spark.job import analyze as run_job
     from mqctl.spark.session import jvm_running, spark_session
 
     fmt = publication_format(request.publications, request.fmt)
-    read: list[Snapshot] = []
+    model: Topology | ModelSource
+    packed = None
+    if jvm_running():
+        # spark-submit, a session already up: the snapshot is read while Spark counts the log's rows
 
-    def model() -> tuple[Topology, dict[str, bytes] | None]:
-        snapshot = read[0] if read else read_snapshot(request.snapshot)
-        return snapshot.topology, snapshot.packed
+        def read_model() -> tuple[Topology, dict[str, bytes] | None]:
+            snapshot = read_snapshot(request.snapshot)
+            return snapshot.topology, snapshot.packed
 
-    if not jvm_running():
+        model = read_model
+    else:
         # a mistake costs no JVM start: the snapshot is read and checked before Spark starts
-        read.append(read_snapshot(request.snapshot))
-        check_variants(read[0].topology, variants)
-    # else (spark-submit, a session already up) it is read while Spark counts the log's rows
+        snapshot = read_snapshot(request.snapshot)
+        model, packed = snapshot.topology, snapshot.packed
+        check_variants(model, variants)
     from py4j.protocol import Py4JError
     from pyspark.errors import PySparkException
 
@@ -93,7 +98,7 @@ def analyze(request: AnalyzeRequest, progress: Progress | None = None) -> Analys
             ) as spark,
             progress(spark.sparkContext) if progress else nullcontext(),
         ):
-            return analyze_reading(
+            return run_job(
                 spark,
                 model,
                 request.publications,
@@ -102,6 +107,7 @@ def analyze(request: AnalyzeRequest, progress: Progress | None = None) -> Analys
                 fmt=fmt,
                 per_key=request.per_key,
                 partitions=request.partitions,
+                packed=packed,
             )
     except (PySparkException, Py4JError) as exc:
         raise InputError(

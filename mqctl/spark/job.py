@@ -4,7 +4,7 @@ aggregate, write.
 1. The publication log (Parquet, CSV or JSON lines) is read by Spark and normalised to text columns.
 2. Identical rows counted (in the JVM: a log repeats publishers, topics, properties and sizes), cached
    and counted (the count sizes the routing stage; the driver reads the snapshot meanwhile:
-   ``analyze_reading``), then laid out by topic: all rows of a topic in one
+   ``analyze``'s ``model``), then laid out by topic: all rows of a topic in one
    routing task.
 3. ``mapInArrow(route_log_rows)``, one Python stage: each distinct row checked and given its routing key
    (or its reason for refusal), the rows of a key merged (``from``, ``topic``, the selector-read
@@ -42,7 +42,6 @@ __all__ = [
     "Analysis",
     "ModelSource",
     "analyze",
-    "analyze_reading",
     "counted_rows",
     "distinct_rows",
     "publication_format",
@@ -160,9 +159,13 @@ ModelSource = Callable[[], tuple[Topology, dict[str, bytes] | None]]
 files as read (``Snapshot.packed``, broadcast as they are). Called while Spark counts the log."""
 
 
+def _given(topology: Topology, packed: dict[str, bytes] | None) -> ModelSource:
+    return lambda: (topology, packed)
+
+
 def analyze(
     spark: SparkSession,
-    topology: Topology,
+    model: Topology | ModelSource,
     publications: Path,
     out: Path,
     variants: list[Variant],
@@ -172,41 +175,21 @@ def analyze(
     partitions: int | None = None,
     packed: dict[str, bytes] | None = None,
 ) -> Analysis:
-    """Replay ``publications`` through ``topology`` (and each variant); write the outputs under ``out``.
+    """Replay ``publications`` through the model (and each variant); write the outputs under ``out``.
 
+    ``model``: the topology, or what reads it (``ModelSource``: called while Spark counts the log's
+    rows, which need no model, so that the snapshot's read and checks, seconds of the driver's Python
+    on a large estate, and the count do not wait for each other; when it fails, or a variant names what
+    the model lacks, the count is cancelled and the error raised).
     ``deliveries`` and ``not_delivered`` hold totals per subscription (and status or reason, stored_at,
     hops); with ``per_key`` a row per routing key too, which is far more rows (docs/spark.md).
     ``partitions``: Spark's shuffle partitions; by default sized to the log (``sized_partitions``).
-    ``packed``: ``topology`` as the snapshot's Parquet files it was read from (``Snapshot.packed``),
-    broadcast as they are; without it the model is packed again here."""
-    check_variants(topology, variants)
-    return analyze_reading(
-        spark,
-        lambda: (topology, packed),
-        publications,
-        out,
-        variants,
-        fmt=fmt,
-        per_key=per_key,
-        partitions=partitions,
-    )
-
-
-def analyze_reading(
-    spark: SparkSession,
-    model: ModelSource,
-    publications: Path,
-    out: Path,
-    variants: list[Variant],
-    *,
-    fmt: str | None = None,
-    per_key: bool = False,
-    partitions: int | None = None,
-) -> Analysis:
-    """``analyze`` with the model read by ``model`` while Spark counts the log's rows (the count needs
-    no model): the snapshot's read and checks, seconds of the driver's Python on a large estate, no
-    longer wait for the count or it for them. When ``model`` fails (a snapshot the rules refuse, a
-    variant naming what it lacks), the count is cancelled and its error raised."""
+    ``packed``: a topology given as such, as the snapshot's Parquet files it was read from
+    (``Snapshot.packed``), broadcast as they are; without it the model is packed again here."""
+    given = isinstance(model, Topology)
+    if isinstance(model, Topology):
+        check_variants(model, variants)  # before Spark runs anything
+    read: ModelSource = _given(model, packed) if isinstance(model, Topology) else model
     from pyspark import StorageLevel
 
     fmt = publication_format(publications, fmt)
@@ -214,8 +197,9 @@ def analyze_reading(
         log, counted, text_values = counted_rows(spark, publications, fmt)
         counting = Meanwhile(spark.sparkContext, counted.count, "mqctl: the log's distinct rows counted")
         try:
-            topology, packed = model()
-            check_variants(topology, variants)
+            topology, packed = read()
+            if not given:
+                check_variants(topology, variants)
         except BaseException:
             counting.cancel()
             counted.unpersist()
