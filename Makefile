@@ -20,7 +20,7 @@ demo: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/ruff format --check mqctl
+	$(BIN)/ruff format --check mqctl tests benchmarks migrations
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

@@ -133,7 +133,9 @@ def test_the_check_sees_every_kind_of_import(source: str, banned: str) -> None:
     assert banned in imports_in(source, "mqctl.domain.routing")
 
 
-GC_CONTROL = re.compile(r"(?<!`)\bgc\.(disable|enable|freeze|unfreeze|collect)\(|\bgc_paused\(|\bcommand_process\(")
+GC_CONTROL = re.compile(
+    r"(?<!`)\bgc\.(disable|enable|freeze|unfreeze|collect)\(|\bgc_paused\(|\bcommand_process\("
+)
 GC_PLACES = {
     "mqctl/memory.py",  # the helpers themselves
     "mqctl/cli/main.py",  # a command: paused for the whole command, frozen at exit

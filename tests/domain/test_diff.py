@@ -262,7 +262,12 @@ def _with_far_part(topology: Topology, dialect: Dialect) -> Topology:
         far: list[object] = [mq.qm("FAR1"), mq.qm("FAR2"), *mq.cluster("FARCL", "FAR1", "FAR2")]
         far += [mq.sub("FAR2", "FAR.ALL", "#"), mq.topic("FAR1", "FAR.T", "/", cluster="FARCL")]
     else:
-        far = [ems.server("far1"), ems.server("far2"), *ems.both("far1", "far2"), ems.sub("far2", "far.all", ">")]
+        far = [
+            ems.server("far1"),
+            ems.server("far2"),
+            *ems.both("far1", "far2"),
+            ems.sub("far2", "far.all", ">"),
+        ]
     return topology.add(*far)
 
 

@@ -160,7 +160,9 @@ def test_route_rows_are_explains_deliveries_and_misses(data: st.DataObject) -> N
     for node, topic, failures in data.draw(st.lists(questions(names, subs), min_size=1, max_size=4)):
         amount = data.draw(st.sampled_from(AMOUNTS))
         publication = Publication(node, topic, {} if amount is None else {"amount": JmsValue("int", amount)})
-        assert rows_as_json(route(model, publication, failures)) == explained_as_json(model, publication, failures)
+        assert rows_as_json(route(model, publication, failures)) == explained_as_json(
+            model, publication, failures
+        )
 
 
 def test_route_rows_on_ems_are_explains_deliveries_and_misses() -> None:
@@ -281,9 +283,17 @@ def test_fellow_members_share_cluster_points_unless_a_plain_object_lies_on_the_c
 
 ORDERS = [
     {},
-    {"country": JmsValue("string", "USA"), "amount": JmsValue("int", 5), "currency": JmsValue("string", "USD")},
+    {
+        "country": JmsValue("string", "USA"),
+        "amount": JmsValue("int", 5),
+        "currency": JmsValue("string", "USD"),
+    },
     {"country": JmsValue("string", "Canada"), "amount": JmsValue("int", 20000)},
-    {"country": JmsValue("string", "USA"), "amount": JmsValue("int", 20000), "currency": JmsValue("string", "EUR")},
+    {
+        "country": JmsValue("string", "USA"),
+        "amount": JmsValue("int", 20000),
+        "currency": JmsValue("string", "EUR"),
+    },
     {"country": JmsValue("string", "Mexico"), "amount": JmsValue("int", 50)},
 ]
 
