@@ -40,6 +40,7 @@ from mqctl.domain.topics import has_wildcards, validate_topic
 from mqctl.domain.what_if import CURRENT, Variant, apply_variant
 from mqctl.formats import snapshot as snapshot_format
 from mqctl.memory import gc_paused
+from mqctl.spark.log_rows import GIVEN  # a tuple of names: log_rows imports Spark only in its functions
 
 __all__ = ["KEYS_SCHEMA", "ROUTED_SCHEMA", "Keying", "Payload", "route_batches", "route_log_rows"]
 
@@ -366,7 +367,7 @@ class _LogRows:
 
     def _rejected(self, indices: list[int], reasons: list[str | None]) -> pa.Table:
         """Rows ``indices`` of the task's rows as ``rejected`` facts with their ``reasons``."""
-        given = self.table.select(list(_GIVEN)).take(pa.array(indices, pa.int64()))
+        given = self.table.select(list(GIVEN)).take(pa.array(indices, pa.int64()))
         return _rows("rejected", given.append_column("reason", pa.array(reasons, pa.string())))
 
 
@@ -391,15 +392,13 @@ def route_log_rows(
 
 _CHECKED = ("record", "from", "topic", "count_text", "bytes_text", "properties")
 """The columns a row's checks read, in ``_Checks.row``'s order."""
-_GIVEN = ("from", "topic", "properties", "count_text", "bytes_text", "record")
-"""A distinct log row's columns as given (``log_rows.GIVEN``: batches.py imports no Spark helper)."""
 _TRIM_EVERY = 10_000
 """Rows checked between two trims of the checks' answers (``_Checks.KEPT``)."""
 KEYS_PER_BATCH = 10_000
 """Routing keys per batch given to ``route_batches`` (Spark's own Arrow batch size): its facts are
 summed per batch."""
 _BY_TOPIC = itemgetter(1, 0, 2)
-_NO_ROWS = pa.schema([*((c, pa.string()) for c in _GIVEN), ("rows", pa.int64()), ("bytes_sum", pa.int64())])
+_NO_ROWS = pa.schema([*((c, pa.string()) for c in GIVEN), ("rows", pa.int64()), ("bytes_sum", pa.int64())])
 """An empty task's rows."""
 
 

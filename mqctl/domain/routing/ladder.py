@@ -204,9 +204,7 @@ class Ladder:
                 continue
             selector = sub.selector
             if selector:
-                verdict = verdicts.get(selector, _UNSEEN)
-                if verdict is _UNSEEN:
-                    verdict = verdicts[selector] = compile_selector(selector).evaluate(self.message)
+                verdict = self._verdict(selector, verdicts)
                 if verdict is not True:
                     if self.detail:
                         missed.append((sub, Miss(Reason.SELECTOR_FALSE, self._selector_detail(sub, verdict))))
@@ -235,14 +233,19 @@ class Ladder:
                     missed += item[1]
                 continue
             sub, arrival, selector = item
-            verdict = verdicts.get(selector, _UNSEEN)
-            if verdict is _UNSEEN:
-                verdict = verdicts[selector] = compile_selector(selector).evaluate(self.message)
-            if verdict is True:
+            if self._verdict(selector, verdicts) is True:
                 delivered.append((sub, arrival, arrival.stored_at))
             else:
                 missed.append((sub, _SELECTOR_FALSE))
         return Rows(delivered, missed)
+
+    def _verdict(self, selector: str, verdicts: dict[str, Verdict]) -> Verdict:
+        """``selector`` on this publication's message, as ``verdicts`` knows it or worked out and kept
+        there (the message is made only then)."""
+        verdict = verdicts.get(selector, _UNSEEN)
+        if verdict is _UNSEEN:
+            verdict = verdicts[selector] = compile_selector(selector).evaluate(self.message)
+        return verdict
 
     def record(self, rows: Rows) -> None:
         """The rows as the explanation's deliveries and misses (after those already there)."""
