@@ -114,6 +114,19 @@ def _tuple_reader(cls: type[T], decoders: Sequence[Callable[[Any], Any]]) -> Cal
     return reader
 
 
+def dict_maker(keys: Sequence[str], attributes: Sequence[str]) -> Callable[[Any], dict[str, Any]]:
+    """``lambda obj: dict(zip(keys, attrgetter(*attributes)(obj)))``, written out as one dict display: a
+    display of an estate makes 50,000 rows from topic objects, and the display is a third of the cost of
+    going through a tuple and ``zip``."""
+    if len(keys) != len(attributes) or not all(a.isidentifier() for a in attributes):
+        raise ValueError(f"keys {list(keys)} and attributes {list(attributes)} do not pair up")
+    items = ", ".join(f"{k!r}: obj.{a}" for k, a in zip(keys, attributes, strict=True))
+    scope: dict[str, Any] = {}
+    exec(f"def make(obj):\n    return {{{items}}}\n", scope)  # noqa: S102  (our own names, nothing read)
+    maker: Callable[[Any], dict[str, Any]] = scope["make"]
+    return maker
+
+
 class Codec(Generic[T]):
     """Rows of one table <-> objects of one dataclass."""
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from operator import attrgetter, itemgetter
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from sqlalchemy import ColumnElement, Select, Text, case, func, select, type_coerce, union
@@ -209,7 +209,7 @@ def display_topics(
     # an MQ row made from its object: the same values (enumerations as members, which JSON writes as
     # their text), the row's own copies of the stored texts left to die with the query's row
     head = MQ_TOPIC_ROW[: MQ_TOPIC_ROW.index("properties")]
-    object_values = attrgetter(*(_OBJECT_FIELD.get(k, k) for k in head))
+    object_row = convert.dict_maker(head, [_OBJECT_FIELD.get(k, k) for k in head])
     from_tuple, json_value = codec.from_tuple, convert.json_value
     rows: list[dict[str, Any]] = []
     shown: list[TopicObject | None] = []
@@ -223,7 +223,7 @@ def display_topics(
                 obj = None
             elif objects:
                 obj = from_tuple(row[2:], (row[0],))
-                item = dict(zip(head, object_values(obj), strict=True))
+                item = object_row(obj)
                 item["properties"] = dict(obj.properties)
                 item["dialect"] = mq
                 item["seq"] = obj.seq

@@ -56,3 +56,25 @@ def test_a_blank_cluster_stored_as_null_reads_back_blank() -> None:
 def test_a_row_of_the_wrong_width_is_refused(width: int) -> None:
     with pytest.raises(ValueError, match=f"{width} values for the 15 fields of TopicObject"):
         convert.TOPIC.from_tuple(tuple(range(width)), ("QM1",))
+
+
+def test_a_dict_maker_reads_each_attribute_under_its_key_in_order() -> None:
+    obj = TopicObject("QM1", "SPORT", "/Sport", cluster="CL1", wildcard=Wildcard.BLOCK)
+    make = convert.dict_maker(
+        ["name", "qmgr", "wildcard", "cluster"], ["name", "node", "wildcard", "cluster"]
+    )
+    made = make(obj)
+    assert list(made.items()) == [
+        ("name", "SPORT"),
+        ("qmgr", "QM1"),
+        ("wildcard", Wildcard.BLOCK),
+        ("cluster", "CL1"),
+    ]
+
+
+@pytest.mark.parametrize(("keys", "attributes"), [(["a", "b"], ["name"]), (["a"], ["name + 1"])])
+def test_a_dict_maker_refuses_keys_and_attributes_that_do_not_pair_up(
+    keys: list[str], attributes: list[str]
+) -> None:
+    with pytest.raises(ValueError, match="do not pair up"):
+        convert.dict_maker(keys, attributes)
