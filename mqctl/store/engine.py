@@ -184,11 +184,16 @@ def current_revision(engine: Engine) -> str | None:
                 row = conn.execute(text("SELECT version_num FROM alembic_version")).first()
             except DBAPIError:
                 conn.rollback()
-                if inspect(conn).get_table_names():
+                tables = inspect(conn).get_table_names()
+                if not tables:
+                    return None
+                if "alembic_version" not in tables:
                     raise StoreError(
                         f"{redact(engine.url)} holds tables but no alembic_version: not an mqctl store"
                     ) from None
-                return None
+                # a first use elsewhere created the store between the two statements (in one
+                # transaction, so it is seen whole now): read the revision it wrote
+                row = conn.execute(text("SELECT version_num FROM alembic_version")).first()
     except OperationalError as exc:
         raise StoreError(f"cannot reach the store {redact(engine.url)}: {_first_line(exc)}") from None
     return BASE if row is None else str(row[0])
