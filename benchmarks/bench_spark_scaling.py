@@ -5,8 +5,8 @@
 
 The estate, snapshot and publication log of ``bench_spark.py`` (same cache). For each master (each in a
 fresh process, so that each has its own JVM and Python workers): the job's own steps 1–2
-(``mqctl.spark.job.distinct_rows``: read, count identical rows, lay them out by topic) are run and the
-rows cached in memory outside the timing; then the routing stage alone (``mqctl.spark.job.route``,
+(``mqctl.spark.job.distinct_rows``: read, count identical rows, lay them out by topic and publisher)
+are run and the rows cached in memory outside the timing; then the routing stage alone (``mqctl.spark.job.route``,
 the same ``mapInArrow`` as ``mqctl spark analyze``: the rows keyed, the keys merged and routed, its fact
 rows counted) is timed by the wall clock,
 with the same number of tasks on every master (``--tasks``, default 4: two per core of ``local[2]``), so

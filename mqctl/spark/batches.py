@@ -3,7 +3,7 @@
 One ``mapInArrow`` (``route_log_rows``), pure functions of a task's rows and the broadcast ``Payload``:
 
 - ``_LogRows``: each *distinct* publication row (the driver groups identical rows first and passes
-  how many there were; a topic's rows all come to one task) checked and typed (node known, topic
+  how many there were; a key's rows all come to one task: ``job.ROUTED_BY``) checked and typed (node known, topic
   concrete, properties a JSON object of JMS values, count and bytes whole numbers) and given its routing
   key (``mqctl.domain.publications``), the rows of a key merged; a bad row gets its reason instead and
   leaves as a ``rejected`` fact. Within a task, a properties text, a (publisher, topic) pair and a
@@ -286,7 +286,7 @@ class _LogRows:
     plain sizes Spark summed over them, ``bytes_sum``: ``job.distinct_rows``), checked and keyed: the
     routing keys with their ``messages`` and ``bytes`` totals, and the rows refused with their reason.
 
-    The task holds every row of its topics (the rows come partitioned by topic), so the rows of a key
+    The task holds every row of its (topic, publisher) pairs (``job.ROUTED_BY``), so the rows of a key
     are all here: the key is merged over them and routed once. The checks' answers are kept for the
     whole task (a log repeats publishers, topics, properties and sizes), and rows are read column by
     column, not as one dict per row."""
@@ -374,7 +374,7 @@ class _LogRows:
 def route_log_rows(
     batches: Iterator[pa.RecordBatch], payload: Payload, per_key: bool = False
 ) -> Iterator[pa.RecordBatch]:
-    """``mapInArrow``, the routing stage: a task's distinct log rows (``job.distinct_rows``, a topic's
+    """``mapInArrow``, the routing stage: a task's distinct log rows (``job.distinct_rows``, a key's
     rows all in one task) checked and keyed (``_LogRows``: the payload's ``Keying``), each routing key
     routed once (``route_batches``), and the rows not routed as ``rejected`` facts: those refused by the
     checks, and those behind a key the engine refused."""

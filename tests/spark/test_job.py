@@ -305,7 +305,7 @@ def test_a_variant_naming_what_the_snapshot_lacks_fails_before_spark(
 
 
 def test_every_rejected_row_is_written_once_whichever_task_refuses_it(spark: Any, tmp_path: Path) -> None:
-    """Rows refused by the checks leave the routing stage (keyed there, a topic's rows in one task) as
+    """Rows refused by the checks leave the routing stage (keyed there, a key's rows in one task) as
     facts of their own: over several routing tasks, ``rejected/`` holds each bad log row exactly as
     often as the log does, no more, no less, and the good rows are all routed."""
     good = [
@@ -368,3 +368,32 @@ def test_rows_behind_a_key_the_engine_refuses_are_rejected_with_its_reason() -> 
         (CURRENT, "QM2", 2),
         ("down:QM3", "QM2", 2),
     }
+
+
+def test_a_topic_many_publishers_share_is_spread_over_the_routing_tasks(spark: Any, tmp_path: Path) -> None:
+    """The routing stage's rows are laid out by topic and publisher (``ROUTED_BY``): a key's rows all
+    meet in one task (they are merged there), and a topic published from seven queue managers is not
+    one task's work alone (it would be the stage's tail)."""
+    from pyspark.sql import functions as F
+
+    from mqctl.spark.job import distinct_rows
+
+    rows = [
+        {"from": node, "topic": "/sports/final", "properties": {"amount": amount}, "count": 1, "bytes": 10}
+        for node in ("QM1", "QM2", "QM3", "QM4", "QM5", "QMP", "QMC")
+        for amount in (50, 150, 5000)
+        for _ in range(2)
+    ]
+    log = write_jsonl(tmp_path / "p.jsonl", rows)
+    _frame, counted, laid_out, _text = distinct_rows(spark, log, "json", 4)
+    tasks = {
+        (r["from"], r["properties"]): r["task"]
+        for r in laid_out.select("from", "properties", F.spark_partition_id().alias("task")).collect()
+    }
+    counted.unpersist()
+    assert len(tasks) == 21  # the log's identical rows counted as one
+    by_publisher: dict[str, set[int]] = {}
+    for (node, _properties), task in tasks.items():
+        by_publisher.setdefault(node, set()).add(task)
+    assert all(len(found) == 1 for found in by_publisher.values())  # a publisher's rows of a topic: one task
+    assert len(set(tasks.values())) > 1

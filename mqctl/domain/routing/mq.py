@@ -34,11 +34,11 @@ from __future__ import annotations
 
 import heapq
 from collections import defaultdict, deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property, partial
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import NamedTuple
 
 from mqctl.domain.explanation import (
@@ -179,16 +179,6 @@ class _Sub:
     wildcard: bool
     proxy_pattern: str
 
-    @classmethod
-    def of(cls, sub: Subscription, index: int, shapes: dict[tuple[str, WSchema], _Shape]) -> _Sub:
-        """``shapes``: what each (pattern, schema) gave already, in this build: estates repeat patterns,
-        and subscriptions sharing one then share its prefix too."""
-        key = (sub.topicstr, sub.wschema)
-        shape = shapes.get(key)
-        if shape is None:
-            shape = shapes[key] = _shape(sub.topicstr, sub.wschema)
-        return cls(sub, index, *shape)
-
     def receives(self, topic: str) -> bool:
         if self.sub.wschema == WSchema.CHAR:
             return char_matches(self.sub.topicstr, topic)
@@ -205,6 +195,34 @@ class _Sub:
 
 _Shape = tuple[tuple[str, ...], bool, str]
 """What routing reads off a subscription's pattern: fixed prefix, wildcard-ness, proxy pattern."""
+_PATTERN = attrgetter("topicstr", "wschema")
+_PROXY = itemgetter(2)
+
+
+class _Subs:
+    """``MqPrepared.subs``: the MQ subscriptions by queue manager and name, each made a ``_Sub`` when
+    first asked for. A Spark routing task asks for a sixth of the estate's; making all 500,000 up front
+    cost each Python worker a second before its first key."""
+
+    __slots__ = ("subs", "shapes", "_made")
+
+    def __init__(self, subs: list[Subscription], shapes: list[_Shape]) -> None:
+        self.subs = subs
+        self.shapes = shapes
+        """Each subscription's ``_shape`` (one tuple per distinct pattern, shared)."""
+        self._made: list[_Sub | None] = [None] * len(subs)
+
+    def __len__(self) -> int:
+        return len(self.subs)
+
+    def __getitem__(self, index: int) -> _Sub:
+        made = self._made[index]
+        if made is None:
+            made = self._made[index] = _Sub(self.subs[index], index, *self.shapes[index])
+        return made
+
+    def __iter__(self) -> Iterator[_Sub]:
+        return map(self.__getitem__, range(len(self.subs)))
 
 
 def _shape(pattern: str, wschema: WSchema) -> _Shape:
@@ -365,12 +383,13 @@ class MqPrepared:
         subs = sorted(
             (s for s in topology.subscriptions if s.node not in ems), key=attrgetter("node", "name")
         )
-        shapes: dict[tuple[str, WSchema], _Shape] = {}
-        self.subs = [_Sub.of(s, i, shapes) for i, s in enumerate(subs)]
-        self.any_char = any(s.wschema == WSchema.CHAR for s in subs)
+        patterns = list(map(_PATTERN, subs))
+        shapes = {pattern: _shape(*pattern) for pattern in dict.fromkeys(patterns)}  # estates repeat them
+        self.subs = _Subs(subs, list(map(shapes.__getitem__, patterns)))
+        self.any_char = any(wschema == WSchema.CHAR for _, wschema in shapes)
         """Some subscription has WSCHEMA(CHAR): else the proxy index's matches are the receivers."""
         self._by_proxy: SubscriptionIndex[int] = SubscriptionIndex(MQ)
-        self._by_proxy.add_many((s.proxy_pattern, i) for i, s in enumerate(self.subs))
+        self._by_proxy.add_many(zip(map(_PROXY, self.subs.shapes), range(len(subs)), strict=True))
         self._force: dict[str, list[TopicObject]] = defaultdict(list)
         for obj in topology.topics:
             if obj.proxysub == ProxySub.FORCE and self.is_mq(obj.node):
