@@ -196,10 +196,9 @@ def test_an_estate_with_a_hierarchy_elsewhere_answers_lean_as_full() -> None:
 
 @pytest.mark.parametrize("own_qmgr", [False, True])
 def test_subscriptions_sharing_a_pattern_whose_proxies_go_different_ways(own_qmgr: bool) -> None:
-    """One pattern on five queue managers, its proxies going different ways (``MqPrepared.flat_into``
-    gathers them once per pattern): into CL1 from QM2 and QM4, nowhere from QM3 (its plain '/Sport'
-    hides CL1's), into CL2 from QM5, and (``own_qmgr``) not at all from QM6's SUBSCOPE(QMGR)
-    subscription. Cluster-only, nothing failed: the lean answer is the full one blanked, from every
+    """One pattern on five queue managers, its proxies going different ways (the flat path reads each
+    subscription's): into CL1 from QM2 and QM4, nowhere from QM3 (its plain '/Sport' hides CL1's),
+    into CL2 from QM5, and (``own_qmgr``) not at all from QM6's SUBSCOPE(QMGR) subscription. Cluster-only, nothing failed: the lean answer is the full one blanked, from every
     publisher, and a copy from QM1 reaches QM2 and QM4 only."""
     topology = mb.topo(
         [mb.qm(n) for n in ("QM1", "QM2", "QM3", "QM4", "QM5", "QM6")],

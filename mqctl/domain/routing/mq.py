@@ -38,7 +38,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property, partial
-from itertools import chain
 from operator import attrgetter
 from typing import NamedTuple
 
@@ -275,24 +274,6 @@ class _Grant(NamedTuple):
     excluded: frozenset[str] = frozenset()
 
 
-_FlatInto = dict[str, tuple[tuple[frozenset[str], tuple[str, ...]], ...]]
-"""``MqPrepared.flat_into``: by cluster, the targets of the proxies that go there and no further, each
-with the queue managers of the subscriptions that send them."""
-
-
-class _Pattern:
-    """The subscriptions sharing one proxy pattern (the proxy index's value): a topic matches a few
-    patterns that many subscriptions share, so what the flat path reads of them is kept per pattern."""
-
-    __slots__ = ("subs", "flat")
-
-    def __init__(self, subs: list[int]) -> None:
-        self.subs = subs
-        """Their places in ``MqPrepared.subs``, in order."""
-        self.flat: _FlatInto | None = None
-        """``MqPrepared.flat_into``, once asked."""
-
-
 _Spread = tuple[_Grant, ...]
 """Where one proxy subscription ends up."""
 
@@ -387,19 +368,9 @@ class MqPrepared:
         shapes: dict[tuple[str, WSchema], _Shape] = {}
         self.subs = [_Sub.of(s, i, shapes) for i, s in enumerate(subs)]
         self.any_char = any(s.wschema == WSchema.CHAR for s in subs)
-        self.any_own_qmgr = any(s.subscope == SubScope.QMGR for s in subs)
-        """Some subscription has SUBSCOPE(QMGR) (``_Engine._flat_reach``)."""
         """Some subscription has WSCHEMA(CHAR): else the proxy index's matches are the receivers."""
-        by_pattern: dict[str, list[int]] = {}
-        for i, s in enumerate(self.subs):
-            found = by_pattern.get(s.proxy_pattern)
-            if found is None:
-                by_pattern[s.proxy_pattern] = [i]
-            else:
-                found.append(i)
-        self._by_proxy: SubscriptionIndex[_Pattern] = SubscriptionIndex(MQ)
-        self._by_proxy.add_many((pattern, _Pattern(found)) for pattern, found in by_pattern.items())
-        """The subscriptions by proxy pattern, one ``_Pattern`` each."""
+        self._by_proxy: SubscriptionIndex[int] = SubscriptionIndex(MQ)
+        self._by_proxy.add_many((s.proxy_pattern, i) for i, s in enumerate(self.subs))
         self._force: dict[str, list[TopicObject]] = defaultdict(list)
         for obj in topology.topics:
             if obj.proxysub == ProxySub.FORCE and self.is_mq(obj.node):
@@ -538,30 +509,6 @@ class MqPrepared:
             self._into += [None] * len(self.subs)
         return self._into
 
-    def flat_into(self, pattern: _Pattern) -> _FlatInto:
-        """``_Pattern.flat``, made on first use: what ``_Engine._flat_reach`` reads of each subscription
-        (``_sub_into`` with scopes), gathered once for every topic the pattern matches."""
-        found = pattern.flat
-        if found is None:
-            gathered: dict[str, dict[frozenset[str], list[str]]] = {}
-            subs, kept, neighbours = self.subs, self.into_slots(), self._neighbours
-            for i in pattern.subs:
-                s = subs[i]
-                node = s.sub.node
-                if s.sub.subscope == _SUB_QMGR or node in neighbours:
-                    continue  # its proxy never leaves its queue manager; ``_sub_into`` is not for it
-                both = kept[i]
-                if both is None:
-                    both = kept[i] = self._sub_into(s)
-                into = both[1]  # with scopes
-                if into is not None and into is not _FURTHER:
-                    gathered.setdefault(into[0], {}).setdefault(into[1], []).append(node)
-            found = pattern.flat = {
-                cluster: tuple((targets, tuple(nodes)) for targets, nodes in by_targets.items())
-                for cluster, by_targets in gathered.items()
-            }
-        return found
-
     def _sub_into(self, s: _Sub) -> _Into:
         """Where ``s``'s proxy goes into one cluster only, without and with scopes (``holders``), for a
         subscription whose queue manager has no hierarchy neighbours: one answer shared by every
@@ -658,11 +605,8 @@ class _TopicFacts:
     def __init__(self, prepared: MqPrepared, topic: str) -> None:
         self.prepared = prepared
         self.topic = topic
-        self.patterns = prepared._by_proxy.match(topic)
-        """The proxy patterns that match T (a CHAR pattern's proxy is wider than itself)."""
-        found = chain.from_iterable(p.subs for p in self.patterns)
-        self.candidates = list(map(prepared.subs.__getitem__, sorted(found)))
-        """Their subscriptions, in the model's order."""
+        self.candidates = list(map(prepared.subs.__getitem__, sorted(prepared._by_proxy.match(topic))))
+        """Subscriptions whose proxy pattern matches T (a CHAR pattern's proxy is wider than itself)."""
         char = WSchema.CHAR  # read once: an enum member is a slow attribute to look up per subscription
         self.matching = (
             [s for s in self.candidates if s.sub.wschema != char or s.receives(topic)]
@@ -1053,19 +997,20 @@ class _Engine:
         made: dict[str, Arrival] = {pub: Arrival((pub,), ()), before.path[-1]: before}
         reached: set[str] = set()
         if relay:
-            flat_into = self.prepared.flat_into
-            for pattern in self.facts.patterns:  # who sent ``relay`` a proxy over ``cluster`` (``holders``)
-                for targets, nodes in flat_into(pattern).get(cluster, ()):
-                    if relay in targets:
-                        reached.update(nodes)
+            qmgr, kept, sub_into = _SUB_QMGR, self.prepared.into_slots(), self.prepared._sub_into
+            neighbours = self.prepared._neighbours
+            for s in self.facts.candidates:  # who sent ``relay`` a proxy over ``cluster`` (``holders``)
+                if s.sub.subscope == qmgr:
+                    continue  # its proxy never leaves its queue manager
+                if s.sub.node in neighbours:
+                    continue  # not a member of ``cluster`` (``_clear_of_hierarchy``); ``_sub_into`` is not for it
+                both = kept[s.index]
+                if both is None:
+                    both = kept[s.index] = sub_into(s)
+                into = both[1]  # with scopes
+                if into is not None and into[0] == cluster and relay in into[1]:
+                    reached.add(s.sub.node)
             reached.difference_update(before.path)
-            path, hops, last = before.path, before.hops, before.path[-1]
-            for node in reached:  # one copy per queue manager reached, for all its subscriptions
-                hop = _new_hop((last, node, _VIA_CLUSTER, cluster, None))
-                made[node] = _new_arrival(((*path, node), (*hops, hop), None, (), 0))
-        if not self.prepared.any_own_qmgr:  # the usual estate: each subscription's copy is its node's
-            get, no_copy = made.get, self._no_copy
-            return [(s.sub, get(s.sub.node) or no_copy(s)) for s in self.matching]
         out: list[tuple[Subscription, Arrival | Miss]] = []
         for s in self.matching:
             sub = s.sub
@@ -1074,7 +1019,12 @@ class _Engine:
             if sub.subscope == _SUB_QMGR and node != pub:
                 outcome = self._reach(s)
             elif (outcome := made.get(node)) is None:
-                outcome = self._no_copy(s)
+                if node in reached:
+                    path, hops = before.path, before.hops
+                    hop = _new_hop((path[-1], node, _VIA_CLUSTER, cluster, None))
+                    outcome = made[node] = _new_arrival(((*path, node), (*hops, hop), None, (), 0))
+                else:
+                    outcome = self._no_copy(s)
             out.append((sub, outcome))
         return out
 
