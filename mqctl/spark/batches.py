@@ -635,22 +635,25 @@ def route_batches(
     gc.freeze()  # the model's objects live as long as the worker: no collection walks them again
     for batch in batches:
         facts = _Facts(per_key)
-        for done, row in enumerate(batch.to_pylist(), 1):
-            if done % FREEZE_EVERY == 0:
-                _freeze_new()
-            key = (row["from"], row["topic"], row["key"])
-            publication = to_publication(*key)
-            for variant, model, failures in models:
-                try:
-                    rows = route(model, publication, failures)
-                except MqctlError as exc:
-                    for name, value in zip(
-                        facts.refused,
-                        (variant, *key, exc.one_line(), row["messages"], row["bytes"]),
-                        strict=True,
-                    ):
-                        facts.refused[name].append(value)
-                    break  # refused for what it is, not for a variant: the same in every one
-                routed_facts(facts, variant, key, rows, row["messages"], row["bytes"])
-        _freeze_new()
-        yield from facts.batch().to_batches()
+        with gc_paused():  # ``_freeze_new`` collects every FREEZE_EVERY keys: a collection between would
+            # only walk what that one walks again (most of what routing makes is kept)
+            for done, row in enumerate(batch.to_pylist(), 1):
+                if done % FREEZE_EVERY == 0:
+                    _freeze_new()
+                key = (row["from"], row["topic"], row["key"])
+                publication = to_publication(*key)
+                for variant, model, failures in models:
+                    try:
+                        rows = route(model, publication, failures)
+                    except MqctlError as exc:
+                        for name, value in zip(
+                            facts.refused,
+                            (variant, *key, exc.one_line(), row["messages"], row["bytes"]),
+                            strict=True,
+                        ):
+                            facts.refused[name].append(value)
+                        break  # refused for what it is, not for a variant: the same in every one
+                    routed_facts(facts, variant, key, rows, row["messages"], row["bytes"])
+            _freeze_new()
+            table = facts.batch()
+        yield from table.to_batches()

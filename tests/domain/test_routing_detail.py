@@ -10,6 +10,7 @@ import json
 from dataclasses import replace
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -191,3 +192,34 @@ def test_an_estate_with_a_hierarchy_elsewhere_answers_lean_as_full() -> None:
     assert [(d.node, d.subscription) for d in football.deliveries] == [("QM2", "F2"), ("QM3", "F3")]
     tennis = explain(model, Publication("QM4", "/Sport/Tennis", amount(50)), detail=False)
     assert [(d.node, d.subscription) for d in tennis.deliveries] == [("QM3", "T3"), ("QM6", "T6")]
+
+
+@pytest.mark.parametrize("own_qmgr", [False, True])
+def test_subscriptions_sharing_a_pattern_whose_proxies_go_different_ways(own_qmgr: bool) -> None:
+    """One pattern on five queue managers, its proxies going different ways (the flat path reads each
+    subscription's): into CL1 from QM2 and QM4, nowhere from QM3 (its plain '/Sport' hides CL1's),
+    into CL2 from QM5, and (``own_qmgr``) not at all from QM6's SUBSCOPE(QMGR) subscription. Cluster-only, nothing failed: the lean answer is the full one blanked, from every
+    publisher, and a copy from QM1 reaches QM2 and QM4 only."""
+    topology = mb.topo(
+        [mb.qm(n) for n in ("QM1", "QM2", "QM3", "QM4", "QM5", "QM6")],
+        mb.cluster("CL1", "QM1", "QM2", "QM3", "QM4"),
+        mb.cluster("CL2", "QM5", "QM6"),
+        mb.topic("QM1", "SPORT", "/Sport", "CL1"),
+        mb.topic("QM5", "SPORT2", "/Sport", "CL2"),
+        mb.topic("QM3", "LOCAL", "/Sport"),
+        *(mb.sub(n, f"W{n[-1]}", "/Sport/#") for n in ("QM2", "QM3", "QM4", "QM5")),
+        *([mb.sub("QM6", "W6", "/Sport/#", subscope=SubScope.QMGR)] if own_qmgr else []),
+    )
+    model = RoutingModel(topology)
+    for node in sorted(topology.nodes):
+        for topic in ("/Sport/Football", "/Sport"):
+            check(model, Publication(node, topic), Failures())
+    lean = explain(model, Publication("QM1", "/Sport/Football"), detail=False)
+    assert [(d.node, d.subscription) for d in lean.deliveries] == [("QM2", "W2"), ("QM4", "W4")]
+    missed = [("QM3", "W3"), ("QM5", "W5"), *([("QM6", "W6")] if own_qmgr else [])]
+    assert [(n.node, n.subscription) for n in lean.not_delivered] == missed
+    from_cl2 = explain(model, Publication("QM6", "/Sport/Football"), detail=False)
+    assert [(d.node, d.subscription) for d in from_cl2.deliveries] == [
+        ("QM5", "W5"),
+        *([("QM6", "W6")] if own_qmgr else []),
+    ]
