@@ -16,7 +16,10 @@
      sorted by (topic, from, key), the first ``--keys``. Spark's hash partitioning (Murmur3 of the
      topic) is stood in for by ``crc32(topic) % 4 == 0``: another quarter of the topics, drawn alike
      (the log's topics are random), so the same mix; what matters is that the keys of a topic come
-     side by side, as in the job;
+     side by side, as in the job. The job now lays its tasks out by topic *and publisher*
+     (``mqctl.spark.job.ROUTED_BY``); on this log each MQ topic has one publisher, so a task's MQ
+     keys are the same either way, and the stand-in stays by topic to keep the recorded job-order
+     digests comparable (only the one EMS topic, published from 200 servers, is spread in the job);
    - *the log's order*: the first distinct keys of the log as its rows come (what ``bench_spark.py
      --engine-keys`` routes): topics at random, no two keys of a topic together; harsher than the job.
 3. *Cold rate*: a fresh ``RoutingModel`` (built, then ``gc.freeze()``, outside the timing), then every key
