@@ -175,13 +175,16 @@ BASE = "base"
 NO_SCHEMA_YET = "does not exist yet: run `mqctl db upgrade` (a command that defines something creates it too)"
 
 
+_READ_VERSION = text("SELECT version_num FROM alembic_version")
+
+
 def current_revision(engine: Engine) -> str | None:
     """The store's revision from ``alembic_version``: None for a database never initialised (no tables),
     ``"base"`` for one downgraded to base (the version table is there, empty)."""
     try:
         with engine.connect() as conn:
             try:
-                row = conn.execute(text("SELECT version_num FROM alembic_version")).first()
+                row = conn.execute(_READ_VERSION).first()
             except DBAPIError:
                 conn.rollback()
                 tables = inspect(conn).get_table_names()
@@ -193,7 +196,7 @@ def current_revision(engine: Engine) -> str | None:
                     ) from None
                 # a first use elsewhere created the store between the two statements (in one
                 # transaction, so it is seen whole now): read the revision it wrote
-                row = conn.execute(text("SELECT version_num FROM alembic_version")).first()
+                row = conn.execute(_READ_VERSION).first()
     except OperationalError as exc:
         raise StoreError(f"cannot reach the store {redact(engine.url)}: {_first_line(exc)}") from None
     return BASE if row is None else str(row[0])
