@@ -35,6 +35,23 @@ class FileResult:
     run: ScriptRun = field(default_factory=ScriptRun)
 
 
+class FileRejected(InputError):
+    """A file refused as a whole: reads as its first error; ``errors`` holds every one, in file order,
+    as runmqsc reports them (``validate --file`` makes a finding of each, so CI sees them in one run)."""
+
+    def __init__(self, errors: Sequence[InputError]) -> None:
+        first = errors[0]
+        super().__init__(
+            first.message,
+            obj=first.obj,
+            attribute=first.attribute,
+            file=first.file,
+            line=first.line,
+            column=first.column,
+        )
+        self.errors = list(errors)
+
+
 def _ensure_node(store: Store, name: str, dialect: Dialect, create: bool) -> NodeRef:
     ref = store.node(name)
     if ref is None:
@@ -255,7 +272,7 @@ def import_mqsc(
         )
         results.append(result)
         if result.run.errors:
-            raise result.run.errors[0]
+            raise FileRejected(result.run.errors)
         advance(text.count("\n") + (0 if text.endswith("\n") or not text else 1))
     return results
 
