@@ -7,22 +7,14 @@ command and the nearest option or command, as its own input errors are.
 
 from __future__ import annotations
 
-import difflib
 import re
 
 import click
 
 from mqctl.domain.errors import escaped
+from mqctl.domain.suggest import nearest
 
 _NO_SUCH_COMMAND = re.compile(r"No such command '(?P<name>[^']*)'")
-
-
-def nearest(word: str, candidates: list[str]) -> str | None:
-    """The candidate closest to ``word`` (any, however far: a hint beats a bare "no")."""
-    if not candidates:
-        return None
-    ranked = sorted(candidates, key=lambda c: (-difflib.SequenceMatcher(None, word, c).ratio(), c))
-    return ranked[0]
 
 
 def _options(command: click.Command, ctx: click.Context) -> list[str]:

@@ -129,3 +129,18 @@ def test_a_queue_manager_that_does_not_exist_is_refused_before_the_prompt(
     term = Terminal(["--db", store_url, "runmqsc", "NOSUCH"])
     assert term.close() == 2
     assert "mqctl: error: qmgr NOSUCH: does not exist (give --create to define it)" in term.text
+
+
+def test_completion_offers_only_the_keywords_the_verb_takes(terminal: Terminal) -> None:
+    """Issue 37: WHERE, a DISPLAY parameter, is not offered after DEFINE; it is after DISPLAY."""
+    t = terminal
+    t.expect(r"QM1>")
+    t.type("DEFINE TOPIC(X) WHE" + TAB)
+    t.type(ENTER)
+    t.expect(r"1 : DEFINE TOPIC\(X\) WHE\s[\s\S]*QM1>")  # nothing completed: the command as typed
+    t.type("DISPLAY TOPIC(*) WHE" + TAB)
+    t.expect(r"WHERE")
+    t.type("(TOPICSTR EQ '/x')" + ENTER)
+    t.expect(r"2 : DISPLAY TOPIC\(\*\) WHERE\(TOPICSTR EQ '/x'\)[\s\S]*QM1>")
+    t.type("end" + ENTER)
+    t.close()

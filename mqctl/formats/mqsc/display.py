@@ -127,8 +127,7 @@ def qmgr_pairs(state: NodeState) -> list[tuple[str, str]]:
         ("QMNAME", node.name),
         *_pairs(node, QMGR_SHOWN),
         ("REPOS", ",".join(repos)),
-        ("CLUSTERS", ",".join(sorted(state.memberships))),
-    ]
+    ]  # MQ has no attribute naming the clusters a queue manager is in: DISPLAY CLUSQMGR shows them
 
 
 def clusqmgr_pairs(q: ClusterQmgr) -> list[tuple[str, str]]:

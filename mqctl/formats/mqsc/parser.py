@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from mqctl.domain.errors import InputError
+from mqctl.domain.suggest import did_you_mean
 from mqctl.formats.mqsc.lexer import (
     LPAREN,
     RPAREN,
@@ -235,10 +236,9 @@ class _Parser:
             raise self.error("expected an MQSC command such as DEFINE, ALTER, DELETE or DISPLAY", pos)
         verb = VERBS.get(first.text.upper())
         if verb is None:
-            raise self.error(
-                f"unknown command {first.text!r}; expected one of {', '.join(sorted(set(VERBS.values())))}",
-                first.pos,
-            )
+            verbs = sorted(set(VERBS.values()))
+            hint = did_you_mean(first.text, verbs) or f"; expected one of {', '.join(verbs)}"
+            raise self.error(f"unknown command {first.text!r}{hint}", first.pos)
         self.i += 1
         if verb == "END":
             return Command("END", "", None, {}, self.number, self.logical.lines, self.logical.line, first.pos)
@@ -252,11 +252,10 @@ class _Parser:
         noun = NOUNS.get(noun_tok.text.upper())
         if noun is None:
             if verb in STRICT_VERBS:
-                raise self.error(
-                    f"unknown object type {noun_tok.text!r} after {verb}; expected TOPIC, SUB, NAMELIST, "
-                    "CHANNEL, QMGR, QLOCAL, ...",
-                    noun_tok.pos,
+                hint = did_you_mean(noun_tok.text, set(NOUNS.values())) or (
+                    "; expected TOPIC, SUB, NAMELIST, CHANNEL, QMGR, QLOCAL, ..."
                 )
+                raise self.error(f"unknown object type {noun_tok.text!r} after {verb}{hint}", noun_tok.pos)
             noun = noun_tok.text.upper()
         name: Value | None = None
         nxt = self.peek()

@@ -264,6 +264,14 @@ DISPLAY_OPTIONS = frozenset(
 )
 """DISPLAY parameters that select rather than name an attribute (attribute names are also accepted)."""
 
+DELETE_KEYWORDS: dict[str, frozenset[str]] = {
+    "TOPIC": frozenset({"CMDSCOPE", "QSGDISP", "AUTHREC"}),
+    "SUB": frozenset({"CMDSCOPE", "SUBID"}),
+    "NAMELIST": frozenset({"CMDSCOPE", "QSGDISP"}),
+    "CHANNEL": frozenset({"CMDSCOPE", "QSGDISP", "CHLTABLE"}),
+}
+"""What DELETE takes after each modelled object type."""
+
 IGNORED: dict[str, frozenset[str]] = {
     "TOPIC": TOPIC_IGNORED,
     "SUB": SUB_IGNORED,
