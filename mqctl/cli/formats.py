@@ -145,7 +145,7 @@ def tibemsadmin_command(
     ),
     encoding: str | None = ENCODING_OPTION,
 ) -> None:
-    """Apply a tibemsadmin script (topics, routes, route selectors) to the model of SERVER."""
+    """Apply a tibemsadmin script (topics, routes, route selectors, durables) to the model of SERVER."""
     from mqctl.services.formats import tibemsadmin
 
     text, name = _script(file, encoding)
