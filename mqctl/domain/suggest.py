@@ -11,16 +11,27 @@ from collections.abc import Iterable
 
 CUTOFF = 0.6
 """difflib's default: below it a "match" is more likely a different name than a typing mistake."""
+MIN_PREFIX = 2
+"""The shortest name taken as a prefix of another (one letter begins too many names)."""
 
 
 def close_matches(word: str, candidates: Iterable[str], *, n: int = 3, cutoff: float = CUTOFF) -> list[str]:
     """Up to ``n`` candidates close to ``word``, closest first (compared without regard to case: MQ folds
-    unquoted names to upper case, a user may type them in lower)."""
+    unquoted names to upper case, a user may type them in lower). A name that begins the other, or that
+    the other begins, is close too however short (``EUROPE`` for the cluster ``EU``): a similarity ratio
+    alone would miss the commonest mistake with short cluster and queue manager names."""
     by_key: dict[str, str] = {}
     for candidate in sorted(set(candidates)):
         by_key.setdefault(candidate.upper(), candidate)
-    found = difflib.get_close_matches(word.upper(), list(by_key), n=n, cutoff=cutoff)
-    return [by_key[key] for key in found]
+    key = word.upper()
+    found = difflib.get_close_matches(key, list(by_key), n=n, cutoff=cutoff)
+    if cutoff > 0 and len(found) < n and len(key) >= MIN_PREFIX:
+        found += [
+            c
+            for c in sorted(by_key, key=lambda c: (-len(c), c))
+            if c not in found and len(c) >= MIN_PREFIX and (key.startswith(c) or c.startswith(key))
+        ][: n - len(found)]
+    return [by_key[k] for k in found]
 
 
 def nearest(word: str, candidates: Iterable[str]) -> str | None:

@@ -17,6 +17,7 @@ from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect, Node, NodeState, SubType
 from mqctl.domain.names import check_mq_name, check_node_name, node_label
 from mqctl.domain.objects import nodes
+from mqctl.formats import sniff
 from mqctl.formats.script_run import ScriptRun
 from mqctl.formats.text_io import read_text_file
 from mqctl.services.objects import ensure_ems_peers
@@ -124,6 +125,9 @@ def runmqsc(
         return state if run.applied else None
 
     _edit(store, ref, change)
+    if result.run.errors and not result.run.processed:
+        # nothing of it was MQSC that applied: say what the file is, if it is another door's
+        result.run.errors[0].message += sniff.hint(text, sniff.MQSC)
     return result
 
 
@@ -277,6 +281,19 @@ def import_mqsc(
     return results
 
 
+def _hint_door(err: InputError, doors: Mapping[Path | None, sniff.Kind], encoding: str | None) -> None:
+    """Add to ``err`` what its file looks like when that is another door's (``import ems --tibemsd
+    topics.conf``: this looks like an EMS topics.conf)."""
+    for path, door in doors.items():
+        if path is not None and err.file == str(path) and "looks like" not in err.message:
+            try:
+                text = read_text_file(path, encoding)
+            except InputError:
+                return
+            err.message += sniff.hint(text, door)
+            return
+
+
 @dataclass
 class EmsImport:
     server: str
@@ -302,15 +319,23 @@ def import_ems(
     """One EMS server from its files: they replace its topic definitions, routes and durables in the model."""
     from mqctl.formats.ems import read_server
 
-    config = read_server(
-        tibemsd,
-        server=server,
-        topics=topics,
-        routes=routes,
-        durables=durables,
-        next_seq=store.next_seq,
-        encoding=encoding,
-    )
+    try:
+        config = read_server(
+            tibemsd,
+            server=server,
+            topics=topics,
+            routes=routes,
+            durables=durables,
+            next_seq=store.next_seq,
+            encoding=encoding,
+        )
+    except InputError as err:
+        _hint_door(
+            err,
+            {tibemsd: sniff.TIBEMSD, topics: sniff.TOPICS, routes: sniff.ROUTES, durables: sniff.DURABLES},
+            encoding,
+        )
+        raise
     ref = _ensure_node(store, config.name, Dialect.EMS, create=True)
     created = ensure_ems_peers(store, sorted(config.peers))
     read = config.state

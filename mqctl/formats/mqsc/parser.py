@@ -99,6 +99,9 @@ class BadCommand:
 
 ParsedItem = Command | SkippedInsert | BadCommand
 
+WORD_CUTOFF = 0.75
+"""How close a mistyped verb or object type must be to be named (``DEFIN``: DEFINE, 0.91; ``server`` is no
+RVERIFY, 0.62): a command of another language is not a typing mistake."""
 _new = tuple.__new__
 """Builds a ``Value``/``Param`` from a tuple at C speed (their generated ``__new__`` is Python code)."""
 
@@ -237,7 +240,9 @@ class _Parser:
         verb = VERBS.get(first.text.upper())
         if verb is None:
             verbs = sorted(set(VERBS.values()))
-            hint = did_you_mean(first.text, verbs) or f"; expected one of {', '.join(verbs)}"
+            hint = (
+                did_you_mean(first.text, verbs, cutoff=WORD_CUTOFF) or f"; expected one of {', '.join(verbs)}"
+            )
             raise self.error(f"unknown command {first.text!r}{hint}", first.pos)
         self.i += 1
         if verb == "END":
@@ -252,7 +257,7 @@ class _Parser:
         noun = NOUNS.get(noun_tok.text.upper())
         if noun is None:
             if verb in STRICT_VERBS:
-                hint = did_you_mean(noun_tok.text, set(NOUNS.values())) or (
+                hint = did_you_mean(noun_tok.text, set(NOUNS.values()), cutoff=WORD_CUTOFF) or (
                     "; expected TOPIC, SUB, NAMELIST, CHANNEL, QMGR, QLOCAL, ..."
                 )
                 raise self.error(f"unknown object type {noun_tok.text!r} after {verb}{hint}", noun_tok.pos)
