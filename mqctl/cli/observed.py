@@ -19,7 +19,7 @@ from mqctl.cli.common import (
     emit_json,
     no_match_exit,
     reading,
-    transaction,
+    store_url,
 )
 from mqctl.cli.formats import ENCODING_OPTION, _encoding, import_app
 
@@ -76,8 +76,11 @@ def import_display_command(
     from mqctl.services.observed import import_display
 
     when = _time(at)
-    with transaction() as store:
-        results = import_display(store, paths, qmgr=qmgr, at=when, encoding=_encoding(encoding))
+    results, skipped = import_display(store_url(), paths, qmgr=qmgr, at=when, encoding=_encoding(encoding))
+    if skipped:
+        from mqctl.domain.errors import escaped
+
+        sys.stderr.write(f"mqctl: skipped, not captures by their name: {escaped(', '.join(skipped))}\n")
     summary = [r.to_json() for r in results]
     if output is Output.json:
         emit_json(summary)
@@ -91,6 +94,10 @@ def import_display_command(
         )
         if r["not_read"]:
             line += "; not read: " + ", ".join(f"{n} {k}" for k, n in r["not_read"].items())
+        if r["skipped_lines"]:
+            line += f"; {r['skipped_lines']} line(s) outside runmqsc's runs skipped"
+        if not r["kept"]:
+            line += "; not kept: the store holds a newer capture of it"
         if r["not_imported"]:
             line += "; queue manager not in the model, not imported: " + ", ".join(
                 f"{n} {k}" for k, n in r["not_imported"].items()

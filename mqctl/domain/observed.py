@@ -17,15 +17,16 @@ from mqctl.domain.model import Dialect, ProxySub, SubScope, TopicObject, Topolog
 from mqctl.domain.resolution import ClusterIndex
 from mqctl.domain.topics import levels
 
-PROXY, TCLUSTER, CLUSQMGR, PUBSUB, CHSTATUS, SBSTATUS = (
+PROXY, TCLUSTER, CLUSQMGR, PUBSUB, CHSTATUS, SBSTATUS, TPSTATUS = (
     "PROXY",
     "TCLUSTER",
     "CLUSQMGR",
     "PUBSUB",
     "CHSTATUS",
     "SBSTATUS",
+    "TPSTATUS",
 )
-OBSERVED_KINDS = (PROXY, TCLUSTER, CLUSQMGR, PUBSUB, CHSTATUS, SBSTATUS)
+OBSERVED_KINDS = (PROXY, TCLUSTER, CLUSQMGR, PUBSUB, CHSTATUS, SBSTATUS, TPSTATUS)
 """Kinds of observation, as the DISPLAY command that shows them (``PROXY``: SUB with SUBTYPE(PROXY))."""
 
 INTER_QMGR_QUEUE = "SYSTEM.INTER.QMGR.PUBS"

@@ -47,6 +47,13 @@ def save_capture(store: Store, capture: NodeCapture) -> None:
         conn.execute(insert(o), rows[start : start + CHUNK])
 
 
+def captured_at(store: Store, node: str) -> datetime | None:
+    """When the capture kept of ``node`` was taken, if one is kept."""
+    c = tables.captures
+    found = store.conn.execute(select(c.c.captured_at).where(c.c.node == node)).scalar()
+    return None if found is None else datetime.fromisoformat(found)
+
+
 def load_captures(store: Store, nodes: Iterable[str] | None = None) -> list[NodeCapture]:
     """The captures kept (of ``nodes`` only, when given), by node name, observations in capture order."""
     c, o = tables.captures, tables.observations
