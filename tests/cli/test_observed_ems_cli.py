@@ -75,6 +75,8 @@ def test_session_round_trip_routes_and_durables_observed_nothing_to_reconcile(
             "observations": {"DURABLE": 2, "ROUTE": 2},
             "not_read": {"info": 1, "show queues": 1},
             "not_imported": {},
+            "skipped_lines": 0,
+            "kept": True,
         }
     ]
     (capture,) = ok(cli("display", "observed", "--qmgr", "E1", "-o", "json")).json()
