@@ -14,15 +14,17 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from mqctl.domain.model import Dialect, TopicObject, Topology
+from mqctl.domain.model import Channel, Dialect, TopicObject, Topology
 from mqctl.domain.observed import (
     CHSTATUS,
     CLUSQMGR,
     PROXY,
     PUBSUB,
     TCLUSTER,
+    ChannelSeen,
     NodeCapture,
     PredictedProxy,
+    channel_statuses,
     predict_proxies,
     proxy_origin,
 )
@@ -136,6 +138,17 @@ RECONCILE_RULES: tuple[Rule, ...] = (
         "Messages and subscription interest stop crossing it until the server at the other end connects.",
         "Start the server at the other end, check the route's URL and its TLS settings.",
     ),
+    Rule(
+        "MQR013",
+        "CHANNEL_NOT_LINKED",
+        WARNING,
+        "A channel status cannot be linked to the queue manager it concerns.",
+        "DISPLAY CHSTATUS shows RQMNAME only once a channel has reached its partner; without it, nor a "
+        "cluster-receiver of that name in the model, nor the channel in DISPLAY CLUSQMGR, nor a known "
+        "CONNAME, reconcile cannot say which link is down and states no cause from it (semantics §9).",
+        "Import the model's channel definitions (dmpmqcfg) or capture DISPLAY CLUSQMGR(*) ALL with the "
+        "statuses; check the channel's CONNAME.",
+    ),
 )
 RULE = {r.code: r for r in RECONCILE_RULES}
 
@@ -192,18 +205,24 @@ class _Seen:
     captures: dict[str, NodeCapture]
     proxies: dict[str, dict[tuple[str, str], Any]] = field(default_factory=dict)
     channels: dict[tuple[str, str], list[Any]] = field(default_factory=lambda: defaultdict(list))
+    """(node, queue manager at the other end) -> the statuses linked to it (``channel_statuses``)."""
+    unlinked: dict[str, list[ChannelSeen]] = field(default_factory=lambda: defaultdict(list))
+    """node -> the statuses of channels between queue managers that could not be linked."""
     relations: dict[tuple[str, str], list[Any]] = field(default_factory=lambda: defaultdict(list))
     clusqmgrs: dict[str, set[str]] = field(default_factory=dict)
     tclusters: dict[str, list[Any]] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, captures: Iterable[NodeCapture]) -> _Seen:
+    def of(cls, captures: Iterable[NodeCapture], channels: Iterable[Channel] = ()) -> _Seen:
         seen = cls({c.node: c for c in captures})
+        for status in channel_statuses(seen.captures.values(), channels):
+            if status.peer:
+                seen.channels[(status.node, status.peer)].append(status.observation)
+            else:
+                seen.unlinked[status.node].append(status)
         for node, capture in seen.captures.items():
             if capture.shows(PROXY):
                 seen.proxies[node] = {(o.get("TOPICSTR"), proxy_origin(o)): o for o in capture.of(PROXY)}
-            for o in capture.of(CHSTATUS):
-                seen.channels[(node, o.get("RQMNAME"))].append(o)
             for o in capture.of(PUBSUB):
                 if o.get("TYPE").upper() in ("PARENT", "CHILD"):
                     seen.relations[(node, o.get("QMNAME"))].append(o)
@@ -235,10 +254,17 @@ class _Seen:
         return out
 
     def channel_missing(self, a: str, b: str) -> list[str]:
+        """No status linked between ``a`` and ``b``: said only of a capture whose every status between
+        queue managers is linked (an unlinked one may be that channel: MQR013 names it instead)."""
         out = []
         for here, there in ((a, b), (b, a)):
             capture = self.captures.get(here)
-            if capture is not None and capture.shows(CHSTATUS) and not self.channels.get((here, there)):
+            if (
+                capture is not None
+                and capture.shows(CHSTATUS)
+                and not self.channels.get((here, there))
+                and not self.unlinked.get(here)
+            ):
                 out.append(f"no channel from {here} to {there} shows a status (DISPLAY CHSTATUS)")
         return out
 
@@ -260,7 +286,7 @@ def reconcile(
     max_age: timedelta | None = None,
 ) -> list[Discrepancy]:
     """Every finding, most severe first, then by rule and objects."""
-    seen = _Seen.of(captures)
+    seen = _Seen.of(captures, topology.channels)
     mq_nodes = {n for n, node in topology.nodes.items() if node.dialect == Dialect.MQ}
     asked = frozenset(seen.proxies) | seen.troubled()
     predicted = predict_proxies(topology, asked) if asked else {}
@@ -270,6 +296,7 @@ def reconcile(
     out += _cluster_topics(topology, seen)
     out += _coverage(mq_nodes, set(topology.nodes), seen, now, max_age)
     out += _routes(topology, seen)
+    out += _unlinked(seen)
     out.sort(key=lambda d: (d.finding.sort_key(), d.pattern))
     return out
 
@@ -414,6 +441,26 @@ def _links(
                     subs=subs,
                     causes=[f"DISPLAY PUBSUB on {here}: STATUS({status})"],
                     source=(seen.captures[here].file, o.line),
+                )
+            )
+    return out
+
+
+def _unlinked(seen: _Seen) -> list[Discrepancy]:
+    """Each channel status that no RQMNAME, definition, CLUSQMGR block or CONNAME links to a queue manager."""
+    out: list[Discrepancy] = []
+    for node, statuses in sorted(seen.unlinked.items()):
+        for status in statuses:
+            o = status.observation
+            kind = o.get("CHLTYPE").upper() or "type not shown"
+            out.append(
+                _make(
+                    "CHANNEL_NOT_LINKED",
+                    f"channel {o.name} ({kind}, {status.status or 'status not shown'}) on {node} cannot be "
+                    f"linked to the queue manager it concerns: {status.how}",
+                    objects=[f"channel {o.name} on {node}"],
+                    nodes=[node],
+                    source=(status.file, o.line),
                 )
             )
     return out

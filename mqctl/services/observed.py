@@ -473,5 +473,6 @@ def predicted_display(store: Store) -> dict[str, list[Any]]:
 def observed_links_down(store: Store) -> dict[frozenset[str], str]:
     """``explain --observed``: the links the captures show down, each with its observation."""
     from mqctl.domain.observed import links_down
+    from mqctl.store.observed import load_channels
 
-    return links_down(load_captures(store))
+    return links_down(load_captures(store), load_channels(store))
