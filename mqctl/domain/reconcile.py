@@ -21,6 +21,7 @@ from mqctl.domain.observed import (
     PROXY,
     PUBSUB,
     TCLUSTER,
+    TPSTATUS,
     ChannelSeen,
     NodeCapture,
     PredictedProxy,
@@ -148,6 +149,34 @@ RECONCILE_RULES: tuple[Rule, ...] = (
         "CONNAME, reconcile cannot say which link is down and states no cause from it (semantics §9).",
         "Import the model's channel definitions (dmpmqcfg) or capture DISPLAY CLUSQMGR(*) ALL with the "
         "statuses; check the channel's CONNAME.",
+    ),
+    Rule(
+        "MQR014",
+        "TOPIC_RESOLVED_APART",
+        ERROR,
+        "Members of a cluster resolved a clustered topic string differently (DISPLAY TPSTATUS).",
+        "When several cluster topic definitions of one name differ, each queue manager uses one of them "
+        "and which one is not deterministic nor consistent across the cluster (IBM, 'Multiple cluster "
+        "topic definitions of the same name'); routing then depends on where a publication is made.",
+        "Make the definitions of the topic on its hosts identical (DISPLAY TCLUSTER shows them), then "
+        "capture DISPLAY TPSTATUS again on every member.",
+    ),
+    Rule(
+        "MQR015",
+        "HIERARCHY_RELATION_MISSING",
+        ERROR,
+        "A hierarchy relation of the model is not shown by the queue manager's DISPLAY PUBSUB.",
+        "Proxy subscriptions and publications cross a hierarchy only over a relation the queue managers "
+        "hold (semantics §4.3); one the model has and the queue manager does not is not there.",
+        "Check ALTER QMGR PARENT on the child and the channels between the two, then capture again.",
+    ),
+    Rule(
+        "MQR016",
+        "HIERARCHY_RELATION_UNKNOWN",
+        WARNING,
+        "DISPLAY PUBSUB shows a hierarchy relation the model does not have.",
+        "Publications may travel where the model says they do not (semantics §4.3).",
+        "Add the relation to the model (PARENT of the child), or remove it on the queue managers.",
     ),
 )
 RULE = {r.code: r for r in RECONCILE_RULES}
@@ -297,6 +326,8 @@ def reconcile(
     out += _coverage(mq_nodes, set(topology.nodes), seen, now, max_age)
     out += _routes(topology, seen)
     out += _unlinked(seen)
+    out += _topic_status(topology, seen)
+    out += _relations(topology, seen)
     out.sort(key=lambda d: (d.finding.sort_key(), d.pattern))
     return out
 
@@ -463,6 +494,87 @@ def _unlinked(seen: _Seen) -> list[Discrepancy]:
                     source=(status.file, o.line),
                 )
             )
+    return out
+
+
+_RESOLVED = ("CLROUTE", "PUBSCOPE", "SUBSCOPE", "PUB", "SUB")
+"""What DISPLAY TPSTATUS shows of a topic node that routing depends on (beside CLUSTER)."""
+
+
+def _topic_status(topology: Topology, seen: _Seen) -> list[Discrepancy]:
+    """A clustered topic string that members of its cluster resolved differently (MQR014)."""
+    members: dict[tuple[str, str], list[tuple[str, Any]]] = defaultdict(list)
+    for node, capture in sorted(seen.captures.items()):
+        for o in capture.of(TPSTATUS):
+            if o.get("CLUSTER"):
+                members[(o.get("TOPICSTR"), o.get("CLUSTER"))].append((node, o))
+    out: list[Discrepancy] = []
+    for (topicstr, cluster), found in sorted(members.items()):
+        differ = []
+        for keyword in _RESOLVED:
+            values = {node: o.get(keyword).upper() for node, o in found if keyword in o.attributes}
+            if len(set(values.values())) > 1:
+                differ.append(", ".join(f"{keyword}({v}) on {n}" for n, v in sorted(values.items())))
+        if not differ:
+            continue
+        first_node, first = found[0]
+        out.append(
+            _make(
+                "TOPIC_RESOLVED_APART",
+                f"topic string '{topicstr}' of cluster {cluster} is resolved differently on its members: "
+                f"{'; '.join(differ)} (DISPLAY TPSTATUS: which definition a member uses is not "
+                "deterministic)",
+                objects=[f"topic string '{topicstr}'"],
+                nodes=[n for n, _ in found],
+                pattern=topicstr,
+                subs=_under(topology, topicstr, cluster),
+                causes=[
+                    f"DISPLAY TPSTATUS on {n}: ADMIN({o.get('ADMIN')})" for n, o in found if o.get("ADMIN")
+                ],
+                source=(seen.captures[first_node].file, first.line),
+            )
+        )
+    return out
+
+
+def _relations(topology: Topology, seen: _Seen) -> list[Discrepancy]:
+    """Hierarchy relations of the model that DISPLAY PUBSUB does not show, and the reverse."""
+    expected: dict[str, set[tuple[str, str]]] = defaultdict(set)
+    for name, node in topology.nodes.items():
+        if node.dialect == Dialect.MQ and node.parent:
+            expected[name].add((node.parent, "PARENT"))
+            expected[node.parent].add((name, "CHILD"))
+    out: list[Discrepancy] = []
+    for node, capture in sorted(seen.captures.items()):
+        if not capture.shows(PUBSUB) or node not in topology.nodes:
+            continue
+        shown = {
+            (o.get("QMNAME"), o.get("TYPE").upper()): o
+            for o in capture.of(PUBSUB)
+            if o.get("TYPE").upper() in ("PARENT", "CHILD")
+        }
+        for peer, relation in sorted(expected[node] - set(shown)):
+            out.append(
+                _make(
+                    "HIERARCHY_RELATION_MISSING",
+                    f"{node}'s DISPLAY PUBSUB shows no {relation} relation with {peer}, which the model has",
+                    objects=[f"qmgr {node}"],
+                    nodes=[node, peer],
+                    source=(capture.file, None),
+                )
+            )
+        for (peer, relation), o in sorted(shown.items()):
+            if (peer, relation) not in expected[node]:
+                out.append(
+                    _make(
+                        "HIERARCHY_RELATION_UNKNOWN",
+                        f"{node}'s DISPLAY PUBSUB shows a {relation} relation with {peer} "
+                        f"(STATUS({o.get('STATUS')})) that the model does not have",
+                        objects=[f"qmgr {node}"],
+                        nodes=[node, peer],
+                        source=(capture.file, o.line),
+                    )
+                )
     return out
 
 
