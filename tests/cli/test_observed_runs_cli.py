@@ -156,3 +156,47 @@ def test_a_refused_import_creates_no_store(tmp_path: Path) -> None:
     result = run_cli(["import", "display", str(bad)], db=f"sqlite:///{db}")
     refused(result)
     assert not db.exists() and not db.parent.exists()
+
+
+def test_display_observed_keeps_a_channels_type_conname_xmitq_and_deftype(cli: Cli, tmp_path: Path) -> None:
+    """Issue 37: what an incident looks at first, in the table and in ``-o json``."""
+    capture = tmp_path / "QM1.txt"
+    capture.write_text(
+        _run(
+            "QM1",
+            [
+                (
+                    "DISPLAY CLUSQMGR(*) ALL",
+                    "AMQ8441I: Display Cluster Queue Manager details.\n"
+                    "   CLUSQMGR(QM2)                           CHANNEL(C1.QM2)\n"
+                    "   CLUSTER(C1)                             CONNAME(qm2.example(1414))\n"
+                    "   DEFTYPE(CLUSSDRA)                       QMTYPE(REPOS)\n"
+                    "   STATUS(RUNNING)                         XMITQ(SYSTEM.CLUSTER.TRANSMIT.QUEUE)",
+                ),
+                (
+                    "DISPLAY CHSTATUS(*) ALL",
+                    "AMQ8417I: Display Channel Status details.\n"
+                    "   CHANNEL(C1.QM2)                         CHLTYPE(CLUSSDR)\n"
+                    "   CONNAME(10.1.1.2(1414))                 CURRENT\n"
+                    "   RQMNAME( )                              STATUS(RETRYING)\n"
+                    "   SUBSTATE( )                             XMITQ(SYSTEM.CLUSTER.TRANSMIT.QUEUE)",
+                ),
+            ],
+        )
+    )
+    ok(cli("import", "display", str(capture)))
+    (kept,) = ok(cli("display", "observed", "-o", "json")).json()
+    qmgr, channel = kept["observations"]
+    assert (qmgr["attributes"]["DEFTYPE"], qmgr["attributes"]["QMTYPE"]) == ("CLUSSDRA", "REPOS")
+    assert qmgr["attributes"]["CONNAME"] == "qm2.example(1414)"
+    attrs = channel["attributes"]
+    assert (attrs["CHLTYPE"], attrs["CONNAME"], attrs["XMITQ"]) == (
+        "CLUSSDR",
+        "10.1.1.2(1414)",
+        "SYSTEM.CLUSTER.TRANSMIT.QUEUE",
+    )
+    table = ok(cli("display", "observed")).stdout
+    flat = " ".join(table.split())
+    for shown in ("CHLTYPE(CLUSSDR)", "CONNAME(10.1.1.2(1414))", "XMITQ(SYSTEM.CLUSTER", "DEFTYPE(CLUSSDRA)"):
+        assert shown.replace(" ", "") in flat.replace(" ", ""), table
+    assert "QMTYPE(REPOS)" in flat.replace(" ", "") and "RQMNAME()" in flat.replace(" ", "")
