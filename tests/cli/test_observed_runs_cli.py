@@ -8,6 +8,8 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import Result, run_cli
 from tests.formats.test_display_reader import _run, must_gather
 from tests.helpers import dump_store
@@ -200,3 +202,71 @@ def test_display_observed_keeps_a_channels_type_conname_xmitq_and_deftype(cli: C
     for shown in ("CHLTYPE(CLUSSDR)", "CONNAME(10.1.1.2(1414))", "XMITQ(SYSTEM.CLUSTER", "DEFTYPE(CLUSSDRA)"):
         assert shown.replace(" ", "") in flat.replace(" ", ""), table
     assert "QMTYPE(REPOS)" in flat.replace(" ", "") and "RQMNAME()" in flat.replace(" ", "")
+
+
+REST_SUB = {
+    "type": "runCommandJSON",
+    "command": "display",
+    "qualifier": "sub",
+    "parameters": {"subtype": "all"},
+}
+
+
+def _rest(**changes: object) -> str:
+    exchange: dict[str, object] = {
+        "qmgr": "QM1",
+        "request": dict(REST_SUB),
+        "response": {"commandResponse": []},
+    }
+    exchange.update(changes)
+    return json.dumps(exchange)
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "where", "says"),
+    [
+        (
+            "5000 digits",
+            _rest().replace("[]", '[{"parameters": {"sub": ' + "9" * 5000 + "}}]"),
+            ":1:",
+            "too long",
+        ),
+        ("deep nesting", "[" * 5000 + "]" * 5000, ":1:33:", "nested more than"),
+        (
+            "parameters not an object",
+            _rest(request={**REST_SUB, "parameters": ["subtype", "all"]}),
+            ":1:",
+            "request.parameters is a list",
+        ),
+        ("captured line", "# captured 0001-01-01T00:00:00+05:00\n" + must_gather(), ":1:12:", "out of range"),
+        (
+            "tibemsadmin session",
+            "# captured 0001-01-01T00:00:00+05:00\ntcp://e1:7222> show routes\n",
+            ":1:12:",
+            "out of range",
+        ),
+        ("rest time", _rest(captured_at="0001-01-01T00:00:00+05:00"), ":1:", "out of range"),
+    ],
+)
+def test_the_capture_doors_bounds_are_exit_2_one_line(
+    cli: Cli, store_url: str, tmp_path: Path, name: str, text: str, where: str, says: str
+) -> None:
+    ok(cli("define", "qmgr", "QM1"))
+    before = dump_store(store_url)
+    bad = tmp_path / "bad.txt"
+    bad.write_text(text)
+    stderr = refused(cli("import", "display", str(bad), "--qmgr", "QM1"))
+    assert f"{bad}{where}" in stderr and says in stderr, (name, stderr)
+    assert dump_store(store_url) == before
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["reconcile", "--max-age", "999999999999d"], "longer than 100 years"),
+        (["reconcile", "--max-age", "9" * 5000], "longer than 100 years"),
+        (["import", "display", "--at", "0001-01-01T00:00:00+05:00", "x.txt"], "out of range"),
+    ],
+)
+def test_options_out_of_range_are_exit_2_one_line(cli: Cli, args: list[str], says: str) -> None:
+    assert says in refused(cli(*args))
