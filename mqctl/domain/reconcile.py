@@ -540,10 +540,10 @@ def _topic_status(topology: Topology, seen: _Seen) -> list[Discrepancy]:
 def _relations(topology: Topology, seen: _Seen) -> list[Discrepancy]:
     """Hierarchy relations of the model that DISPLAY PUBSUB does not show, and the reverse."""
     expected: dict[str, set[tuple[str, str]]] = defaultdict(set)
-    for name, node in topology.nodes.items():
-        if node.dialect == Dialect.MQ and node.parent:
-            expected[name].add((node.parent, "PARENT"))
-            expected[node.parent].add((name, "CHILD"))
+    for name, defined in topology.nodes.items():
+        if defined.dialect == Dialect.MQ and defined.parent:
+            expected[name].add((defined.parent, "PARENT"))
+            expected[defined.parent].add((name, "CHILD"))
     out: list[Discrepancy] = []
     for node, capture in sorted(seen.captures.items()):
         if not capture.shows(PUBSUB) or node not in topology.nodes:

@@ -110,8 +110,32 @@ def _when(capture: Capture, at: datetime | None, path: Path) -> datetime:
         return datetime.now(UTC)
 
 
-NOT_CAPTURES = (".md", ".rst", ".sh", ".bash", ".ksh", ".bat", ".cmd", ".ps1", ".py", ".mqsc", ".in", ".tst")
-NOT_CAPTURES += (".yaml", ".yml", ".conf", ".ini", ".properties", ".xml", ".html", ".pdf", ".zip", ".gz")
+NOT_CAPTURES = frozenset(
+    [
+        ".md",
+        ".rst",
+        ".sh",
+        ".bash",
+        ".ksh",
+        ".bat",
+        ".cmd",
+        ".ps1",
+        ".py",
+        ".mqsc",
+        ".in",
+        ".tst",
+        ".yaml",
+        ".yml",
+        ".conf",
+        ".ini",
+        ".properties",
+        ".xml",
+        ".html",
+        ".pdf",
+        ".zip",
+        ".gz",
+    ]
+)
 """Files of a folder that are not captures by their name (scripts, notes, configuration), skipped."""
 _NOT_CAPTURE_NAMES = ("README", "LICENSE", "NOTICE", "CHANGELOG", "MAKEFILE")
 

@@ -121,6 +121,17 @@ def _durable(row: list[tuple[int, str]], shared: bool, number: int, line: str, f
     return Block(DURABLE, attrs, number, row[0][0], text=line, first=number)
 
 
+def _command(capture: Capture, text: str) -> str:
+    """The table the command's answer is (ROUTE, DURABLE), else "" (and the command counted by name)."""
+    command = " ".join(text.split()).lower()
+    table = {"show routes": ROUTE, "show durables": DURABLE}.get(" ".join(command.split()[:2]), "")
+    if table:
+        capture.saw(table)
+    elif command and command not in ("exit", "quit"):
+        capture.others[" ".join(command.split()[:2])] += 1
+    return table
+
+
 def read_tibemsadmin(text: str, *, file: str, qmgr: str | None = None) -> Capture:
     """The routes and durables a saved tibemsadmin session shows; ``qmgr`` is the EMS server."""
     if "\r" in text:
@@ -134,16 +145,7 @@ def read_tibemsadmin(text: str, *, file: str, qmgr: str | None = None) -> Captur
     for number, line in enumerate(text.split("\n"), start=1):
         prompt = PROMPT.match(line) or SCRIPTED.match(line)
         if prompt is not None:
-            command = " ".join(prompt.group(prompt.lastindex or 1).split()).lower()
-            table, header = "", False
-            if command.split()[:2] == ["show", "routes"]:
-                table = ROUTE
-            elif command.split()[:2] == ["show", "durables"]:
-                table = DURABLE
-            elif command and command not in ("exit", "quit"):
-                capture.others[" ".join(command.split()[:2])] += 1
-            if table:
-                capture.saw(table)
+            table, header = _command(capture, prompt.group(prompt.lastindex or 1)), False
             continue
         stamp = CAPTURED.match(line)
         if stamp is not None:
