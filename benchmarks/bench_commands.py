@@ -36,8 +36,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import resource
 import shlex
 import sqlite3
 import statistics
@@ -52,6 +50,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import bench_explain  # noqa: E402  (the store of the explain benchmark, built the same way)
+from harness import ENV, alternate, checked, estate_parser, ratio, timed  # noqa: E402
 
 TARGET = 3.0
 START_TARGET = 1.5
@@ -117,27 +116,11 @@ def a_qmgr(db: Path) -> str:
     return str(row[0])
 
 
-ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"} | {
-    "PYTHONPYCACHEPREFIX": str(Path(tempfile.gettempdir()) / "mqctl-bench-pycache")
-}
-"""The processes' environment: bytecode compiled once and kept, as for an installed mqctl."""
-
-
-def _cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
 def piped(argv: list[str]) -> tuple[float, float]:
     """Wall clock and CPU time of ``argv | cat >/dev/null`` (a pipe, as when output goes to another
     program)."""
-    cmd = f"set -o pipefail; {shlex.join(argv)} | cat >/dev/null"
-    cpu0, t0 = _cpu(), time.perf_counter()
-    proc = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, check=False, env=ENV)
-    elapsed, cpu = time.perf_counter() - t0, _cpu() - cpu0
-    if proc.returncode not in (0, 1):
-        raise SystemExit(f"{shlex.join(argv)} failed ({proc.returncode}): {proc.stderr.strip()[-500:]}")
-    return elapsed, cpu
+    run = checked(timed(argv, pipe=True), shlex.join(argv))
+    return run.wall, run.cpu
 
 
 def measure(
@@ -225,68 +208,52 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 def start_up(runs: int) -> list[dict[str, Any]]:
     """``mqctl --version`` and ``display qmgr`` on an empty store against the interpreter start with the
-    libraries mqctl must use, alternately after one warm-up each."""
-    interpreter = [sys.executable, "-c", LIBRARIES]
+    libraries mqctl must use, in turn after one warm-up each."""
     with tempfile.TemporaryDirectory(prefix="bench-commands-") as tmp:
         url = f"sqlite:///{Path(tmp) / 'empty.db'}"
-        subprocess.run([bench_explain.MQCTL, "--db", url, "define", "qmgr", "QM"], check=True, env=ENV,
-                       capture_output=True)  # fmt: skip
-        cases = {
-            "mqctl --version": [bench_explain.MQCTL, "--version"],
-            "mqctl display qmgr QM (empty store)": [
-                bench_explain.MQCTL,
-                "--db",
-                url,
-                "display",
-                "qmgr",
-                "QM",
-            ],
-        }
-        piped(interpreter)
-        for argv in cases.values():
-            piped(argv)
-        figures: dict[str, list[tuple[float, float]]] = {name: [] for name in ["interpreter", *cases]}
-        for _ in range(max(runs, 1)):
-            figures["interpreter"].append(piped(interpreter))
-            for name, argv in cases.items():
-                figures[name].append(piped(argv))
-    floor = statistics.median(w for w, _ in figures["interpreter"])
-    floor_cpu = statistics.median(c for _, c in figures["interpreter"])
-    rows = []
-    for name in cases:
-        wall = statistics.median(w for w, _ in figures[name])
-        cpu = statistics.median(c for _, c in figures[name])
-        rows.append(
+        checked(timed([bench_explain.MQCTL, "--db", url, "define", "qmgr", "QM"]), "define qmgr QM")
+        figures = alternate(
             {
-                "command": name,
-                "floor_s": round(floor, 3),
-                "command_s": round(wall, 3),
-                "floor_cpu_s": round(floor_cpu, 3),
-                "command_cpu_s": round(cpu, 3),
-                "ratio": round(wall / floor, 2),
-                "cpu_ratio": round(cpu / floor_cpu, 2) if floor_cpu else None,
-                "met": wall / floor <= START_TARGET,
-            }
+                "interpreter": [sys.executable, "-c", LIBRARIES],
+                "mqctl --version": [bench_explain.MQCTL, "--version"],
+                "mqctl display qmgr QM (empty store)": [
+                    bench_explain.MQCTL,
+                    "--db",
+                    url,
+                    "display",
+                    "qmgr",
+                    "QM",
+                ],
+            },
+            max(runs, 1),
+            pipe=True,
         )
-    return rows
+    floor = figures.pop("interpreter")
+    return [
+        {
+            "command": name,
+            "floor_s": round(floor.wall, 3),
+            "command_s": round(f.wall, 3),
+            "floor_cpu_s": round(floor.cpu, 3),
+            "command_cpu_s": round(f.cpu, 3),
+            "ratio": ratio(f.wall, floor.wall),
+            "cpu_ratio": ratio(f.cpu, floor.cpu),
+            "met": f.wall / floor.wall <= START_TARGET,
+        }
+        for name, f in figures.items()
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
-    from gen_topology import add_estate_options
-
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_estate_options(ap)
-    ap.add_argument("--cache", default="~/.cache/mqctl-bench", help="where topologies and stores are kept")
+    ap = estate_parser(__doc__, runs=3)
     ap.add_argument("--store", help="an existing store file to use instead of the cached big store")
     ap.add_argument("--qmgr", help="QM of the per-queue-manager commands (default: one with subscriptions)")
-    ap.add_argument("--runs", type=int, default=3, help="timed runs per command, after one warm-up")
     ap.add_argument(
         "--only",
         action="append",
         default=[],
         help="topic, sub, tree, graph, validate or start (repeatable)",
     )
-    ap.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     args = ap.parse_args(argv)
     r = run(args)
     if args.json:
