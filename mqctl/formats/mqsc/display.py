@@ -294,8 +294,8 @@ def display(ctx: Context, cmd: Command) -> list[str]:
     """Result lines of a modelled DISPLAY; raises ``Unmodelled`` for objects mqctl does not hold."""
     state = ctx.state
     noun = cmd.noun
-    asked = _asked(ctx, cmd)
     where = _where(ctx, cmd)
+    asked = _asked(ctx, cmd)
     if noun == "QMGR":
         return [_HEADERS["QMGR"], *layout(_chosen(qmgr_pairs(state), noun, asked))]
     pattern = ctx.name(cmd, noun.lower(), check=False).text
