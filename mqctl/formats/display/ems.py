@@ -130,7 +130,7 @@ def read_tibemsadmin(text: str, *, file: str, qmgr: str | None = None) -> Captur
                 table = ROUTE
             elif command.split()[:2] == ["show", "durables"]:
                 table = DURABLE
-            elif command and command not in ("exit", "quit"):
+            elif command and command not in ("exit", "quit", "info", "show server"):  # these name the server
                 capture.others[" ".join(command.split()[:2])] += 1
             if table:
                 capture.saw(table)
