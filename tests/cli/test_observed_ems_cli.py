@@ -73,7 +73,7 @@ def test_session_round_trip_routes_and_durables_observed_nothing_to_reconcile(
             "topics": 0,
             "qmgr_attributes": 0,
             "observations": {"DURABLE": 2, "ROUTE": 2},
-            "not_read": {"info": 1, "show queues": 1},
+            "not_read": {"show queues": 1},
             "not_imported": {},
         }
     ]
