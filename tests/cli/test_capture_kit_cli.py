@@ -18,8 +18,6 @@ from pathlib import Path
 
 import pytest
 
-from mqctl.domain.errors import InputError
-from mqctl.formats.display import read_capture
 from mqctl.formats.display.commands import CAPTURE_COMMANDS
 from tests.conftest import Result
 from tests.helpers import dump_store
@@ -175,13 +173,6 @@ def run_script(path: Path, env: dict[str, str]) -> None:
     assert done.returncode == 0, (done.stdout, done.stderr)
 
 
-def reads(kind: str) -> bool:
-    """Whether the reader of this branch reads ``kind`` (DISPLAY TPSTATUS comes with branch captures-read)."""
-    from mqctl.formats.display import reader
-
-    return kind in reader.KINDS
-
-
 KIT_KINDS = {c.kind for c in CAPTURE_COMMANDS}
 
 
@@ -215,34 +206,14 @@ def test_kit_files_and_what_runmqsc_and_rest_answers_are_read(
         assert call[-1].startswith("https://localhost:9443/ibmmq/rest/v2/admin/action/qmgr/QM")
         assert json.loads(call[call.index("--data") + 1])["type"] == "runCommandJSON"
 
-    _imported_all(cli, kit, tpstatus=False)
-
-
-def _imported_all(cli: Cli, kit: Path, *, tpstatus: bool) -> None:
     for suffix in (".txt", ".json"):
         files = [str(kit / f"QM{i}{suffix}") for i in (1, 2)]
         summary = ok(cli("import", "display", *files, "-o", "json")).json()
         assert [s["qmgr"] for s in summary] == ["QM1", "QM2"]  # type: ignore[index]
         for entry in summary:  # type: ignore[union-attr]
-            # until the reader reads DISPLAY TPSTATUS, its command and its answer's block are counted
-            pending = set() if reads("TPSTATUS") else {"DISPLAY TPSTATUS", "TOPICSTR", "topicstr"}
-            unread = {k: n for k, n in entry["not_read"].items() if k not in pending}
-            assert unread == {}, (suffix, entry["not_read"])
-            assert KIT_KINDS - {"TPSTATUS"} | {"PROXY"} <= set(entry["commands"]), suffix
-            if tpstatus:
-                assert entry["not_read"] == {} and "TPSTATUS" in entry["commands"]
-
-
-@pytest.mark.skipif(
-    not reads("TPSTATUS"), reason="DISPLAY TPSTATUS is read once branch captures-read is merged"
-)
-def test_tpstatus_of_the_kit_is_read(cli: Cli, tmp_path: Path, fakes: dict[str, str]) -> None:
-    model(cli)
-    kit = tmp_path / "kit"
-    ok(cli("capture-kit", "--out", str(kit), "--qmgr", "QM1", "--qmgr", "QM2"))
-    run_script(kit / "capture-runmqsc.sh", fakes)
-    run_script(kit / "capture-rest.sh", {**fakes, "MQ_REST_PASSWORD": "pw"})
-    _imported_all(cli, kit, tpstatus=True)
+            assert entry["not_read"] == {}, (suffix, entry["not_read"])
+            assert set(entry["commands"]) == KIT_KINDS | {"PROXY"}, suffix
+            assert entry["observations"]["TPSTATUS"] == 1, suffix
 
 
 def test_ems_script_answers_are_read(cli: Cli, tmp_path: Path, fakes: dict[str, str]) -> None:
@@ -258,17 +229,6 @@ def test_ems_script_answers_are_read(cli: Cli, tmp_path: Path, fakes: dict[str, 
     assert summary[0]["observations"] == {"DURABLE": 1, "ROUTE": 1}  # type: ignore[index]
 
 
-def _reads_script_runs() -> bool:
-    try:
-        read_capture("Command: show routes\n  Route  T ConnID URL Zone T\n", file="probe", qmgr="E1")
-    except InputError:
-        return False
-    return True
-
-
-@pytest.mark.skipif(
-    not _reads_script_runs(), reason="tibemsadmin -script runs are read once captures-read is merged"
-)
 def test_ems_script_run_is_read(cli: Cli, tmp_path: Path, fakes: dict[str, str]) -> None:
     """The same commands run with -script, as the kit runs them."""
     model(cli)
