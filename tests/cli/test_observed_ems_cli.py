@@ -205,7 +205,9 @@ def test_script_run_offline_user_and_unconnected_route(cli: Cli, store_url: str,
     run.write_text("# captured 2026-11-26T03:00:00Z\n" + SCRIPT_RUN)
     (summary,) = ok(cli("import", "display", str(run), "-o", "json")).json()
     assert summary["qmgr"] == "E1" and summary["commands"] == ["ROUTE", "DURABLE"]
-    assert summary["observations"] == {"DURABLE": 4, "ROUTE": 2} and summary["not_read"] == {}  # info names the server
+    assert (
+        summary["observations"] == {"DURABLE": 4, "ROUTE": 2} and summary["not_read"] == {}
+    )  # info names the server
     (capture,) = ok(cli("display", "observed", "--qmgr", "E1", "-o", "json")).json()
     seen = {o["name"]: o["attributes"] for o in capture["observations"]}
     assert seen["orders.new:CLIENT1:sub1"]["ONLINE"] == "NO"
