@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from functools import partial
 from operator import itemgetter
 from typing import Any, NamedTuple
 
@@ -254,6 +255,9 @@ TOPIC_TABLE_ALL = (
 )
 """The columns of ``display topic --all``: every attribute in a column of its own."""
 _DIRECT = str(ClRoute.DIRECT)
+_SHOWN_DEFAULTS = tuple("" if a.default is None else str(a.default) for a in TOPIC_SHOWN)
+"""``TOPIC_SHOWN``'s defaults as the store holds them (an enumeration as its text)."""
+_SETTINGS = tuple(partial(attributes.mqsc_setting, a) for a in TOPIC_SHOWN)
 
 
 def topic_table(
@@ -289,7 +293,7 @@ def topic_table(
     if every:
         return [(*row[:-1], json_value(row[-1])) for row in rows]
     return [
-        (*row[:4], _clroute_cell(row[3], row[4]), _attributes_cell(row[5:-1]), json_value(row[-1]))
+        (*row[:4], _clroute_cell(row[3], row[4]), _attributes_cell(tuple(row[5:-1])), json_value(row[-1]))
         for row in rows
     ]
 
@@ -306,11 +310,14 @@ def _attributes_cell(values: tuple[Any, ...]) -> str | None:
     """``PUBSCOPE(QMGR) DESCR('EU prices')``: the attributes of ``TOPIC_SHOWN`` that are not their
     default; None for an EMS definition, which has none of them, and for an object that keeps every
     default (a column no row fills is left out of the table)."""
-    if values[0] is None:
+    if values[0] is None or values == _SHOWN_DEFAULTS:  # most objects keep every default: one compare
         return None
-    shown = dict(zip((a.field for a in TOPIC_SHOWN), values, strict=True))
-    changed = attributes.differing(TOPIC_SHOWN, shown)
-    return " ".join(escaped(attributes.mqsc_setting(a, v)) for a, v in changed) or None
+    changed = [
+        escaped(setting(value))
+        for setting, value, default in zip(_SETTINGS, values, _SHOWN_DEFAULTS, strict=True)
+        if ("" if value is None else value) != default
+    ]
+    return " ".join(changed) or None
 
 
 def _clusters_of(qmgr: str) -> Select[Any]:

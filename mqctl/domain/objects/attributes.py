@@ -180,16 +180,3 @@ def mqsc_setting(attr: Attribute, value: object) -> str:
         text = str(value).replace("'", "''")
         return f"{attr.keyword}('{text}')"
     return f"{attr.keyword}({value})"
-
-
-def differing(table: tuple[Attribute, ...], values: dict[str, object]) -> list[tuple[Attribute, object]]:
-    """The attributes of ``table`` named in ``values`` whose value is not the default, compared as MQSC
-    spells them (an enumeration read back from a store is its text)."""
-    out: list[tuple[Attribute, object]] = []
-    for attr in table:
-        if attr.field in values:
-            value = values[attr.field]
-            default = "" if attr.default is None else str(attr.default)
-            if ("" if value is None else str(value)) != default:
-                out.append((attr, value))
-    return out
