@@ -70,5 +70,7 @@ def test_a_mistyped_verb_or_object_type_names_the_nearest(cli: Cli) -> None:
     assert "unknown command 'DEFIN'; did you mean DEFINE?" in verb.stderr
     noun = cli("runmqsc", "QM1", stdin="DEFINE TOPC(T) TOPICSTR('/t')\n")
     assert "unknown object type 'TOPC' after DEFINE; did you mean TOPIC?" in noun.stderr
+    keyword = cli("runmqsc", "QM1", stdin="DEFINE TOPIC(T) TOPICSTR('/t') CLUSTR(EU)\n")
+    assert "unknown parameter CLUSTR for DEFINE TOPIC; did you mean CLUSTER?" in keyword.stderr
     far = cli("runmqsc", "QM1", stdin="XYZZY TOPIC(T)\n")
     assert "unknown command 'XYZZY'; expected one of ALTER," in far.stderr  # nothing near: the list

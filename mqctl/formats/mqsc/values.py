@@ -12,9 +12,10 @@ from mqctl.domain.errors import InputError, escaped
 from mqctl.domain.model import Dialect, NodeState, Topology
 from mqctl.domain.names import check_mq_name
 from mqctl.domain.observed import PredictedProxy
+from mqctl.domain.suggest import did_you_mean
 from mqctl.formats._located import locate
 from mqctl.formats.mqsc.lexer import Pos
-from mqctl.formats.mqsc.parser import Command, Param, Value
+from mqctl.formats.mqsc.parser import WORD_CUTOFF, Command, Param, Value
 from mqctl.formats.mqsc.vocabulary import AS_MODELLED, IGNORED
 
 E = TypeVar("E", bound=StrEnum)
@@ -126,9 +127,10 @@ class Context:
             if param.keyword in ignored and not _as_modelled(what, param, cmd.params):
                 self.unmodelled[f"{param.keyword} on {what}"] += 1
             if param.keyword not in allowed:
+                near = did_you_mean(param.keyword, allowed, cutoff=WORD_CUTOFF)
                 raise self.syntax(
-                    f"unknown parameter {param.keyword} for {cmd.verb} {what}; expected one of "
-                    f"{', '.join(sorted(allowed))}",
+                    f"unknown parameter {param.keyword} for {cmd.verb} {what}"
+                    + (near or f"; expected one of {', '.join(sorted(allowed))}"),
                     param.pos,
                 )
             if param.keyword in ("REPLACE", "NOREPLACE", "FORCE", "ALL") and param.values is not None:
