@@ -21,6 +21,7 @@ from mqctl.domain.errors import InputError, MqctlError
 from mqctl.domain.model import Topology
 from mqctl.domain.validation import FileRef, Finding, find_rule, finding
 from mqctl.services.formats import MqscFile, import_ems, import_mqsc, mqsc_files, named_path
+from mqctl.services.walk import files_under
 
 EMS_CONFIG_SUFFIXES = {".conf", ".json"}
 
@@ -50,7 +51,9 @@ def classify(paths: Sequence[str | Path]) -> tuple[list[MqscFile], list[EmsFile]
     for item in paths:
         name, path = named_path(item)
         if path.is_dir():
-            found_ems = sorted(p for p in path.rglob("tibemsd.*") if p.suffix.lower() in EMS_CONFIG_SUFFIXES)
+            found_ems = sorted(
+                p for p in files_under(path, "tibemsd.*") if p.suffix.lower() in EMS_CONFIG_SUFFIXES
+            )
             found_mqsc = mqsc_files([item])
             if not found_ems and not found_mqsc:
                 raise InputError("holds no MQSC file and no tibemsd.conf/tibemsd.json", file=str(path))

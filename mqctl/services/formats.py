@@ -20,6 +20,7 @@ from mqctl.domain.objects import nodes
 from mqctl.formats.script_run import ScriptRun
 from mqctl.formats.text_io import read_text_file
 from mqctl.services.objects import ensure_ems_peers
+from mqctl.services.walk import files_under
 from mqctl.store.repository import NodeRef, Store
 from mqctl.store.topology import load_cluster_view
 
@@ -155,8 +156,8 @@ def mqsc_files(paths: Iterable[Path | str | MqscFile]) -> list[MqscFile]:
             continue
         qmgr, path = named_path(item)
         if path.is_dir():
-            for p in path.rglob("*"):
-                if p.is_file() and p.suffix.lower() in MQSC_SUFFIXES:
+            for p in files_under(path):
+                if p.suffix.lower() in MQSC_SUFFIXES:
                     found.append(MqscFile(p, qmgr or _folder_qmgr(path, p), qmgr is not None))
         elif path.is_file():
             found.append(MqscFile(path, qmgr, qmgr is not None))
