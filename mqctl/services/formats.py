@@ -19,8 +19,8 @@ from mqctl.domain.names import check_mq_name, check_node_name, node_label
 from mqctl.domain.objects import nodes
 from mqctl.formats.script_run import ScriptRun
 from mqctl.formats.text_io import read_text_file
+from mqctl.formats.walk import files_under
 from mqctl.services.objects import ensure_ems_peers
-from mqctl.services.walk import files_under
 from mqctl.store.repository import NodeRef, Store
 from mqctl.store.topology import load_cluster_view
 
@@ -282,8 +282,10 @@ def import_ems(
     routes: Path | None,
     durables: Path | None,
     encoding: str | None = None,
+    within: Path | None = None,
 ) -> EmsImport:
-    """One EMS server from its files: they replace its topic definitions, routes and durables in the model."""
+    """One EMS server from its files: they replace its topic definitions, routes and durables in the model.
+    ``within``: the folder the files were found in (tibemsd.conf's pointers must stay in it)."""
     from mqctl.formats.ems import read_server
 
     config = read_server(
@@ -294,6 +296,7 @@ def import_ems(
         durables=durables,
         next_seq=store.next_seq,
         encoding=encoding,
+        within=within,
     )
     ref = _ensure_node(store, config.name, Dialect.EMS, create=True)
     created = ensure_ems_peers(store, sorted(config.peers))

@@ -28,6 +28,7 @@ from mqctl.formats._located import locate
 from mqctl.formats.display import Block, Capture, read_capture
 from mqctl.formats.display.ems import DURABLE, ROUTE
 from mqctl.formats.text_io import read_text_file
+from mqctl.formats.walk import files_under
 from mqctl.store.observed import load_captures, save_capture
 from mqctl.store.repository import Store
 
@@ -110,7 +111,7 @@ def read_captures(
     files: list[Path] = []
     for path in paths:
         if path.is_dir():
-            files += sorted(p for p in path.rglob("*") if p.is_file() and not p.name.startswith("."))
+            files += sorted(p for p in files_under(path) if not p.name.startswith("."))  # no link out
         elif path.is_file():
             files.append(path)
         else:

@@ -170,3 +170,38 @@ def test_an_unknown_command_quotes_a_short_excerpt(tmp_path: Path) -> None:
     script.write_text(SECRET + " more words\n")
     result = run_cli(["validate", "--file", str(script)])
     assert SECRET not in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("pointer", ["absolute", "relative"])
+def test_an_ems_pointer_out_of_the_folder_is_not_read(pointer: str, tmp_path: Path) -> None:
+    secret = tmp_path / "token"
+    secret.write_text(SECRET + "\n")
+    ems = tmp_path / "ems" / "E1"
+    ems.mkdir(parents=True)
+    target = str(secret) if pointer == "absolute" else "../../token"
+    (ems / "tibemsd.conf").write_text(f"server = E1\ntopics = {target}\n")
+    good = tmp_path / "good"
+    good.mkdir()
+    (good / "QM1.mqsc").write_text(GOOD)
+    for args in (["validate", "--file", str(tmp_path / "ems")], ["diff", str(good), str(tmp_path / "ems")]):
+        result = run_cli(args)
+        assert SECRET not in result.stdout + result.stderr
+        if args[0] == "diff":
+            one_line(result, "tibemsd.conf:2", "leads outside")
+        else:
+            assert result.exit_code != 0 and "leads outside" in result.stdout + result.stderr
+
+
+def test_a_capture_folder_with_a_link_out_is_refused(tmp_path: Path, store_url: str) -> None:
+    from tests.helpers import dump_store
+
+    secret = tmp_path / "token"
+    secret.write_text(SECRET + "\n")
+    captures = tmp_path / "captures"
+    captures.mkdir()
+    (captures / "QM1.txt").symlink_to(secret)
+    stored = dump_store(store_url)
+    result = run_cli(["--db", store_url, "import", "display", str(captures), "--at", "2026-11-26T03:00:00Z"])
+    one_line(result, "symbolic link")
+    assert SECRET not in result.stdout + result.stderr
+    assert dump_store(store_url) == stored

@@ -15,15 +15,20 @@ from pathlib import Path
 from mqctl.domain.errors import InputError
 
 
-def inside(root: Path, path: Path) -> Path:
-    """``path`` (found under ``root``) when it resolves inside ``root``; an ``InputError`` naming the
-    link otherwise (a link in a parent folder counts too)."""
+def leads_outside(root: Path, path: Path) -> bool:
+    """Whether ``path`` resolves outside ``root`` (links followed; a loop of links counts as outside)."""
     try:
         real = path.resolve()
         top = root.resolve()
-    except (OSError, RuntimeError):  # a loop of links
-        raise InputError("is a symbolic link that cannot be resolved; not followed", file=str(path)) from None
-    if real != top and top not in real.parents:
+    except (OSError, RuntimeError):
+        return True
+    return real != top and top not in real.parents
+
+
+def inside(root: Path, path: Path) -> Path:
+    """``path`` (found under ``root``) when it resolves inside ``root``; an ``InputError`` naming the
+    link otherwise (a link in a parent folder counts too)."""
+    if leads_outside(root, path):
         raise InputError(f"is a symbolic link that leads outside {root}; not followed", file=str(path))
     return path
 
