@@ -219,6 +219,8 @@ def test_diff_git_hostile_trees(repository: Path, text: str, name_part: str, lin
     for extra in mq.iterdir():
         if extra.name not in ("QM1.mqsc", "QM2.mqsc"):
             extra.unlink()
+    (mq / "QM2.mqsc").write_text(QM2)
+    commit(repository)  # the before side (HEAD~1): the good tree, whatever the last example left
     (mq / "QM2.mqsc").write_text(text, encoding="utf-8", errors="surrogateescape")
     safe_name = "".join(c for c in name_part if c not in "/\x00")[:100]
     if safe_name:
