@@ -91,6 +91,12 @@ _ACTIVE_UTF8 = re.compile(rb"\x7f|\xc2[\x80-\x9f]|\xd8\x9c|\xe2\x80[\x8e\x8f\xa8
 raw."""
 
 
+def _may_act(data: bytes) -> bool:
+    """Whether ``data`` holds a lead byte of what ``_ACTIVE_UTF8`` finds: substring searches (memchr, 0.02 s
+    over 33 MB) before the regular expression (0.4 s)."""
+    return any(lead in data for lead in (b"\x7f", b"\xc2", b"\xd8\x9c", b"\xe2\x80", b"\xe2\x81"))
+
+
 def _indented(value: Any, indent: str, out: list[str]) -> None:
     """Append what ``json.dumps(value, indent=2, ensure_ascii=False)`` gives at nesting ``indent``: the
     rows' strings, None, booleans, integers, lists and maps directly (the standard encoder's indented
@@ -178,7 +184,7 @@ def emit_rows(rows: Sequence[dict[str, Any]]) -> None:
         except TypeError:  # orjson.JSONEncodeError is a TypeError
             text_write(sep + _indented_text(chunk)[2:-2])
         else:
-            if _ACTIVE_UTF8.search(data):  # rare: escaped as the standard library's path does
+            if _may_act(data) and _ACTIVE_UTF8.search(data):  # rare: escaped as json_text does
                 data = json_text(data.decode()).encode()
             # "[\n  row,\n  row\n]" without its brackets: rows indented once
             if binary is None:
