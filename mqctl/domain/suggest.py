@@ -11,6 +11,8 @@ from collections.abc import Iterable
 
 CUTOFF = 0.6
 """difflib's default: below it a "match" is more likely a different name than a typing mistake."""
+LONGEST = 256
+"""Past this length a word is no mistyped name (MQ names are 48 characters, EMS ones 64)."""
 MIN_PREFIX = 2
 """The shortest name taken as a prefix of another (one letter begins too many names)."""
 
@@ -20,6 +22,8 @@ def close_matches(word: str, candidates: Iterable[str], *, n: int = 3, cutoff: f
     unquoted names to upper case, a user may type them in lower). A name that begins the other, or that
     the other begins, is close too however short (``EUROPE`` for the cluster ``EU``): a similarity ratio
     alone would miss the commonest mistake with short cluster and queue manager names."""
+    if len(word) > LONGEST:
+        return []  # nothing valid is near it; and difflib's cost grows with its length
     by_key: dict[str, str] = {}
     for candidate in sorted(set(candidates)):
         by_key.setdefault(candidate.upper(), candidate)

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from mqctl.domain.errors import InputError
+from mqctl.domain.errors import InputError, clip
 from mqctl.domain.suggest import did_you_mean
 from mqctl.formats.mqsc.lexer import (
     LPAREN,
@@ -243,7 +243,7 @@ class _Parser:
             hint = (
                 did_you_mean(first.text, verbs, cutoff=WORD_CUTOFF) or f"; expected one of {', '.join(verbs)}"
             )
-            raise self.error(f"unknown command {first.text!r}{hint}", first.pos)
+            raise self.error(f"unknown command {clip(first.text, 16)!r}{hint}", first.pos)
         self.i += 1
         if verb == "END":
             return Command("END", "", None, {}, self.number, self.logical.lines, self.logical.line, first.pos)
@@ -260,7 +260,9 @@ class _Parser:
                 hint = did_you_mean(noun_tok.text, set(NOUNS.values()), cutoff=WORD_CUTOFF) or (
                     "; expected TOPIC, SUB, NAMELIST, CHANNEL, QMGR, QLOCAL, ..."
                 )
-                raise self.error(f"unknown object type {noun_tok.text!r} after {verb}{hint}", noun_tok.pos)
+                raise self.error(
+                    f"unknown object type {clip(noun_tok.text, 16)!r} after {verb}{hint}", noun_tok.pos
+                )
             noun = noun_tok.text.upper()
         name: Value | None = None
         nxt = self.peek()
