@@ -664,16 +664,30 @@ class _Kind(Enum):
 
 
 def _propagate(prepared: MqPrepared, source: _Source, scopes: bool) -> _Spread:
-    """Spread one proxy subscription; every queue manager relays it once, never back to its sender.
+    """Spread one proxy subscription as §4.3 says, for DIRECT and TOPICHOST clusters alike.
 
-    Rule 1 (into the cluster) for a local or hierarchy-received proxy, rule 3 (to hierarchy neighbours)
-    for all. Depends on the source (origin, fixed prefix, own scope) and the topology, not on the topic.
+    A queue manager treats what it holds from its own subscription or over the hierarchy as local: rule
+    1 (into the cluster its pattern resolves to there) and rule 3 (to every hierarchy neighbour); what
+    it holds from a cluster goes to its hierarchy neighbours only. Never back to the queue manager it
+    came from, never back to the origin, never from one cluster into another.
+
+    A queue manager relays each receipt once per (way, sender that matters): a hierarchy receipt per
+    neighbour it came from, a cluster receipt once, or once more per hierarchy neighbour it came from.
+    So a hierarchy link beside a cluster that already joins its two ends (a loop, §4.3) carries the
+    proxy both ways: each end passes the copy it got from the cluster over the link, and pushes the one
+    it got over the link into the cluster (to the others). Depends on the source (origin, fixed
+    prefix, own scope) and the topology, not on the topic.
     """
     if scopes and source.own_qmgr:
         return ()
+    origin = source.origin
     grants: list[_Grant] = []
-    queue: deque[tuple[str, str | None, _Kind]] = deque([(source.origin, None, _Kind.ORIGIN)])
-    relayed = {source.origin}
+    over_link: set[tuple[str, str]] = set()
+    """Hierarchy proxies granted (from, to): a queue manager sends its neighbour one."""
+    queue: deque[tuple[str, str | None, _Kind]] = deque([(origin, None, _Kind.ORIGIN)])
+    seen: set[tuple[str, str | None, bool]] = {(origin, None, False)}
+    """Receipts relayed: (queue manager, the sender that matters, from a cluster)."""
+    neighbours = prepared.neighbours
     while queue:
         node, came_from, kind = queue.popleft()
         res = prepared.trees.at(node).resolve_pattern(source.prefix)
@@ -682,19 +696,24 @@ def _propagate(prepared: MqPrepared, source: _Source, scopes: bool) -> _Spread:
         if kind is not _Kind.CLUSTER and res.clustered and prepared.index.is_member(node, res.cluster):
             direct = res.clroute == ClRoute.DIRECT
             targets = prepared.member_set(res.cluster) if direct else frozenset(res.hosts)
-            excluded = frozenset(n for n in (node, came_from, source.origin) if n is not None)
+            excluded = frozenset(n for n in (node, came_from, origin) if n is not None)
             grants.append(_Grant(_Held(node, False, res.cluster), targets, excluded))
             for target in prepared.in_hierarchy(targets):  # only they can relay it further
-                if target not in excluded and target not in relayed:
-                    relayed.add(target)
-                    if any(n != node for n in prepared.neighbours(target)):
-                        queue.append((target, node, _Kind.CLUSTER))
-        for target in prepared.neighbours(node):
-            if target in (came_from, source.origin):
+                if target in excluded:
+                    continue
+                around = neighbours(target)
+                key = (target, node if node in around else None, True)
+                if key not in seen and any(n != node for n in around):
+                    seen.add(key)
+                    queue.append((target, node, _Kind.CLUSTER))
+        for target in neighbours(node):
+            if target in (came_from, origin) or (node, target) in over_link:
                 continue
+            over_link.add((node, target))
             grants.append(_Grant(_Held(node, True, ""), frozenset((target,))))
-            if target not in relayed:
-                relayed.add(target)
+            key = (target, node, False)
+            if key not in seen:
+                seen.add(key)
                 queue.append((target, node, _Kind.HIERARCHY))
     return tuple(grants)
 
@@ -1279,7 +1298,8 @@ class _Engine:
                 )
 
     def _duplicates(self) -> None:
-        """One warning naming every queue manager the publication reaches along two or more paths."""
+        """One warning naming every queue manager the publication reaches along two or more paths, and
+        the loops that make them (§4.3: a hierarchy link beside a cluster that already joins its ends)."""
         twice = [
             (node, arrivals) for node, arrivals in sorted(self.flow.arrivals.items()) if len(arrivals) > 1
         ]
@@ -1288,9 +1308,31 @@ class _Engine:
             example = " and ".join(_describe_path(a) for a in arrivals[:2])
             self.explanation.warn(
                 WarningCode.DUPLICATES_POSSIBLE,
-                f"The publication can reach {', '.join(n for n, _ in twice)} along more than one path "
-                f"(for {node}: {example}); MQ discards looping copies, but subscribers can see duplicates.",
+                f"{self._loops(twice)}The publication can reach {', '.join(n for n, _ in twice)} along more "
+                f"than one path (for {node}: {example}); MQ discards looping copies, but subscribers can see "
+                "duplicates.",
             )
+
+    def _loops(self, twice: list[tuple[str, list[_Arrival]]]) -> str:
+        """``The hierarchy link B->A lies beside cluster C1, which already joins A and B (a loop, §4.3). ``
+        for each such link on the paths of the queue managers reached twice (``''``: none)."""
+        hops = [h for _, arrivals in twice for a in arrivals for h in a.hops]
+        clusters = sorted({h.name for h in hops if h.via is not Via.HIERARCHY})
+        is_member = self.prepared.index.is_member
+        loops = sorted(
+            {
+                (h.name, cluster, *sorted((h.from_node, h.to_node)))
+                for h in hops
+                if h.via is Via.HIERARCHY
+                for cluster in clusters
+                if is_member(h.from_node, cluster) and is_member(h.to_node, cluster)
+            }
+        )
+        return "".join(
+            f"The hierarchy link {link} lies beside cluster {cluster}, which already joins {a} and {b}: a "
+            "loop (semantics §4.3). "
+            for link, cluster, a, b in loops
+        )
 
     def _touched(self) -> list[str]:
         """Queue managers the publication reaches, through any host it may be sent to."""
