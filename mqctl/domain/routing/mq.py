@@ -52,6 +52,7 @@ from mqctl.domain.explanation import (
     Reason,
     Resolved,
     TopicHost,
+    Unsupported,
     Via,
     Warning,
     WarningCode,
@@ -87,6 +88,12 @@ from mqctl.domain.topics import (
     levels,
     matches,
     widen_char_pattern,
+)
+from mqctl.domain.unsupported import (
+    TopichostJoin,
+    first_unsupported,
+    topichost_joins,
+    unsupported_delivery,
 )
 
 __all__ = ["MqPrepared", "explain_mq", "route_mq"]
@@ -137,6 +144,9 @@ class _Routed:
     detail: bool
     plan: Plan | None = None
     """``ladder.plan_rows`` of the outcomes, made by the first ``rows`` that can use it."""
+    flagged: dict[frozenset[str], Unsupported] = field(default_factory=dict)
+    """Hierarchy links (their two ends) IBM does not support for this topic (``_Engine.flagged``): a
+    delivery crossing one says so. Empty in every estate without such a link."""
 
     def answer(self, publication: Publication, failures: Failures, verdicts: Verdicts) -> Explanation:
         """A fresh explanation for ``publication``: only the selector step is run again (the verdicts
@@ -150,6 +160,11 @@ class _Routed:
         )
         ladder = Ladder(explanation, failures, MQ, self.detail)
         ladder.record(ladder.rows(self.outcomes, verdicts.of(publication.properties, publication.headers)))
+        if self.flagged:
+            hierarchy = Via.HIERARCHY
+            for d in explanation.deliveries:
+                hops = ((h.from_node, h.to_node) for h in d.hops if h.via is hierarchy)
+                d.unsupported = first_unsupported(hops, self.flagged)
         return explanation
 
     def rows(self, publication: Publication, failures: Failures, verdicts: Verdicts) -> Rows:
@@ -417,6 +432,17 @@ class MqPrepared:
         )
         self.verdicts = Verdicts(min(cache_size, VERDICTS_KEPT))
         """Selector verdicts per message content (``ladder.Verdicts``): they depend on nothing else."""
+
+    @cached_property
+    def topichost_joins(self) -> dict[frozenset[str], list[TopichostJoin]]:
+        """Hierarchy links joining a topic-host routed cluster, by their two ends (MQC018's definition):
+        none, at no cost, in an estate without hierarchy links."""
+        out: dict[frozenset[str], list[TopichostJoin]] = defaultdict(list)
+        if self._neighbours:
+            nodes = {n: node for n, node in self.topology.nodes.items() if node.dialect == MQ}
+            for join in topichost_joins(nodes, self.index):
+                out[frozenset((join.child, join.parent))].append(join)
+        return dict(out)
 
     def is_mq(self, name: str) -> bool:
         """A name known only from a membership or a subscription is taken to be a queue manager."""
@@ -980,7 +1006,24 @@ class _Engine:
             self._for_readers()
         e = self.explanation
         warnings = [(w.code, w.message) for w in e.warnings]
-        return _Routed(e.resolved, outcomes, warnings, e.topic_hosts, self.detail)
+        routed = _Routed(e.resolved, outcomes, warnings, e.topic_hosts, self.detail)
+        if self.prepared.topichost_joins:
+            routed.flagged = self.flagged()
+        return routed
+
+    def flagged(self) -> dict[frozenset[str], Unsupported]:
+        """The hierarchy links IBM does not support for this topic (``unsupported.topichost_joins``):
+        those joining a cluster to a queue manager outside it where, at the member end, T resolves to a
+        topic-host routed object of that cluster."""
+        out: dict[frozenset[str], Unsupported] = {}
+        for ends, joins in self.prepared.topichost_joins.items():
+            for join in joins:
+                res = self.res_t(join.inside)
+                point = res.cluster_point
+                if res.cluster == join.cluster and res.clroute == ClRoute.TOPICHOST and point is not None:
+                    out[ends] = unsupported_delivery(join, point.topicstr)
+                    break
+        return out
 
     def _for_readers(self) -> None:
         """Topic hosts and warnings (``detail`` only)."""
@@ -1236,8 +1279,8 @@ class _Engine:
             f"and {self._hierarchy_there(node, res.cluster if res.clustered else '')}."
         )
 
-    def _hierarchy_there(self, node: str, cluster: str) -> str:
-        """The hierarchy links around ``node`` and where they end (a NO_PATH sentence's last clause)."""
+    def _hierarchy_group(self, node: str) -> tuple[set[str], set[str]]:
+        """The queue managers hierarchy links join to ``node`` (itself included), and those links."""
         prepared = self.prepared
         seen, todo, links = {node}, [node], set()
         while todo:
@@ -1247,6 +1290,17 @@ class _Engine:
                 if other not in seen:
                     seen.add(other)
                     todo.append(other)
+        return seen, links
+
+    def _hierarchy_there(self, node: str, cluster: str) -> str:
+        """The hierarchy links around ``node`` and where they end (a NO_PATH sentence's last clause);
+        when the subscriber has none but the publisher has, where the publisher's lead and why the
+        publication goes no further from there."""
+        prepared = self.prepared
+        seen, links = self._hierarchy_group(node)
+        pub = self.pub.from_node
+        if not links and prepared.neighbours(pub):
+            return self._hierarchy_from(pub, node)
         if not links:
             return "no hierarchy link leads there either"
         ends = sorted(seen - {node})
@@ -1257,6 +1311,33 @@ class _Engine:
         if cluster and not any(prepared.index.is_member(n, cluster) for n in seen):
             text += f", none of them a member of cluster {cluster}"
         return text
+
+    def _hierarchy_from(self, pub: str, node: str) -> str:
+        """Where the hierarchy links from the publisher lead, and at each queue manager there, why the
+        publication does not go on into a cluster of ``node``'s: T resolves there to no cluster, to a
+        cluster ``node`` is not a member of, or to one no proxy from ``node`` reaches it in."""
+        seen, links = self._hierarchy_group(pub)
+        is_member = self.prepared.index.is_member
+        reasons: list[str] = []
+        for relay in sorted(seen - {pub}):
+            res = self.res_t(relay)
+            if not res.clustered or not is_member(relay, res.cluster):
+                reasons.append(
+                    f"on {relay} '{self.topic}' resolves to {res.describe()}, which is not clustered"
+                )
+            elif not is_member(node, res.cluster):
+                theirs = sorted(self.prepared.index.clusters_of(node))
+                reasons.append(
+                    f"on {relay} '{self.topic}' resolves to {res.describe()}, and {node} is not a member of "
+                    f"cluster {res.cluster}" + (f" (it is in {', '.join(theirs)})" if theirs else "")
+                )
+            else:
+                reasons.append(
+                    f"on {relay} '{self.topic}' resolves to {res.describe()}, but no proxy subscription from "
+                    f"{node} for it reaches {relay} in {res.cluster}"
+                )
+        shown = "; ".join(reasons[:3]) + (f"; and {len(reasons) - 3} more" if len(reasons) > 3 else "")
+        return f"the hierarchy links from {pub} ({', '.join(sorted(links))}) go no further: {shown}"
 
     # -- warnings
 
