@@ -173,3 +173,23 @@ def test_a_script_run_of_other_commands_says_what_it_holds(cli: Cli, store_url: 
     said = refused(cli("import", "display", str(run)))
     assert f"{run}:6:1: 1 command (show topics), none of them 'show routes' nor 'show durables'" in said
     assert dump_store(store_url) == before
+
+
+def test_runmqsc_in_another_language_is_read_with_qmgr(cli: Cli, tmp_path: Path) -> None:
+    """runmqsc prints its banner, messages and counts in the system's language: the counts are known by
+    MQSC and a number, the banner is not (``--qmgr``). The lines after the counts are skipped."""
+    ok(cli("define", "qmgr", "OSAKA"))
+    text = (
+        "     1 : dis chs(*)\n"
+        "AMQ8417: チャネル状況の内容を表示します。\n"
+        "   CHANNEL(TO.KOBE)                        CHLTYPE(CLUSSDR)\n"
+        "   RQMNAME(KOBE)                           STATUS(RUNNING)\n"
+        "MQSC コマンドを 1 つ読み取りました。\n"
+        "構文エラーがあるコマンドはありません。\n"
+    )
+    capture = tmp_path / "osaka.txt"
+    capture.write_text(text, encoding="utf-8")
+    (summary,) = ok(cli("import", "display", str(capture), "--qmgr", "OSAKA", "-o", "json")).json()
+    assert summary["observations"] == {"CHSTATUS": 1} and summary["skipped_lines"] == 1
+    capture.write_text(text.replace("MQSC コマンドを 1 つ読み取りました。\n", ""), encoding="utf-8")
+    assert ":5:1:" in refused(cli("import", "display", str(capture), "--qmgr", "OSAKA"))

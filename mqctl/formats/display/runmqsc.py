@@ -57,6 +57,9 @@ _TRAILER = re.compile(
     r"syntax error)\.)"
 )
 """runmqsc's own lines around a run (copyright, closing summary): neither read nor skipped."""
+_LOCALIZED_COUNTS = re.compile(r"^(?=.*\bMQSC\b)(?=.*(?<![\w.])\d+(?![\w.]))\S.*$")
+"""The counts in another language (``MQSC コマンドを 1 つ読み取りました。``, ``1 MQSC-Befehl gelesen.``): a
+line naming MQSC with a number standing alone. runmqsc prints its own lines in the system's language."""
 _FAILURES = ("AMQ8405", "AMQ8427")
 """Informational messages that follow a syntax error (the command quoted, the valid syntax)."""
 
@@ -200,6 +203,10 @@ class _Runs:
             return
         if self.block is not None and _ITEM_LINE.match(line):
             _append(self.block, number, line)  # items printed without indentation
+            return
+        if _LOCALIZED_COUNTS.match(line):
+            self._close_block()
+            self._end_run()
             return
         if self.failed or CAPTURED.match(line):
             return  # a failed command's text, a comment of the capture script, runmqsc's copyright
