@@ -38,6 +38,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "validate": ("mqctl.cli.validate", "app"),
     "diff": ("mqctl.cli.diff", "app"),
     "reconcile": ("mqctl.cli.observed", "reconcile_app"),
+    "capture-kit": ("mqctl.cli.capture_kit", "app"),
     "spark": ("mqctl.cli.spark", "app"),
 }
 """Command name -> (module, Typer app attribute)."""

@@ -17,11 +17,12 @@ from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect, Node, NodeState, SubType
 from mqctl.domain.names import check_mq_name, check_node_name, node_label
 from mqctl.domain.objects import nodes
+from mqctl.domain.observed import PredictedProxy, proxies_at
 from mqctl.formats.script_run import ScriptRun
 from mqctl.formats.text_io import read_text_file
 from mqctl.services.objects import ensure_ems_peers
 from mqctl.store.repository import NodeRef, Store
-from mqctl.store.topology import load_cluster_view
+from mqctl.store.topology import load_cluster_view, load_topology
 
 MQSC_SUFFIXES = {".mqsc", ".mqs", ".txt", ".dmp", ".in"}
 
@@ -102,12 +103,19 @@ def runmqsc(
             progress=progress,
             dialect_of=lambda name: store.dialects([name]).get(name),
             cluster_view=lambda clusters: load_cluster_view(store.conn, clusters),
+            proxies=lambda now: _proxies(store, now),
         )
         result.run = run
         return state if run.applied else None
 
     _edit(store, ref, change)
     return result
+
+
+def _proxies(store: Store, state: NodeState) -> list[PredictedProxy]:
+    """The proxy subscriptions the model predicts ``state``'s queue manager holds, with the script's
+    changes so far (the rest of the model as stored)."""
+    return proxies_at(load_topology(store.conn), state.node.name, state)
 
 
 @dataclass(frozen=True)

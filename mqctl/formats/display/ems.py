@@ -127,7 +127,7 @@ def _command(capture: Capture, text: str) -> str:
     table = {"show routes": ROUTE, "show durables": DURABLE}.get(" ".join(command.split()[:2]), "")
     if table:
         capture.saw(table)
-    elif command and command not in ("exit", "quit"):
+    elif command and command not in ("exit", "quit", "info", "show server"):  # these name the server
         capture.others[" ".join(command.split()[:2])] += 1
     return table
 
@@ -137,7 +137,7 @@ def _holds(capture: Capture) -> str:
     names = sorted(capture.others)
     total = sum(capture.others.values())
     if not total:
-        return "holds no command"
+        return "holds no 'show routes' nor 'show durables' command"
     listed = ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
     noun = "command" if total == 1 else "commands"
     return f"{total} {noun} ({listed}), none of them 'show routes' nor 'show durables'"
