@@ -138,7 +138,7 @@ def _holds(capture: Capture) -> str:
     total = sum(capture.others.values())
     if not total:
         return "holds no 'show routes' nor 'show durables' command"
-    listed = ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
+    listed = ", ".join(clip(n) for n in names[:3]) + (", ..." if len(names) > 3 else "")
     noun = "command" if total == 1 else "commands"
     return f"{total} {noun} ({listed}), none of them 'show routes' nor 'show durables'"
 
