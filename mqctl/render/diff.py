@@ -11,9 +11,9 @@ import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from mqctl.domain.diff.routing import RoutingChange, by_subscription
+from mqctl.domain.diff.routing import Outcome, RoutingChange, by_subscription
 from mqctl.domain.validation import Finding, Rule, Severity, Source
-from mqctl.render.diagram import Arrow, Box, Diagram, Mark, Shape
+from mqctl.render.diagram import Arrow, Box, Diagram, Line, Mark, Shape
 from mqctl.render.safe_text import json_text, safe
 
 if TYPE_CHECKING:
@@ -119,8 +119,22 @@ def render_text(report: DiffReport) -> None:
         )
         console.print(f"      before: {escape(r.before.text() if r.before else '-')}", soft_wrap=True)
         console.print(f"      after:  {escape(r.after.text() if r.after else '-')}", soft_wrap=True)
+        for side, outcome in (("before", r.before), ("after", r.after)):
+            if outcome is not None and outcome.unsupported is not None:
+                console.print(
+                    f"      [red]{side}: {escape(outcome.unsupported.message)}[/red]", soft_wrap=True
+                )
     style = "red" if report.routing else "green"
     console.print(f"\n[bold {style}]{escape(headline(report))}[/bold {style}]")
+
+
+def _outcome_cell(outcome: Outcome | None) -> str:
+    """A Markdown cell: the outcome, and the sentence of an unsupported path under it."""
+    if outcome is None:
+        return "-"
+    if outcome.unsupported is None:
+        return _cell(outcome.text())
+    return f"{_cell(outcome.text())}<br>⚠️ {_cell(outcome.unsupported.message)}"
 
 
 def _where(source: tuple[str, int | None] | None) -> str:
@@ -181,8 +195,7 @@ def render_markdown(report: DiffReport) -> str:
             more = f" (+{n - 1} probes)" if n > 1 else ""
             out.append(
                 f"| {_cell(r.subscription)} | {_cell(r.node)} | {r.change} | {_cell(r.probe.publisher + _alike(r))} | "
-                f"{_cell(topic)}{more} | {_cell(r.before.text() if r.before else '-')} | "
-                f"{_cell(r.after.text() if r.after else '-')} |"
+                f"{_cell(topic)}{more} | {_outcome_cell(r.before)} | {_outcome_cell(r.after)} |"
             )
         out += [
             "",
@@ -202,6 +215,7 @@ def mermaid(report: DiffReport) -> str:
     from mqctl.render.mermaid import write_mermaid
 
     diagram = Diagram(f"mqctl diff {report.before.spec} -> {report.after.spec}")
+    diagram.line_meanings = {Line.SOLID: "a hop of a changed path: red before the change, green after"}
     colours: list[str] = []
     drawn: set[tuple[str, str, str]] = set()
     rows = grouped(c for c in report.routing if c.change in ("lost", "gained", "path", "host"))

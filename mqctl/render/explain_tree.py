@@ -5,20 +5,22 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from mqctl.domain.explanation import Explanation
+    from mqctl.domain.explanation import Explanation, Failures, Hop
     from mqctl.domain.model import Topology
 
 
-def render(result: Explanation, topology: Topology | None = None) -> None:
+def render(result: Explanation, topology: Topology | None = None, failures: Failures | None = None) -> None:
     """A Rich tree of the journey, then the misses with their reasons, then the warnings.
 
-    ``topology``, the model explained, lets a route hop say who defines the route."""
+    ``topology``, the model explained, lets a route hop say who defines the route; ``failures`` marks a
+    hop to a node that is down, or over a link that is down, in words."""
     from rich.tree import Tree
 
     from mqctl.render.console import console as make_console
     from mqctl.render.safe_text import markup as e
     from mqctl.render.wording import (
         NO_SUBSCRIBER,
+        UNSUPPORTED,
         delivery_status,
         hop_links,
         hop_phrase,
@@ -49,23 +51,33 @@ def render(result: Explanation, topology: Topology | None = None) -> None:
         for hop in d.hops:
             node_key = (*node_key, hop.to_node)
             if node_key not in branches:
-                label = f"-> {e(hop.to_node)}  [dim]via {e(hop_phrase(hop, links))}[/dim]"
+                label = (
+                    f"-> {e(hop.to_node)}  [dim]via {e(hop_phrase(hop, links))}[/dim]{_down(hop, failures)}"
+                )
                 if hop.selector:
                     label += f"  [dim]route selector: {e(hop.selector)}[/dim]"
                 branches[node_key] = parent.add(label)
             parent = branches[node_key]
+        unsupported = d.unsupported
         leaf = parent.add(
-            f"[green]delivered[/green] to sub [bold]{e(d.subscription)}[/bold] on {e(d.node)}"
-            if d.status == "delivered"
-            else f"[yellow]{e(delivery_status(d))}[/yellow]"
+            (
+                f"[green]delivered[/green] to sub [bold]{e(d.subscription)}[/bold] on {e(d.node)}"
+                if d.status == "delivered"
+                else f"[yellow]{e(delivery_status(d))}[/yellow]"
+            )
+            # on the delivery itself: in an incident "delivered" must not read as "this works"
+            + (f"  [red]{UNSUPPORTED} ({unsupported.rule})[/red]" if unsupported is not None else "")
         )
+        if unsupported is not None:
+            leaf.add(f"[red]{unsupported.rule} {unsupported.code}[/red]: {e(unsupported.message)}")
         for alt in d.alternatives:
             leaf.add(f"[dim]alternative path: {e(' -> '.join(alt))}[/dim]")
         if d.more_alternatives:
             leaf.add(f"[dim]... and {d.more_alternatives} more alternative paths[/dim]")
     for hop in unreached_host_hops(result):  # it carries the publication even when nobody gets it
         origin.add(
-            f"-> {e(hop.to_node)}  [dim]via {e(hop_phrase(hop))}[/dim]  [yellow]{NO_SUBSCRIBER}[/yellow]"
+            f"-> {e(hop.to_node)}  [dim]via {e(hop_phrase(hop))}[/dim]{_down(hop, failures)}  "
+            f"[yellow]{NO_SUBSCRIBER}[/yellow]"
         )
     console = make_console()
     console.print(tree)
@@ -90,3 +102,14 @@ def render(result: Explanation, topology: Topology | None = None) -> None:
         console.print("\n[bold]Warnings[/bold]")
         for w in result.warnings:
             console.print(f"  [yellow]{w.code}[/yellow] - {e(w.message)}")
+
+
+def _down(hop: Hop, failures: Failures | None) -> str:
+    """``  DOWN`` after a hop to a node that is down, ``  link down`` over a link that is down."""
+    if failures is None:
+        return ""
+    if failures.node_down(hop.to_node):
+        return "  [red]DOWN[/red]"
+    if failures.link_down(hop.from_node, hop.to_node):
+        return "  [red]link down[/red]"
+    return ""

@@ -148,7 +148,7 @@ def test_a_route_of_the_model_not_connected_is_named(cli: Cli, tmp_path: Path) -
         ),
         ("wrong server", HEAD + INFO.replace("E1 (", "E9 (") + ROUTES, ["--qmgr", "E1"], ":8:28:"),
         ("no server", HEAD + ROUTES, [], ":1:1:"),
-        ("nothing read", HEAD + QUEUES, ["--qmgr", "E1"], ":1:1:"),
+        ("nothing read", HEAD + QUEUES, ["--qmgr", "E1"], ":7:1:"),  # its first command
     ],
 )
 def test_bad_session_is_one_line_exit_2_store_unchanged(
