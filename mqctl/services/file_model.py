@@ -8,7 +8,10 @@ empty in-memory schema costs ~10 ms, far below reading the files.
 A path is a file or a folder, optionally ``NAME=PATH`` (the queue manager, or EMS server, it defines).
 A folder gives its MQSC files (``mqsc_files``: one queue manager per file, or per sub-folder) and every
 ``tibemsd.conf``/``tibemsd.json`` below it; a file named ``*.conf``/``*.json`` is an EMS server
-configuration, any other an MQSC script.
+configuration, any other an MQSC script. Kubernetes YAML (``*.yaml``/``*.yml`` files, those of a folder,
+``-`` for standard input) is read by ``services.kube``: its queue managers' MQSC goes through the same
+import. A placeholder left unrendered (``__qmgrname__``, ``${X}``, ``{{ .Values.x }}``) in an MQSC file or
+the YAML is bad input (exit 2), not a finding: the model would be the template's, not the deployment's.
 """
 
 from __future__ import annotations
@@ -41,19 +44,28 @@ class FileModel:
     files: list[str] = field(default_factory=list)
     empty: list[str] = field(default_factory=list)
     """MQSC files without a command (nothing was made of them)."""
+    notes: list[str] = field(default_factory=list)
+    """What the YAML held and mqctl did not model: kinds skipped, ConfigMaps nothing mounts (named)."""
 
 
 def classify(paths: Sequence[str | Path]) -> tuple[list[MqscFile], list[EmsFile]]:
-    """MQSC files (as `import mqsc` finds them) and EMS server configurations, in name order."""
+    """MQSC files (as `import mqsc` finds them) and EMS server configurations, in name order (YAML is
+    ``kube.yaml_files``'s)."""
+    from mqctl.services.kube import is_yaml
+
     mqsc: list[MqscFile] = []
     ems: list[EmsFile] = []
     for item in paths:
+        if is_yaml(item):
+            continue
         name, path = named_path(item)
         if path.is_dir():
             found_ems = sorted(p for p in path.rglob("tibemsd.*") if p.suffix.lower() in EMS_CONFIG_SUFFIXES)
             found_mqsc = mqsc_files([item])
-            if not found_ems and not found_mqsc:
-                raise InputError("holds no MQSC file and no tibemsd.conf/tibemsd.json", file=str(path))
+            if not found_ems and not found_mqsc and not _has_yaml(path):
+                raise InputError(
+                    "holds no MQSC file, no Kubernetes YAML and no tibemsd.conf/tibemsd.json", file=str(path)
+                )
             ems += [EmsFile(p) for p in found_ems]
             mqsc += found_mqsc
         elif path.is_file():
@@ -67,15 +79,43 @@ def classify(paths: Sequence[str | Path]) -> tuple[list[MqscFile], list[EmsFile]
     return mqsc, list(dict.fromkeys(ems))
 
 
+def _has_yaml(path: Path) -> bool:
+    from mqctl.services.kube import YAML_SUFFIXES
+
+    return any(p.suffix.lower() in YAML_SUFFIXES for p in path.rglob("*") if p.is_file())
+
+
 def read_files(paths: Sequence[str | Path], encoding: str | None = None) -> FileModel:
     """Import the files into an in-memory store and read the model back; a file that fails is an
-    IMPORT_ERROR finding (``errors`` keeps the exceptions, for a caller that refuses bad input)."""
+    IMPORT_ERROR finding (``errors`` keeps the exceptions, for a caller that refuses bad input).
+
+    Refused outright (``InputError``, exit 2): unrendered placeholders, and YAML that cannot be read as
+    the cluster would (malformed, a reference to a ConfigMap not given, a Secret not in base64)."""
+    from mqctl.services.kube import import_estate, read_estate_files, yaml_files
     from mqctl.store.memory import memory_store
     from mqctl.store.topology import load_topology
 
     mqsc, ems = classify(paths)
-    model = FileModel(Topology(), files=[str(f.path) for f in mqsc] + [str(f.path) for f in ems])
+    yamls = yaml_files(paths)
+    estate = read_estate_files(yamls, encoding) if yamls else None
+    model = FileModel(Topology(), files=[str(f.path) for f in mqsc] + [str(f.path) for f in ems] + yamls)
+    for script in mqsc:
+        _check_rendered(script.path, encoding)
+    relocate: dict[tuple[str, int], int] = {}
     with memory_store() as store:
+        if estate is not None:
+            model.notes += estate_notes(estate)
+            try:
+                kube = import_estate(store, estate, synthetic=True)
+            except InputError as exc:
+                if exc.file is None:  # refused outright: an unrendered placeholder
+                    raise
+                model.errors.append(exc)
+                model.import_errors += import_error(exc, Path(exc.file))
+            else:
+                model.import_errors += kube.findings
+                relocate = kube.relocate
+                model.notes += [f"qm.ini {s}: not modelled" for s in kube.ini_not_modelled]
         for conf in ems:
             try:
                 import_ems(
@@ -99,7 +139,35 @@ def read_files(paths: Sequence[str | Path], encoding: str | None = None) -> File
                 model.errors.append(exc)
                 model.import_errors += import_error(exc, script.path)
         model.topology = load_topology(store.conn)
+    if relocate:
+        from mqctl.services.kube import relocated_topology
+
+        model.topology = relocated_topology(model.topology, relocate)
     return model
+
+
+def _check_rendered(path: Path, encoding: str | None) -> None:
+    from mqctl.formats.kube import check_rendered
+    from mqctl.formats.text_io import read_text_file
+
+    try:
+        text = read_text_file(path, encoding)
+    except InputError:
+        return  # the import names it
+    check_rendered(text, lambda line, column: (str(path), line, column), mqsc=True)
+
+
+def estate_notes(estate: object) -> list[str]:
+    """The YAML's documents not modelled, named: kinds skipped (counted), ConfigMaps/Secrets nothing mounts."""
+    from mqctl.formats.kube import Estate
+
+    assert isinstance(estate, Estate)
+    notes = []
+    if estate.skipped:
+        kinds = ", ".join(f"{n} {k}" for k, n in sorted(estate.skipped.items()))
+        notes.append(f"{sum(estate.skipped.values())} YAML document(s) of other kinds skipped: {kinds}")
+    notes += [f"{what} is mounted by no QueueManager: not applied" for what in estate.unmounted]
+    return notes
 
 
 def import_error(exc: InputError, path: Path) -> list[Finding]:

@@ -340,7 +340,67 @@ RULES: tuple[Rule, ...] = (
         "mqctl import refuses the file as a whole, so the model validated lacks its definitions.",
         "Correct the file at the line named.",
     ),
+    Rule(
+        "MQC034",
+        "DEFINE_WITHOUT_REPLACE",
+        WARNING,
+        "A DEFINE without REPLACE in MQSC that the queue manager's container applies at every start.",
+        "Auto-configuration replays the file at each start; from the second on the DEFINE fails because "
+        "the object exists (IBM, 'Automatic configuration from an MQSC script at startup'; docs/semantics.md §10).",
+        "Add REPLACE to every DEFINE of a file applied at start.",
+    ),
+    Rule(
+        "MQC035",
+        "AUTOCONFIG_REJECTED_LINE",
+        ERROR,
+        "A line runmqsc refuses in MQSC applied at start (a `-- comment`: MQSC comments start with *).",
+        "The container applies its MQSC at every start and a script with an error stops the queue manager "
+        "from starting (docs/semantics.md §10).",
+        "Correct the line; write comments with * in column 1.",
+    ),
+    Rule(
+        "MQC036",
+        "MOUNTED_ITEM_SHADOWED",
+        WARNING,
+        "Two ConfigMap/Secret items mounted into one queue manager have the same file name.",
+        "They land in one folder of the container: one replaces the other, and its definitions are never "
+        "applied (docs/semantics.md §10).",
+        "Give the items distinct file names (the key is the file name).",
+    ),
+    Rule(
+        "MQC037",
+        "INSERT_NOT_EXPANDED",
+        WARNING,
+        "An MQ insert variable (+NAME+) where the queue manager does not expand it.",
+        "Automatic configuration expands its variables only in a cluster-receiver channel's name, CONNAME "
+        "and CLUSTER; anywhere else the text stays as written (IBM, 'Variables stanza of the qm.ini file'; "
+        "docs/semantics.md §10).",
+        "Write the value itself, or render it before deployment.",
+    ),
+    Rule(
+        "MQC038",
+        "INI_ATTRIBUTE_UNKNOWN",
+        ERROR,
+        "A qm.ini fragment holds an attribute its stanza does not have (AutoCluster RepositoryName1).",
+        "The queue manager ignores an attribute it does not know: a misspelt AutoCluster key leaves the "
+        "uniform cluster without that full repository (IBM, 'AutoCluster stanza of the qm.ini file'; "
+        "docs/semantics.md §10).",
+        "Spell the attribute as IBM documents it: Repository1Name, Repository1Conname, Repository2Name, "
+        "Repository2Conname, ClusterName, Type.",
+    ),
 )
+
+FILE_RULES = frozenset(
+    {
+        "IMPORT_ERROR",
+        "DEFINE_WITHOUT_REPLACE",
+        "AUTOCONFIG_REJECTED_LINE",
+        "MOUNTED_ITEM_SHADOWED",
+        "INSERT_NOT_EXPANDED",
+        "INI_ATTRIBUTE_UNKNOWN",
+    }
+)
+"""Rules found while the files are read (no check over the model): ``validate --file`` reports them."""
 
 BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}
 _BY_KEY: dict[str, Rule] = {key: rule for rule in RULES for key in (rule.id, rule.code)}
