@@ -91,7 +91,7 @@ def read_files(paths: Sequence[str | Path], encoding: str | None = None) -> File
 
     Refused outright (``InputError``, exit 2): unrendered placeholders, and YAML that cannot be read as
     the cluster would (malformed, a reference to a ConfigMap not given, a Secret not in base64)."""
-    from mqctl.services.kube import import_estate, read_estate_files, yaml_files
+    from mqctl.services.kube import KubeImport, import_estate, read_estate_files, yaml_files
     from mqctl.store.memory import memory_store
     from mqctl.store.topology import load_topology
 
@@ -105,17 +105,17 @@ def read_files(paths: Sequence[str | Path], encoding: str | None = None) -> File
     with memory_store() as store:
         if estate is not None:
             model.notes += estate_notes(estate)
+            kube = KubeImport(estate)
             try:
-                kube = import_estate(store, estate, synthetic=True)
+                import_estate(store, estate, synthetic=True, into=kube)
             except InputError as exc:
                 if exc.file is None:  # refused outright: an unrendered placeholder
                     raise
                 model.errors.append(exc)
                 model.import_errors += import_error(exc, Path(exc.file))
-            else:
-                model.import_errors += kube.findings
-                relocate = kube.relocate
-                model.notes += [f"qm.ini {s}: not modelled" for s in kube.ini_not_modelled]
+            model.import_errors += kube.findings
+            relocate = kube.relocate
+            model.notes += [f"qm.ini {s}: not modelled" for s in kube.ini_not_modelled]
         for conf in ems:
             try:
                 import_ems(

@@ -92,14 +92,17 @@ def read_estate_files(files: Sequence[str], encoding: str | None = None) -> Esta
     return read_estate(read_sources(files, encoding))
 
 
-def import_estate(store: Store, estate: Estate, *, synthetic: bool = False) -> KubeImport:
+def import_estate(
+    store: Store, estate: Estate, *, synthetic: bool = False, into: KubeImport | None = None
+) -> KubeImport:
     """Apply every queue manager of ``estate`` (one transaction is the caller's); the first error stops it
     (an ``InputError`` at the YAML position, a Secret's text never in it).
 
     ``synthetic`` (validate, diff: models read back in memory) gives a non-block scalar's statements lines
     of their own far past the file's end, put back at the scalar's start by ``relocated``; without it (a
-    store kept) they are applied from the scalar's line on."""
-    out = KubeImport(estate)
+    store kept) they are applied from the scalar's line on. ``into`` keeps the findings made before an
+    error stopped the import."""
+    out = into if into is not None else KubeImport(estate)
     spare = SYNTHETIC_BASE
     for qm in estate.queue_managers:
         ini = Ini()

@@ -189,7 +189,9 @@ def _text(node: yaml.Node | None) -> str | None:
 
 
 def _at(node: yaml.Node) -> tuple[int, int]:
-    return node.start_mark.line + 1, node.start_mark.column + 1
+    """Where the node's text starts, 1-based (inside the quotes of a quoted scalar)."""
+    quoted = isinstance(node, yaml.ScalarNode) and node.style in ("'", '"')
+    return node.start_mark.line + 1, node.start_mark.column + 1 + quoted
 
 
 def _document(
