@@ -91,7 +91,9 @@ def read_files(paths: Sequence[str | Path], encoding: str | None = None) -> File
 
     Refused outright (``InputError``, exit 2): unrendered placeholders, and YAML that cannot be read as
     the cluster would (malformed, a reference to a ConfigMap not given, a Secret not in base64)."""
+    from mqctl.formats.text_io import read_text_file
     from mqctl.services.kube import KubeImport, import_estate, read_estate_files, yaml_files
+    from mqctl.services.script_rules import RefreshHit, refresh_findings, scan_script
     from mqctl.store.memory import memory_store
     from mqctl.store.topology import load_topology
 
@@ -102,6 +104,7 @@ def read_files(paths: Sequence[str | Path], encoding: str | None = None) -> File
     for script in mqsc:
         _check_rendered(script.path, encoding)
     relocate: dict[tuple[str, int], int] = {}
+    refresh_hits: list[RefreshHit] = []
     with memory_store() as store:
         if estate is not None:
             model.notes += estate_notes(estate)
@@ -115,6 +118,7 @@ def read_files(paths: Sequence[str | Path], encoding: str | None = None) -> File
                 model.import_errors += import_error(exc, Path(exc.file))
             model.import_errors += kube.findings
             relocate = kube.relocate
+            refresh_hits += kube.refresh_hits
             model.notes += [f"qm.ini {s}: not modelled" for s in kube.ini_not_modelled]
         for conf in ems:
             try:
@@ -132,13 +136,21 @@ def read_files(paths: Sequence[str | Path], encoding: str | None = None) -> File
                 model.import_errors += import_error(exc, conf.path)
         for script in mqsc:
             try:
-                import_mqsc(
+                done = import_mqsc(
                     store, [script], inserts={}, encoding=encoding, empty=lambda p: model.empty.append(str(p))
                 )
             except InputError as exc:
                 model.errors.append(exc)
                 model.import_errors += import_error(exc, script.path)
+                continue
+            for result in done:
+                found, hits = scan_script(
+                    read_text_file(script.path, encoding), file=result.file, qmgr=result.node
+                )
+                model.import_errors += found
+                refresh_hits += hits
         model.topology = load_topology(store.conn)
+    model.import_errors += refresh_findings(refresh_hits, model.topology)
     if relocate:
         from mqctl.services.kube import relocated_topology
 

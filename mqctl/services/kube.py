@@ -27,6 +27,7 @@ from mqctl.domain.validation import FileRef, Finding, find_rule, finding
 from mqctl.formats.kube import Estate, Ini, Item, QueueManagerSpec, check_rendered, parse_ini, read_estate
 from mqctl.formats.text_io import read_text_file, read_text_stream
 from mqctl.services.formats import FileResult, runmqsc
+from mqctl.services.script_rules import RefreshHit, scan_script
 from mqctl.store.repository import Store
 
 YAML_SUFFIXES = {".yaml", ".yml"}
@@ -86,6 +87,7 @@ class KubeImport:
     relocate: dict[tuple[str, int], int] = field(default_factory=dict)
     """(file, synthetic first line) -> the scalar's line, for ``synthetic`` runs (``relocated``)."""
     ini_not_modelled: list[str] = field(default_factory=list)
+    refresh_hits: list[RefreshHit] = field(default_factory=list)
 
 
 def read_estate_files(files: Sequence[str], encoding: str | None = None) -> Estate:
@@ -130,6 +132,9 @@ def import_estate(
         for item in qm.mqsc:
             check_rendered(item.text, item.where, mqsc=True)
             out.findings += _autoconfig_findings(qm, item, inserts)
+            found, hits = scan_script(item.text, file=item.file, qmgr=qm.name, locate=item.yaml_line)
+            out.findings += found
+            out.refresh_hits += hits
             base = item.first_line if item.first_line is not None else item.line
             if synthetic and item.first_line is None:
                 base = spare

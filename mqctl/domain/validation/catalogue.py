@@ -388,6 +388,26 @@ RULES: tuple[Rule, ...] = (
         "Spell the attribute as IBM documents it: Repository1Name, Repository1Conname, Repository2Name, "
         "Repository2Conname, ClusterName, Type.",
     ),
+    Rule(
+        "MQC039",
+        "SYSTEM_TOPIC_CLUSTERED",
+        ERROR,
+        "A script sets CLUSTER on SYSTEM.BASE.TOPIC or SYSTEM.DEFAULT.TOPIC.",
+        "SYSTEM.BASE.TOPIC is the root of the topic tree: clustered, every topic string of the queue "
+        "manager enters the cluster; SYSTEM.DEFAULT.TOPIC gives its attributes to new topic objects "
+        "(docs/semantics.md §3; IBM, 'Defining cluster topics').",
+        "Cluster a topic object for the branch meant (DEFINE TOPIC(X) TOPICSTR('branch') CLUSTER(CL)).",
+    ),
+    Rule(
+        "MQC040",
+        "REFRESH_IN_PUBSUB_CLUSTER",
+        WARNING,
+        "A script runs REFRESH CLUSTER or REFRESH QMGR TYPE(PROXYSUB) on a member of a publish/subscribe cluster.",
+        "While the cluster's knowledge or the proxy subscriptions are rebuilt, publications can be lost "
+        "(IBM, 'REFRESH CLUSTER considerations for publish/subscribe clusters'; docs/semantics.md §4).",
+        "Run REFRESH only by hand, following IBM's procedure for publish/subscribe clusters; not in a "
+        "script applied at every start.",
+    ),
 )
 
 FILE_RULES = frozenset(
@@ -398,6 +418,8 @@ FILE_RULES = frozenset(
         "MOUNTED_ITEM_SHADOWED",
         "INSERT_NOT_EXPANDED",
         "INI_ATTRIBUTE_UNKNOWN",
+        "SYSTEM_TOPIC_CLUSTERED",
+        "REFRESH_IN_PUBSUB_CLUSTER",
     }
 )
 """Rules found while the files are read (no check over the model): ``validate --file`` reports them."""

@@ -69,6 +69,10 @@ class Item:
             return self.line, self.column
         return self.first_line + line - 1, None if column is None else column + self.indent
 
+    def yaml_line(self, line: int) -> int:
+        """The YAML line of line ``line`` of ``text``."""
+        return self.locate(line, 1)[0]
+
     def where(self, line: int, column: int) -> tuple[str, int, int]:
         at_line, at_column = self.locate(line, column)
         return self.file, at_line, at_column if at_column is not None else self.column
