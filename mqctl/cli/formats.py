@@ -200,10 +200,14 @@ def import_mqsc_command(
     from rich.progress import Progress
 
     from mqctl.services.formats import import_mqsc, mqsc_files
-    from mqctl.services.kube import import_estate, is_yaml, read_estate_files, yaml_files
+    from mqctl.services.kube import import_estate, is_yaml, read_estate_files, yaml_files, yaml_names
 
     kube_paths = [p for p in paths if is_yaml(p) or _holds_yaml(p)]
-    estate = read_estate_files(yaml_files(kube_paths), _encoding(encoding)) if kube_paths else None
+    estate = (
+        read_estate_files(yaml_files(kube_paths), _encoding(encoding), yaml_names(kube_paths))
+        if kube_paths
+        else None
+    )
     plain = [p for p in paths if not is_yaml(p)]
     files = mqsc_files(plain)
     # The bar counts lines (statements, near enough), so that one big file moves it too; counting them

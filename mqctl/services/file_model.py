@@ -92,14 +92,14 @@ def read_files(paths: Sequence[str | Path], encoding: str | None = None) -> File
     Refused outright (``InputError``, exit 2): unrendered placeholders, and YAML that cannot be read as
     the cluster would (malformed, a reference to a ConfigMap not given, a Secret not in base64)."""
     from mqctl.formats.text_io import read_text_file
-    from mqctl.services.kube import KubeImport, import_estate, read_estate_files, yaml_files
+    from mqctl.services.kube import KubeImport, import_estate, read_estate_files, yaml_files, yaml_names
     from mqctl.services.script_rules import RefreshHit, refresh_findings, scan_script
     from mqctl.store.memory import memory_store
     from mqctl.store.topology import load_topology
 
     mqsc, ems = classify(paths)
     yamls = yaml_files(paths)
-    estate = read_estate_files(yamls, encoding) if yamls else None
+    estate = read_estate_files(yamls, encoding, yaml_names(paths)) if yamls else None
     model = FileModel(Topology(), files=[str(f.path) for f in mqsc] + [str(f.path) for f in ems] + yamls)
     for script in mqsc:
         _check_rendered(script.path, encoding)

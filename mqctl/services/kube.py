@@ -52,19 +52,26 @@ def is_yaml(path: Path | str) -> bool:
 
 def yaml_files(paths: Sequence[Path | str]) -> list[str]:
     """The YAML files named and those below the folders named, in name order; ``-`` kept as is."""
-    out: list[str] = []
+    return list(yaml_names(paths))
+
+
+def yaml_names(paths: Sequence[Path | str]) -> dict[str, str | None]:
+    """``yaml_files`` -> the queue manager named with ``QM1=PATH`` (for an Ansible commands file)."""
+    from mqctl.services.formats import named_path
+
+    out: dict[str, str | None] = {}
     for item in paths:
         text = str(item)
-        path = Path(text)
         if text == STDIN:
-            out.append(STDIN)
-        elif path.is_dir():
-            out += sorted(
-                str(p) for p in path.rglob("*") if p.is_file() and p.suffix.lower() in YAML_SUFFIXES
-            )
+            out.setdefault(STDIN, None)
+            continue
+        name, path = named_path(text) if is_yaml(text) else (None, Path(text))
+        if path.is_dir():
+            for p in sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in YAML_SUFFIXES):
+                out.setdefault(str(p), name)
         elif is_yaml(path):
-            out.append(text)
-    return list(dict.fromkeys(out))
+            out.setdefault(str(path), name)
+    return out
 
 
 def read_sources(files: Sequence[str], encoding: str | None = None) -> list[tuple[str, str]]:
@@ -90,8 +97,11 @@ class KubeImport:
     refresh_hits: list[RefreshHit] = field(default_factory=list)
 
 
-def read_estate_files(files: Sequence[str], encoding: str | None = None) -> Estate:
-    return read_estate(read_sources(files, encoding))
+def read_estate_files(
+    files: Sequence[str], encoding: str | None = None, names: dict[str, str | None] | None = None
+) -> Estate:
+    given = {f: n for f, n in (names or {}).items() if n is not None}
+    return read_estate(read_sources(files, encoding), given)
 
 
 def import_estate(
@@ -118,7 +128,9 @@ def import_estate(
         auto = ini.autocluster
         if auto is not None and auto.cluster:
             inserts["AUTOCL"] = auto.cluster
-        out.results.append(_start(store, qm, ini))
+        started = _start(store, qm, ini)
+        if started.run.read or not qm.mqsc:  # a row for what it did, or for a queue manager with no MQSC
+            out.results.append(started)
         for hidden, kept in qm.shadowed:
             out.findings.append(
                 finding(
@@ -131,7 +143,8 @@ def import_estate(
             )
         for item in qm.mqsc:
             check_rendered(item.text, item.where, mqsc=True)
-            out.findings += _autoconfig_findings(qm, item, inserts)
+            if qm.autoconfig:
+                out.findings += _autoconfig_findings(qm, item, inserts)
             found, hits = scan_script(item.text, file=item.file, qmgr=qm.name, locate=item.yaml_line)
             out.findings += found
             out.refresh_hits += hits

@@ -442,3 +442,56 @@ def test_unreadable_yaml_is_refused_in_one_line(lite: Cli, tmp_path: Path, text:
         assert result.exit_code == 2, (args, result.stdout, result.stderr)
         assert len(result.stderr.splitlines()) == 1 and message in result.stderr, result.stderr
         assert result.stderr.startswith(f"mqctl: error: {path}:")
+
+
+# -- Ansible's YAML commands -------------------------------------------------------------------------------
+
+ANSIBLE = """\
+---
+# mq-ansible runMQCmds: the REST API's JSON-formatted MQSC keys
+mq_commands:
+  - command: define
+    qualifier: channel
+    name: CL1.{qm}
+    parameters:
+      chltype: clusrcvr
+      conname: {host}(1414)
+      cluster: CL1
+      replace: "yes"
+  - command: alter
+    qualifier: qmgr
+    parameters:
+      repos: CL1
+  - command: define
+    qualifier: topic
+    name: SPORTS
+    parameters:
+      topicstr: /Sport
+      cluster: CL1
+      wildcard: nonsense
+  - command: start
+    qualifier: listener
+"""
+
+
+def test_ansible_commands_are_one_more_door(lite: Cli, tmp_path: Path) -> None:
+    good = tmp_path / "QM7.yml"
+    good.write_text(ANSIBLE.format(qm="QM7", host="qm7").replace("      wildcard: nonsense\n", ""))
+    result = lite("import", "mqsc", str(good), "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    [row] = result.json()  # type: ignore[misc]
+    assert row["qmgr"] == "QM7" and row["processed"] == 3 and row["not_modelled"] == 1  # START LISTENER
+    [topic] = lite("display", "topic", "SPORTS", "--qmgr", "QM7", "-o", "json").json()  # type: ignore[misc]
+    assert topic["topicstr"] == "/Sport" and topic["cluster"] == "CL1"
+    named = lite("validate", "--file", f"QMX={good}", "-o", "json")
+    assert "QMX" in named.stdout and "QM7" not in named.stdout.replace("CL1.QM7", "")
+    bad = tmp_path / "cmds.yml"
+    bad.write_text(ANSIBLE.format(qm="QM8", host="qm8"))
+    refused = lite("diff", f"QM8={bad}", f"QM8={bad}")
+    assert refused.exit_code == 2 and len(refused.stderr.splitlines()) == 1
+    assert refused.stderr.startswith(
+        f"mqctl: error: {bad}:{line_of(bad.read_text(), '- command: define') + 12}"
+    )
+    unnamed = lite("validate", "--file", str(bad), "-o", "json")  # the file's stem, cmds, names it
+    [error] = unnamed.json()["findings"]  # type: ignore[index]
+    assert unnamed.exit_code == 1 and error["code"] == "IMPORT_ERROR" and "WILDCARD" in error["message"]

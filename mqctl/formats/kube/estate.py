@@ -14,7 +14,7 @@ from __future__ import annotations
 import base64
 import binascii
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 import yaml
@@ -104,6 +104,8 @@ class QueueManagerSpec:
     ini: list[Item] = field(default_factory=list)
     shadowed: list[tuple[Item, Item]] = field(default_factory=list)
     """(hidden, kept): two mounted items with the same file name; only the kept one is applied."""
+    autoconfig: bool = True
+    """Applied at every start (a container's items); False for commands run once (Ansible)."""
 
 
 @dataclass
@@ -135,27 +137,38 @@ class _Pending:
     helm: bool
 
 
-def read_estate(sources: Iterable[tuple[str, str]]) -> Estate:
+def read_estate(sources: Iterable[tuple[str, str]], names: Mapping[str, str] | None = None) -> Estate:
     """Every document of every ``(file name, text)``, resolved into queue managers; one ``InputError``
-    for malformed YAML, a reference to a ConfigMap/Secret/key not given, a Secret that is not base64."""
+    for malformed YAML, a reference to a ConfigMap/Secret/key not given, a Secret that is not base64.
+
+    ``names``: file -> the queue manager an Ansible commands file (``mq_commands:``) is for (``QM1=PATH``;
+    else the file name's stem)."""
     estate = Estate()
     data: dict[tuple[str, str], _Data] = {}
     pending: list[_Pending] = []
+    commands: list[QueueManagerSpec] = []
     for file, text in sources:
         lines = text.splitlines()
         for node in _compose(text, file):
             estate.documents += 1
+            top = _map(node)
+            if "mq_commands" in top and "kind" not in top:
+                from mqctl.formats.kube.ansible import commands_item
+
+                commands.append(commands_item(top["mq_commands"], file, (names or {}).get(file)))
+                continue
             _document(node, file, lines, estate, data, pending)
     mounted: set[tuple[str, str]] = set()
     for spec in pending:
         estate.queue_managers.append(_resolve(spec, data, mounted))
+    estate.queue_managers += commands
     for key, found in sorted(data.items(), key=lambda kv: (kv[1].file, kv[1].line)):
         if key not in mounted:
             estate.unmounted.append(f"{found.kind} {found.name} ({found.file}:{found.line})")
     estate.queue_managers.sort(key=lambda q: q.name)
-    names = Counter(q.name for q in estate.queue_managers)
+    deployed = Counter(q.name for q in estate.queue_managers)
     for q in estate.queue_managers:
-        if names[q.name] > 1:
+        if deployed[q.name] > 1:
             raise InputError(
                 f"queue manager {q.name} is deployed twice ({q.origin} and another): give one of them",
                 file=q.file,
