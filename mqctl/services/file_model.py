@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mqctl.domain.errors import InputError, MqctlError
+from mqctl.domain.errors import InputError, MqctlError, clip
 from mqctl.domain.model import Topology
 from mqctl.domain.validation import FileRef, Finding, find_rule, finding
 from mqctl.services.formats import MqscFile, import_ems, import_mqsc, mqsc_files, named_path
@@ -122,7 +122,7 @@ def read_files(paths: Sequence[str | Path], encoding: str | None = None) -> File
             model.notes += [f"qm.ini {s}: not modelled" for s in kube.ini_not_modelled]
         for conf in ems:
             try:
-                import_ems(
+                imported = import_ems(
                     store,
                     tibemsd=conf.path,
                     server=conf.server,
@@ -134,6 +134,17 @@ def read_files(paths: Sequence[str | Path], encoding: str | None = None) -> File
             except InputError as exc:
                 model.errors.append(exc)
                 model.import_errors += import_error(exc, conf.path)
+                continue
+            for key, line in imported.unknown_keys:
+                model.import_errors.append(
+                    finding(
+                        find_rule("EMS_CONFIG_KEY_UNKNOWN"),
+                        f"{conf.path} has a member {clip(key)!r} that server {imported.server} does not know: it "
+                        "ignores it without a word.",
+                        [FileRef(str(conf.path), line)],
+                        nodes=[imported.server],
+                    )
+                )
         for script in mqsc:
             try:
                 done = import_mqsc(

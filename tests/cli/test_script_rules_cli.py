@@ -80,3 +80,17 @@ def test_a_hierarchy_link_on_psmode_compat_is_pubsub_disabled(lite: Cli, tmp_pat
 def test_psmode_compat_without_a_hierarchy_is_not(lite: Cli, tmp_path: Path) -> None:
     folder = estate(tmp_path, {"QM1.mqsc": "ALTER QMGR PSMODE(COMPAT)\n"})
     assert "PUBSUB_DISABLED" not in {f["code"] for f in findings(lite, folder)}
+
+
+def test_an_ems_json_member_the_server_does_not_know(lite: Cli, tmp_path: Path) -> None:
+    conf = tmp_path / "E1" / "tibemsd.json"
+    conf.parent.mkdir()
+    conf.write_text(
+        '{\n  "tibemsd": {"server": "E1"},\n  "topics": [{"name": "orders.>", "global": true}],\n'
+        '  "queues": [],\n  "route": [{"name": "E2", "url": "tcp://e2:7222"}]\n}\n'
+    )
+    [hit] = findings(lite, conf.parent)
+    assert hit["code"] == "EMS_CONFIG_KEY_UNKNOWN" and "'route'" in str(hit["message"])
+    assert hit["source"] == {"file": str(conf), "line": 5}
+    conf.write_text(conf.read_text().replace('"route"', '"routes"'))
+    assert "EMS_CONFIG_KEY_UNKNOWN" not in {f["code"] for f in findings(lite, conf.parent)}

@@ -408,6 +408,15 @@ RULES: tuple[Rule, ...] = (
         "Run REFRESH only by hand, following IBM's procedure for publish/subscribe clusters; not in a "
         "script applied at every start.",
     ),
+    Rule(
+        "MQC041",
+        "EMS_CONFIG_KEY_UNKNOWN",
+        WARNING,
+        "A tibemsd.json holds a top-level member the EMS server does not know.",
+        "The server ignores it without a word, so what it was meant to configure is not configured "
+        "(TIBCO EMS, the tibemsd.json configuration file; docs/semantics.md §6).",
+        "Spell the member as the EMS documentation does (topics, routes, durables, queues, ...), or remove it.",
+    ),
 )
 
 FILE_RULES = frozenset(
@@ -420,6 +429,7 @@ FILE_RULES = frozenset(
         "INI_ATTRIBUTE_UNKNOWN",
         "SYSTEM_TOPIC_CLUSTERED",
         "REFRESH_IN_PUBSUB_CLUSTER",
+        "EMS_CONFIG_KEY_UNKNOWN",
     }
 )
 """Rules found while the files are read (no check over the model): ``validate --file`` reports them."""
