@@ -417,6 +417,16 @@ RULES: tuple[Rule, ...] = (
         "(TIBCO EMS, the tibemsd.json configuration file; docs/semantics.md §6).",
         "Spell the member as the EMS documentation does (topics, routes, durables, queues, ...), or remove it.",
     ),
+    Rule(
+        "MQC042",
+        "ROUTE_DURABLE_NOT_STATIC",
+        WARNING,
+        "A server stores for a neighbour's durable subscribers over a route without a static route durable.",
+        "The route durable a server creates dynamically for its neighbour's interest is not in its "
+        "durables.conf, so it is lost when the server restarts (reference 002 on durable subscribers "
+        "and routes; docs/semantics.md §6).",
+        "Define the route durable statically on the storing server: `TOPIC NEIGHBOUR route` in durables.conf.",
+    ),
 )
 
 FILE_RULES = frozenset(
