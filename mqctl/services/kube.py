@@ -119,7 +119,7 @@ def import_estate(
     for qm in estate.queue_managers:
         ini = Ini()
         for item in qm.ini:
-            check_rendered(item.text, item.where)
+            check_rendered(item.text, item.where, secret=item.label if item.secret else None)
             parse_ini(item.text, ini)
             out.findings += _ini_findings(item, ini)
             ini.problems.clear()
@@ -142,7 +142,7 @@ def import_estate(
                 )
             )
         for item in qm.mqsc:
-            check_rendered(item.text, item.where, mqsc=True)
+            check_rendered(item.text, item.where, mqsc=True, secret=item.label if item.secret else None)
             if qm.autoconfig:
                 out.findings += _autoconfig_findings(qm, item, inserts)
             found, hits = scan_script(item.text, file=item.file, qmgr=qm.name, locate=item.yaml_line)

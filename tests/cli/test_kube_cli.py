@@ -334,6 +334,9 @@ def secret_cases(tmp_path: Path) -> dict[str, str]:
         "string": documents(_secret({}, {"s.mqsc": SECRET_MQSC}), qm),
         "refused": documents(_secret({"s.mqsc": bad}), qm),
         "not-base64": documents(_secret({"s.mqsc": SECRET_VALUE + "!"}), qm),
+        "placeholder": documents(
+            _secret({}, {"s.mqsc": f"DEFINE TOPIC(S) TOPICSTR('/{{{{{SECRET_VALUE}}}}}')\n"}), qm
+        ),
         "no-replace": documents(
             _secret(
                 {},
