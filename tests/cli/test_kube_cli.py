@@ -11,7 +11,7 @@ from textwrap import dedent
 
 import pytest
 
-from tests.conftest import Result, run_cli
+from tests.conftest import Result, needs_shared, run_cli
 
 Cli = Callable[..., Result]
 
@@ -498,3 +498,47 @@ def test_ansible_commands_are_one_more_door(lite: Cli, tmp_path: Path) -> None:
     unnamed = lite("validate", "--file", str(bad), "-o", "json")  # the file's stem, cmds, names it
     [error] = unnamed.json()["findings"]  # type: ignore[index]
     assert unnamed.exit_code == 1 and error["code"] == "IMPORT_ERROR" and "WILDCARD" in error["message"]
+
+
+# -- the real gitops sample (shared/corpus), unrendered and rendered as its pipeline renders it ----------------
+
+GITOPS = (
+    "mq-gitops-samples__queue-manager-deployment__queue-managers__uniform-cluster-01__uniform__static-uc.mqsc"
+)
+
+
+@needs_shared("corpus", "mqsc")
+def test_the_gitops_sample_is_refused_unrendered_and_validated_rendered(
+    lite: Cli, tmp_path: Path, shared_dir: Path
+) -> None:
+    source = shared_dir / "corpus" / "mqsc" / GITOPS
+    refused = lite("validate", "--file", f"QM1={source}")
+    assert refused.exit_code == 2
+    assert refused.stderr == (
+        f"mqctl: error: unrendered placeholder __qmgrname__ at {source}:3:77: render with kustomize or helm first\n"
+    )
+    # what the sample's pipeline does: sed the placeholders per queue manager, mount the file in a ConfigMap
+    docs = [config_map("uc-ini", {"uc.ini": AUTOCLUSTER_INI})]
+    for n in (1, 2, 3):
+        text = source.read_text().replace("__qmgrname__", f"qm{n}").replace("__ENV__", "prod")
+        text = text.replace("__QMGRNAME__", f"QM{n}")
+        docs.append(config_map(f"qm{n}-mqsc", {"static-uc.mqsc": text}))
+        docs.append(config_map(f"qm{n}-vars", {"vars.ini": f"Variables:\n  CONNAME=qm{n}(1414)\n"}))
+        docs.append(
+            queue_manager(
+                f"qm{n}",
+                f"QM{n}",
+                [("configMap", f"qm{n}-mqsc", ["static-uc.mqsc"])],
+                [("configMap", "uc-ini", ["uc.ini"]), ("configMap", f"qm{n}-vars", ["vars.ini"])],
+            )
+        )
+    rendered = tmp_path / "rendered.yaml"
+    rendered.write_text(documents(*docs))
+    checked = lite("validate", "--file", str(rendered), "-o", "json", "--fail-on", "error")
+    assert checked.exit_code == 0, checked.stdout + checked.stderr
+    codes = {f["code"] for f in checked.json()["findings"]}  # type: ignore[index]
+    assert "IMPORT_ERROR" not in codes and "NO_FULL_REPOSITORY" not in codes
+    imported = lite("import", "mqsc", str(rendered))
+    assert imported.exit_code == 0, imported.stderr
+    [cluster] = lite("display", "cluster", "UNICL", "-o", "json").json()  # type: ignore[misc]
+    assert cluster["members"] == ["QM1", "QM2", "QM3"] and cluster["repos"] == ["QM1", "QM2"]
