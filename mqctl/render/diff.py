@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from mqctl.domain.diff.routing import RoutingChange, by_subscription
 from mqctl.domain.validation import Finding, Rule, Severity, Source
 from mqctl.render.diagram import Arrow, Box, Diagram, Mark, Shape
+from mqctl.render.safe_text import json_text, safe
 
 if TYPE_CHECKING:
     from mqctl.services.diff import DiffReport
@@ -39,12 +40,12 @@ def write_json(report: DiffReport) -> None:
 
     data = report.to_json()
     routing = data.pop("routing")
-    head = json.dumps(data, indent=2, ensure_ascii=False).removesuffix("\n}")  # the other keys
+    head = json_text(json.dumps(data, indent=2, ensure_ascii=False)).removesuffix("\n}")  # the other keys
     write = sys.stdout.write
     write(head + ',\n  "routing": [')
     chunk: list[str] = []
     for i, entry in enumerate(routing):
-        chunk.append(("\n    " if i == 0 else ",\n    ") + json.dumps(entry, ensure_ascii=False))
+        chunk.append(("\n    " if i == 0 else ",\n    ") + json_text(json.dumps(entry, ensure_ascii=False)))
         if len(chunk) >= 4096:
             write("".join(chunk))
             chunk.clear()
@@ -86,7 +87,8 @@ def headline(report: DiffReport) -> str:
 
 def render_text(report: DiffReport) -> None:
     from rich.console import Console
-    from rich.markup import escape
+
+    from mqctl.render.safe_text import markup as escape
 
     console = Console(highlight=False)
     console.print(
@@ -106,7 +108,7 @@ def render_text(report: DiffReport) -> None:
     for label, items in (("+", report.introduced), ("-", report.resolved)):
         for f in items:
             console.print(f"  {label} {f.rule.id} {f.rule.code}  {escape(f.message)}", soft_wrap=True)
-    console.print(f"\n[bold]Routing[/bold] ({report.probes.how})")
+    console.print(f"\n[bold]Routing[/bold] ({escape(report.probes.how)})")
     for r, n in grouped(report.routing):
         probe = f"{r.probe.topic} ({_props(r)})" if r.probe.properties else r.probe.topic
         more = f" [dim](+{n - 1} probes)[/dim]" if n > 1 else ""
@@ -131,9 +133,10 @@ def _where(source: tuple[str, int | None] | None) -> str:
 
 
 def _cell(text: str) -> str:
-    """Text safe in a Markdown table cell: no pipe, no line break, no HTML."""
+    """Text safe in a Markdown table cell: no pipe, no line break, no HTML, no control character."""
     return (
-        text.replace("\\", "\\\\")
+        safe(text)
+        .replace("\\", "\\\\")
         .replace("|", "\\|")
         .replace("<", "&lt;")
         .replace(">", "&gt;")

@@ -13,6 +13,7 @@ import re
 import string
 
 from mqctl.render.diagram import Arrow, Box, Diagram, Line, Mark, Shape, identifiers
+from mqctl.render.safe_text import safe
 
 _SAFE = frozenset(string.ascii_letters + string.digits + " ._-:,=()*+!?@$'~[]{}^")
 _SHAPES = {
@@ -58,7 +59,7 @@ def label(lines: list[str]) -> str:
 
 
 def _comment(text: str) -> str:
-    return "%% " + " ".join(text.split())
+    return "%% " + " ".join(safe(text).split())
 
 
 def write_mermaid(diagram: Diagram) -> str:

@@ -57,6 +57,7 @@ def yaml_files(paths: Sequence[Path | str]) -> list[str]:
 
 def yaml_names(paths: Sequence[Path | str]) -> dict[str, str | None]:
     """``yaml_files`` -> the queue manager named with ``QM1=PATH`` (for an Ansible commands file)."""
+    from mqctl.formats.walk import files_under
     from mqctl.services.formats import named_path
 
     out: dict[str, str | None] = {}
@@ -67,7 +68,7 @@ def yaml_names(paths: Sequence[Path | str]) -> dict[str, str | None]:
             continue
         name, path = named_path(text) if is_yaml(text) else (None, Path(text))
         if path.is_dir():
-            for p in sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in YAML_SUFFIXES):
+            for p in sorted(p for p in files_under(path) if p.suffix.lower() in YAML_SUFFIXES):
                 out.setdefault(str(p), name)
         elif is_yaml(path):
             out.setdefault(str(path), name)

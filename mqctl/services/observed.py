@@ -29,6 +29,7 @@ from mqctl.formats.display import Block, Capture
 from mqctl.formats.display import read_captures as read_file_captures
 from mqctl.formats.display.ems import DURABLE, ROUTE
 from mqctl.formats.text_io import read_text_file
+from mqctl.formats.walk import files_under
 from mqctl.store.observed import captured_at, load_captures, save_capture
 from mqctl.store.repository import Store
 
@@ -163,7 +164,8 @@ def read_captures(
     skipped: list[str] = []
     for path in paths:
         if path.is_dir():
-            for p in sorted(p for p in path.rglob("*") if p.is_file() and not p.name.startswith(".")):
+            # files_under: a link out of the folder is refused, never read
+            for p in sorted(p for p in files_under(path) if not p.name.startswith(".")):
                 if _not_a_capture_name(p):
                     skipped.append(str(p))
                 else:

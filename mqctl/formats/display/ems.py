@@ -127,7 +127,7 @@ def _command(capture: Capture, text: str) -> str:
     table = {"show routes": ROUTE, "show durables": DURABLE}.get(" ".join(command.split()[:2]), "")
     if table:
         capture.saw(table)
-    elif command and command not in ("exit", "quit"):
+    elif command and command not in ("exit", "quit", "info", "show server"):  # these name the server
         capture.others[" ".join(command.split()[:2])] += 1
     return table
 
