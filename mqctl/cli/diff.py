@@ -105,6 +105,11 @@ def diff_command(
         max_probes=max_probes,
         encoding=enc,
     )
+    from mqctl.cli.common import hint
+
+    for side in (report.before, report.after):
+        for note in side.notes:
+            hint(f"{side.spec}: {note}")
     if output is DiffOutput.json:
         from mqctl.render.diff import write_json
 

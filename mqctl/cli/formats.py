@@ -173,13 +173,24 @@ def _count_lines(files: list[Path]) -> int:
     return total
 
 
+def _holds_yaml(path: str) -> bool:
+    """A folder with Kubernetes YAML below it (read as such beside its MQSC files)."""
+    from mqctl.formats.walk import files_under
+    from mqctl.services.kube import YAML_SUFFIXES
+
+    folder = Path(path)
+    return folder.is_dir() and any(p.suffix.lower() in YAML_SUFFIXES for p in files_under(folder))
+
+
 @import_app.command("mqsc")
 def import_mqsc_command(
     paths: list[str] = typer.Argument(
         ...,
         metavar="[NAME=]PATH...",
         help="MQSC files or folders of them, one queue manager per file (named by its dmpmqcfg header or "
-        "its file name), by its sub-folder when its name is none (mq/QM1/10-dev.mqsc), or as QM1=PATH.",
+        "its file name), by its sub-folder when its name is none (mq/QM1/10-dev.mqsc), or as QM1=PATH; "
+        "Kubernetes YAML (*.yaml, folders of it, - for standard input): each QueueManager's (or Helm "
+        "values') MQSC items as its container applies them.",
     ),
     set_: list[str] = typer.Option([], "--set", metavar="NAME=VALUE", help="Value of an insert +NAME+."),
     encoding: str | None = ENCODING_OPTION,
@@ -189,8 +200,16 @@ def import_mqsc_command(
     from rich.progress import Progress
 
     from mqctl.services.formats import import_mqsc, mqsc_files
+    from mqctl.services.kube import import_estate, is_yaml, read_estate_files, yaml_files, yaml_names
 
-    files = mqsc_files(paths)
+    kube_paths = [p for p in paths if is_yaml(p) or _holds_yaml(p)]
+    estate = (
+        read_estate_files(yaml_files(kube_paths), _encoding(encoding), yaml_names(kube_paths))
+        if kube_paths
+        else None
+    )
+    plain = [p for p in paths if not is_yaml(p)]
+    files = mqsc_files(plain)
     # The bar counts lines (statements, near enough), so that one big file moves it too; counting them
     # costs a read of the files, done only when the bar can be shown.
     lines = _count_lines([f.path for f in files]) if sys.stderr.isatty() else 0
@@ -209,6 +228,13 @@ def import_mqsc_command(
                     f"(name its queue manager, QM1={path}, to create one)"
                 ),
             )
+            if estate is not None:
+                from mqctl.services.file_model import estate_notes
+
+                kube = import_estate(store, estate)
+                results += kube.results
+                for note in estate_notes(estate):
+                    hint(note)
     summary: list[dict[str, Any]] = [
         {
             "file": r.file,
@@ -234,7 +260,8 @@ def import_mqsc_command(
             + (f" (not modelled: {result.run.unmodelled_text()})" if result.run.unmodelled else "")
         )
     read = sum(r["read"] for r in summary)
-    typer.echo(f"{counted(len(summary), 'queue manager')} imported, {counted(read, 'command')} read.")
+    qmgrs = len({r["qmgr"] for r in summary})  # a queue manager's folder may hold several files
+    typer.echo(f"{counted(qmgrs, 'queue manager')} imported, {counted(read, 'command')} read.")
 
 
 @import_app.command("ems")

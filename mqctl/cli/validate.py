@@ -46,9 +46,11 @@ def validate_command(
         [],
         "--file",
         metavar="[NAME=]PATH",
-        help="MQSC file or folder, or an EMS tibemsd.conf/tibemsd.json (repeatable): validate the model "
-        "these files define, alone (the store is not read). NAME=PATH names the queue manager or server "
-        "of a file; a file not named after its queue manager takes its folder's name (mq/QM1/10-dev.mqsc).",
+        help="MQSC file or folder, an EMS tibemsd.conf/tibemsd.json, or Kubernetes YAML (*.yaml, a folder "
+        "of them, - for standard input: ConfigMaps, Secrets, QueueManagers, Helm values) (repeatable): "
+        "validate the model these files define, alone (the store is not read). NAME=PATH names the queue "
+        "manager or server of a file; a file not named after its queue manager takes its folder's name "
+        "(mq/QM1/10-dev.mqsc).",
     ),
     encoding: str | None = typer.Option(
         None, "--encoding", metavar="NAME", help="Encoding of the --file files (default UTF-8)."
@@ -65,6 +67,8 @@ def validate_command(
         result = validate_files(files, rules, None if encoding is None else check_encoding(encoding))
         for path in result.empty_files:
             hint(f"{path} holds no MQSC command (empty, or comments only): nothing is made of it")
+        for note in result.notes:
+            hint(note)
     else:
         with reading() as store:
             result = validate_store(store, rules)

@@ -35,6 +35,8 @@ class Side:
     kind: str
     """``store``, ``snapshot``, ``files`` or ``git``."""
     topology: Topology
+    notes: list[str] = field(default_factory=list)
+    """What the side's files held and the model leaves out (YAML kinds skipped, ConfigMaps not mounted)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"side": self.spec, "kind": self.kind}
@@ -125,7 +127,8 @@ def read_side(spec: str, *, encoding: str | None = None, role: str = "side") -> 
             from mqctl.services.snapshot import read_topology
 
             return Side(spec, "snapshot", read_topology(path))
-        return Side(spec, "files", _files_topology([spec], encoding))
+        notes: list[str] = []
+        return Side(spec, "files", _files_topology([spec], encoding, notes), notes)
     except MqctlError as exc:
         if isinstance(exc, InputError) and (exc.file or exc.obj):
             raise
@@ -158,12 +161,16 @@ def _store_topology(url: str) -> Topology:
         engine.dispose()
 
 
-def _files_topology(paths: Sequence[str | Path], encoding: str | None) -> Topology:
+def _files_topology(
+    paths: Sequence[str | Path], encoding: str | None, notes: list[str] | None = None
+) -> Topology:
     from mqctl.services.file_model import read_files
 
     model = read_files(paths, encoding)
     if model.errors:
         raise model.errors[0]
+    if notes is not None:
+        notes += model.notes
     return model.topology
 
 

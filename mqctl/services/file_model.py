@@ -8,7 +8,10 @@ empty in-memory schema costs ~10 ms, far below reading the files.
 A path is a file or a folder, optionally ``NAME=PATH`` (the queue manager, or EMS server, it defines).
 A folder gives its MQSC files (``mqsc_files``: one queue manager per file, or per sub-folder) and every
 ``tibemsd.conf``/``tibemsd.json`` below it; a file named ``*.conf``/``*.json`` is an EMS server
-configuration, any other an MQSC script.
+configuration, any other an MQSC script. Kubernetes YAML (``*.yaml``/``*.yml`` files, those of a folder,
+``-`` for standard input) is read by ``services.kube``: its queue managers' MQSC goes through the same
+import. A placeholder left unrendered (``__qmgrname__``, ``${X}``, ``{{ .Values.x }}``) in an MQSC file or
+the YAML is bad input (exit 2), not a finding: the model would be the template's, not the deployment's.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mqctl.domain.errors import InputError, MqctlError
+from mqctl.domain.errors import InputError, MqctlError, clip
 from mqctl.domain.model import Topology
 from mqctl.domain.validation import FileRef, Finding, find_rule, finding
 from mqctl.formats.walk import files_under
@@ -44,21 +47,30 @@ class FileModel:
     files: list[str] = field(default_factory=list)
     empty: list[str] = field(default_factory=list)
     """MQSC files without a command (nothing was made of them)."""
+    notes: list[str] = field(default_factory=list)
+    """What the YAML held and mqctl did not model: kinds skipped, ConfigMaps nothing mounts (named)."""
 
 
 def classify(paths: Sequence[str | Path]) -> tuple[list[MqscFile], list[EmsFile]]:
-    """MQSC files (as `import mqsc` finds them) and EMS server configurations, in name order."""
+    """MQSC files (as `import mqsc` finds them) and EMS server configurations, in name order (YAML is
+    ``kube.yaml_files``'s)."""
+    from mqctl.services.kube import is_yaml
+
     mqsc: list[MqscFile] = []
     ems: list[EmsFile] = []
     for item in paths:
+        if is_yaml(item):
+            continue
         name, path = named_path(item)
         if path.is_dir():
             found_ems = sorted(
                 p for p in files_under(path, "tibemsd.*") if p.suffix.lower() in EMS_CONFIG_SUFFIXES
             )
             found_mqsc = mqsc_files([item])
-            if not found_ems and not found_mqsc:
-                raise InputError("holds no MQSC file and no tibemsd.conf/tibemsd.json", file=str(path))
+            if not found_ems and not found_mqsc and not _has_yaml(path):
+                raise InputError(
+                    "holds no MQSC file, no Kubernetes YAML and no tibemsd.conf/tibemsd.json", file=str(path)
+                )
             ems += [EmsFile(p, root=path) for p in found_ems]
             mqsc += found_mqsc
         elif path.is_file():
@@ -72,18 +84,50 @@ def classify(paths: Sequence[str | Path]) -> tuple[list[MqscFile], list[EmsFile]
     return mqsc, list(dict.fromkeys(ems))
 
 
+def _has_yaml(path: Path) -> bool:
+    from mqctl.services.kube import YAML_SUFFIXES
+
+    return any(p.suffix.lower() in YAML_SUFFIXES for p in files_under(path))
+
+
 def read_files(paths: Sequence[str | Path], encoding: str | None = None) -> FileModel:
     """Import the files into an in-memory store and read the model back; a file that fails is an
-    IMPORT_ERROR finding (``errors`` keeps the exceptions, for a caller that refuses bad input)."""
+    IMPORT_ERROR finding (``errors`` keeps the exceptions, for a caller that refuses bad input).
+
+    Refused outright (``InputError``, exit 2): unrendered placeholders, and YAML that cannot be read as
+    the cluster would (malformed, a reference to a ConfigMap not given, a Secret not in base64)."""
+    from mqctl.formats.text_io import read_text_file
+    from mqctl.services.kube import KubeImport, import_estate, read_estate_files, yaml_files, yaml_names
+    from mqctl.services.script_rules import RefreshHit, refresh_findings, scan_script
     from mqctl.store.memory import memory_store
     from mqctl.store.topology import load_topology
 
     mqsc, ems = classify(paths)
-    model = FileModel(Topology(), files=[str(f.path) for f in mqsc] + [str(f.path) for f in ems])
+    yamls = yaml_files(paths)
+    estate = read_estate_files(yamls, encoding, yaml_names(paths)) if yamls else None
+    model = FileModel(Topology(), files=[str(f.path) for f in mqsc] + [str(f.path) for f in ems] + yamls)
+    for script in mqsc:
+        _check_rendered(script.path, encoding)
+    relocate: dict[tuple[str, int], int] = {}
+    refresh_hits: list[RefreshHit] = []
     with memory_store() as store:
+        if estate is not None:
+            model.notes += estate_notes(estate)
+            kube = KubeImport(estate)
+            try:
+                import_estate(store, estate, synthetic=True, into=kube)
+            except InputError as exc:
+                if exc.file is None:  # refused outright: an unrendered placeholder
+                    raise
+                model.errors.append(exc)
+                model.import_errors += import_error(exc, Path(exc.file))
+            model.import_errors += kube.findings
+            relocate = kube.relocate
+            refresh_hits += kube.refresh_hits
+            model.notes += [f"qm.ini {s}: not modelled" for s in kube.ini_not_modelled]
         for conf in ems:
             try:
-                import_ems(
+                imported = import_ems(
                     store,
                     tibemsd=conf.path,
                     server=conf.server,
@@ -96,16 +140,63 @@ def read_files(paths: Sequence[str | Path], encoding: str | None = None) -> File
             except InputError as exc:
                 model.errors.append(exc)
                 model.import_errors += import_error(exc, conf.path)
+                continue
+            for key, line in imported.unknown_keys:
+                model.import_errors.append(
+                    finding(
+                        find_rule("EMS_CONFIG_KEY_UNKNOWN"),
+                        f"{conf.path} has a member {clip(key)!r} that server {imported.server} does not know: it "
+                        "ignores it without a word.",
+                        [FileRef(str(conf.path), line)],
+                        nodes=[imported.server],
+                    )
+                )
         for script in mqsc:
             try:
-                import_mqsc(
+                done = import_mqsc(
                     store, [script], inserts={}, encoding=encoding, empty=lambda p: model.empty.append(str(p))
                 )
             except InputError as exc:
                 model.errors.append(exc)
                 model.import_errors += import_error(exc, script.path)
+                continue
+            for result in done:
+                found, hits = scan_script(
+                    read_text_file(script.path, encoding), file=result.file, qmgr=result.node
+                )
+                model.import_errors += found
+                refresh_hits += hits
         model.topology = load_topology(store.conn)
+    model.import_errors += refresh_findings(refresh_hits, model.topology)
+    if relocate:
+        from mqctl.services.kube import relocated_topology
+
+        model.topology = relocated_topology(model.topology, relocate)
     return model
+
+
+def _check_rendered(path: Path, encoding: str | None) -> None:
+    from mqctl.formats.kube import check_rendered
+    from mqctl.formats.text_io import read_text_file
+
+    try:
+        text = read_text_file(path, encoding)
+    except InputError:
+        return  # the import names it
+    check_rendered(text, lambda line, column: (str(path), line, column), mqsc=True)
+
+
+def estate_notes(estate: object) -> list[str]:
+    """The YAML's documents not modelled, named: kinds skipped (counted), ConfigMaps/Secrets nothing mounts."""
+    from mqctl.formats.kube import Estate
+
+    assert isinstance(estate, Estate)
+    notes = []
+    if estate.skipped:
+        kinds = ", ".join(f"{n} {k}" for k, n in sorted(estate.skipped.items()))
+        notes.append(f"{sum(estate.skipped.values())} YAML document(s) of other kinds skipped: {kinds}")
+    notes += [f"{what} is mounted by no QueueManager: not applied" for what in estate.unmounted]
+    return notes
 
 
 def import_error(exc: InputError, path: Path) -> list[Finding]:

@@ -313,6 +313,8 @@ class EmsImport:
     peers_created: list[str]
     not_modelled: list[str]
     files: list[str]
+    unknown_keys: list[tuple[str, int | None]] = field(default_factory=list)
+    """tibemsd.json members the server does not know, with their line (EMS_CONFIG_KEY_UNKNOWN)."""
 
 
 def import_ems(
@@ -383,6 +385,7 @@ def import_ems(
         created,
         config.not_modelled,
         config.files,
+        config.unknown_keys,
     )
 
 

@@ -24,6 +24,8 @@ class Validated:
     findings: list[Finding]
     rules: tuple[Rule, ...]
     empty_files: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    """What the files held and the model leaves out, named (YAML kinds skipped, ConfigMaps not mounted)."""
 
 
 def check(topology: Topology, rules: tuple[Rule, ...], extra: Sequence[Finding] = ()) -> list[Finding]:
@@ -43,4 +45,4 @@ def validate_files(paths: Sequence[str | Path], rules: tuple[Rule, ...], encodin
     from mqctl.services.file_model import read_files
 
     model = read_files(paths, encoding)
-    return Validated(check(model.topology, rules, model.import_errors), rules, model.empty)
+    return Validated(check(model.topology, rules, model.import_errors), rules, model.empty, model.notes)

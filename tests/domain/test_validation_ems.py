@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mqctl.domain.model import Route, RouteSelector, Topology
+from mqctl.domain.model import Route, RouteSelector, Subscription, Topology
 from mqctl.domain.validation import Finding, choose_rules, validate
 from tests.domain import mq_builders as mq
 from tests.domain.ems_builders import (
@@ -37,10 +37,24 @@ def with_url(r: Route, url: str) -> Route:
 
 
 def test_reference_examples_are_quiet_but_for_what_reference_003_warns_about() -> None:
-    """orders-central (002) is clean; the chain (003) has an active-passive route and no storage limits."""
-    assert validate(orders()) == []
+    """orders-central (002) is clean but for its route durables, which the figure leaves dynamic; the
+    chain (003) has an active-passive route and no storage limits too."""
+    assert {f.rule.code for f in validate(orders())} == {"ROUTE_DURABLE_NOT_STATIC"}
     codes = sorted(f.rule.code for f in validate(chain()))
-    assert codes == ["ACTIVE_PASSIVE_ROUTE", "STORAGE_UNBOUNDED"]
+    assert codes == ["ACTIVE_PASSIVE_ROUTE", "ROUTE_DURABLE_NOT_STATIC", "STORAGE_UNBOUNDED"]
+
+
+def test_route_durable_not_static_until_the_forwarder_defines_it() -> None:
+    """Reference 003's chain: M forwards T1 to B's durable subscribers (docs/rules.md MQC042)."""
+    [f] = found(chain(), "ROUTE_DURABLE_NOT_STATIC")
+    assert f.nodes == ("B", "M") and "T1 B route" in f.message
+    assert f.objects == ("sub audit on B", "sub reports on B")
+    for pattern in ("T1", ">"):  # the same topic, or a wildcard containing it
+        fixed = chain()
+        fixed.subscriptions.append(
+            Subscription(node="M", name="B", topicstr=pattern, durable=True, properties={"route": None})
+        )
+        assert found(fixed, "ROUTE_DURABLE_NOT_STATIC") == []
 
 
 def test_mhop_duplicate_path() -> None:

@@ -78,6 +78,7 @@ CHECKS: dict[str, Check] = {
     "SUBSCRIPTION_NOT_SUBSET_OF_GLOBAL": ems_interest.subscription_not_subset_of_global,
     "STORAGE_UNBOUNDED": ems_interest.storage_unbounded,
     "ACTIVE_PASSIVE_ROUTE": ems_routes.active_passive_route,
+    "ROUTE_DURABLE_NOT_STATIC": ems_interest.route_durable_not_static,
 }
 """Rule code -> the check that finds it. IMPORT_ERROR has none: the CLI makes it from a file's error."""
 

@@ -340,7 +340,109 @@ RULES: tuple[Rule, ...] = (
         "mqctl import refuses the file as a whole, so the model validated lacks its definitions.",
         "Correct the file at the line named.",
     ),
+    Rule(
+        "MQC034",
+        "DEFINE_WITHOUT_REPLACE",
+        WARNING,
+        "A DEFINE without REPLACE in MQSC that the queue manager's container applies at every start.",
+        "Auto-configuration replays the file at each start; from the second on the DEFINE fails because "
+        "the object exists (IBM, 'Automatic configuration from an MQSC script at startup'; docs/semantics.md §10).",
+        "Add REPLACE to every DEFINE of a file applied at start.",
+    ),
+    Rule(
+        "MQC035",
+        "AUTOCONFIG_REJECTED_LINE",
+        ERROR,
+        "A line runmqsc refuses in MQSC applied at start (a `-- comment`: MQSC comments start with *).",
+        "The container applies its MQSC at every start and a script with an error stops the queue manager "
+        "from starting (docs/semantics.md §10).",
+        "Correct the line; write comments with * in column 1.",
+    ),
+    Rule(
+        "MQC036",
+        "MOUNTED_ITEM_SHADOWED",
+        WARNING,
+        "Two ConfigMap/Secret items mounted into one queue manager have the same file name.",
+        "They land in one folder of the container: one replaces the other, and its definitions are never "
+        "applied (docs/semantics.md §10).",
+        "Give the items distinct file names (the key is the file name).",
+    ),
+    Rule(
+        "MQC037",
+        "INSERT_NOT_EXPANDED",
+        WARNING,
+        "An MQ insert variable (+NAME+) where the queue manager does not expand it.",
+        "Automatic configuration expands its variables only in a cluster-receiver channel's name, CONNAME "
+        "and CLUSTER; anywhere else the text stays as written (IBM, 'Variables stanza of the qm.ini file'; "
+        "docs/semantics.md §10).",
+        "Write the value itself, or render it before deployment.",
+    ),
+    Rule(
+        "MQC038",
+        "INI_ATTRIBUTE_UNKNOWN",
+        ERROR,
+        "A qm.ini fragment holds an attribute its stanza does not have (AutoCluster RepositoryName1).",
+        "The queue manager ignores an attribute it does not know: a misspelt AutoCluster key leaves the "
+        "uniform cluster without that full repository (IBM, 'AutoCluster stanza of the qm.ini file'; "
+        "docs/semantics.md §10).",
+        "Spell the attribute as IBM documents it: Repository1Name, Repository1Conname, Repository2Name, "
+        "Repository2Conname, ClusterName, Type.",
+    ),
+    Rule(
+        "MQC039",
+        "SYSTEM_TOPIC_CLUSTERED",
+        ERROR,
+        "A script sets CLUSTER on SYSTEM.BASE.TOPIC or SYSTEM.DEFAULT.TOPIC.",
+        "SYSTEM.BASE.TOPIC is the root of the topic tree: clustered, every topic string of the queue "
+        "manager enters the cluster; SYSTEM.DEFAULT.TOPIC gives its attributes to new topic objects "
+        "(docs/semantics.md §3; IBM, 'Defining cluster topics').",
+        "Cluster a topic object for the branch meant (DEFINE TOPIC(X) TOPICSTR('branch') CLUSTER(CL)).",
+    ),
+    Rule(
+        "MQC040",
+        "REFRESH_IN_PUBSUB_CLUSTER",
+        WARNING,
+        "A script runs REFRESH CLUSTER or REFRESH QMGR TYPE(PROXYSUB) on a member of a publish/subscribe cluster.",
+        "While the cluster's knowledge or the proxy subscriptions are rebuilt, publications can be lost "
+        "(IBM, 'REFRESH CLUSTER considerations for publish/subscribe clusters'; docs/semantics.md §4).",
+        "Run REFRESH only by hand, following IBM's procedure for publish/subscribe clusters; not in a "
+        "script applied at every start.",
+    ),
+    Rule(
+        "MQC041",
+        "EMS_CONFIG_KEY_UNKNOWN",
+        WARNING,
+        "A tibemsd.json holds a top-level member the EMS server does not know.",
+        "The server ignores it without a word, so what it was meant to configure is not configured "
+        "(TIBCO EMS, the tibemsd.json configuration file; docs/semantics.md §6).",
+        "Spell the member as the EMS documentation does (topics, routes, durables, queues, ...), or remove it.",
+    ),
+    Rule(
+        "MQC042",
+        "ROUTE_DURABLE_NOT_STATIC",
+        WARNING,
+        "A server stores for a neighbour's durable subscribers over a route without a static route durable.",
+        "The route durable a server creates dynamically for its neighbour's interest is not in its "
+        "durables.conf, so it is lost when the server restarts (reference 002 on durable subscribers "
+        "and routes; docs/semantics.md §6).",
+        "Define the route durable statically on the storing server: `TOPIC NEIGHBOUR route` in durables.conf.",
+    ),
 )
+
+FILE_RULES = frozenset(
+    {
+        "IMPORT_ERROR",
+        "DEFINE_WITHOUT_REPLACE",
+        "AUTOCONFIG_REJECTED_LINE",
+        "MOUNTED_ITEM_SHADOWED",
+        "INSERT_NOT_EXPANDED",
+        "INI_ATTRIBUTE_UNKNOWN",
+        "SYSTEM_TOPIC_CLUSTERED",
+        "REFRESH_IN_PUBSUB_CLUSTER",
+        "EMS_CONFIG_KEY_UNKNOWN",
+    }
+)
+"""Rules found while the files are read (no check over the model): ``validate --file`` reports them."""
 
 BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}
 _BY_KEY: dict[str, Rule] = {key: rule for rule in RULES for key in (rule.id, rule.code)}

@@ -147,3 +147,52 @@ def _unbounded(
         [*sorted(subs, key=lambda s: s.name), *definitions],
         nodes=forwarders,
     )
+
+
+def route_durable_not_static(facts: Facts) -> Iterator[Finding]:
+    """Durable subscribers whose neighbour over a route holds no static route durable for their server.
+
+    The neighbour stores for the durable subscriber's server under a route durable (``durables.conf``
+    ``topic SERVER route``: "the subscriber is another server"); one it made dynamically is not in its
+    configuration, so it does not come back with a restart of that server: messages published while the
+    subscriber's server has not yet re-registered its interest are lost. One hop: each server on a longer
+    path stores for its own neighbour, and the rule asks it of each pair of neighbours in turn.
+    """
+    statics: dict[str, list[Subscription]] = defaultdict(list)
+    for sub in facts.topology.subscriptions:
+        if sub.is_route_durable:
+            statics[sub.node].append(sub)
+    missing: dict[tuple[str, str], list[Subscription]] = defaultdict(list)
+    for sub in facts.ems_subscriptions:
+        if not sub.durable:
+            continue
+        topic = probe.example_topic(sub.topicstr, EMS)
+        if topic is None or not facts.ems_topics.is_global(sub.node, topic):
+            continue
+        for peer in facts.route_neighbours.get(sub.node, ()):
+            if peer not in facts.configured_servers or not facts.ems_topics.is_global(peer, topic):
+                continue
+            if not any(s.name == sub.node and _covers(s.topicstr, sub.topicstr) for s in statics[peer]):
+                missing[(peer, sub.node)].append(sub)
+    for (peer, server), found in sorted(missing.items()):
+        subs = sorted(found, key=lambda s: s.name)
+        names = listing(f"{s.name} ('{s.topicstr}')" for s in subs)
+        topics = sorted({s.topicstr for s in subs})
+        yield finding(
+            BY_CODE["ROUTE_DURABLE_NOT_STATIC"],
+            f"Server {peer} stores for durable subscription(s) {names} of server {server} over their route, "
+            f"but its durables.conf has no static route durable for {server} "
+            f"({'; '.join(f'{t} {server} route' for t in topics)}): a dynamic one is lost when {peer} "
+            "restarts.",
+            subs,
+            nodes=[peer],
+        )
+
+
+def _covers(static: str, wanted: str) -> bool:
+    if static == wanted:
+        return True
+    try:
+        return is_subset(wanted, static, EMS)
+    except Exception:  # noqa: BLE001 — a pattern too costly to compare is not taken as covered
+        return False

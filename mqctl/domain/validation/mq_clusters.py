@@ -235,6 +235,14 @@ def pubsub_disabled(facts: Facts) -> Iterator[Finding]:
             broken.append(
                 f"PSMODE(DISABLED) stops the publish/subscribe engine its {' and '.join(parts)} need"
             )
+        if node.psmode == "COMPAT" and neighbours:
+            # semantics §9 "Hierarchies and PSMODE": a hierarchy relies on queued publish/subscribe at
+            # both ends, which COMPAT does not run (IBM, "Connect a queue manager to a publish/subscribe
+            # hierarchy")
+            broken.append(
+                f"PSMODE(COMPAT) runs no queued publish/subscribe, which its hierarchy links to "
+                f"{listing(neighbours)} need"
+            )
         if node.psclus == "DISABLED" and used:
             broken.append(
                 f"PSCLUS(DISABLED) keeps it out of publish/subscribe in {listing(used)}, which have clustered topics"

@@ -67,6 +67,8 @@ class EmsServerConfig:
     """Servers named by routes and route durables (the caller creates unknown ones as EMS nodes)."""
     not_modelled: list[str] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
+    unknown_keys: list[tuple[str, int | None]] = field(default_factory=list)
+    """Members of a tibemsd.json the server does not know (it ignores them without a word), with a line."""
 
 
 def _counter() -> Callable[[], int]:

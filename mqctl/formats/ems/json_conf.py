@@ -46,6 +46,29 @@ from mqctl.formats.ems.conf import (
 from mqctl.formats.ems.model_edit import check_pattern, check_server, sourced, zone_type
 from mqctl.formats.text_io import read_text_file
 
+KNOWN_SECTIONS = frozenset(
+    {
+        "tibemsd",
+        "model_version",
+        "acls",
+        "bridges",
+        "channels",
+        "durables",
+        "factories",
+        "groups",
+        "queues",
+        "routes",
+        "stores",
+        "tibrvcm",
+        "topics",
+        "transports",
+        "users",
+    }
+)
+"""The top-level members of tibemsd.json (TIBCO EMS, "tibemsd.json" configuration file: one array or
+object per kind of definition, ``tibemsd`` for the server's own parameters); any other is ignored by
+the server without a word."""
+
 _LONG_NUMBER = re.compile(r"(?<![0-9])[0-9]{4000,}")
 _ROUTE_KEYS = frozenset(
     {
@@ -95,7 +118,8 @@ def read_json_server(
     encoding: str | None = None,
 ) -> EmsServerConfig:
     file = str(path)
-    doc = _load(read_text_file(path, encoding), file)
+    text = read_text_file(path, encoding)
+    doc = _load(text, file)
     if not isinstance(doc, dict):
         raise InputError("expected a JSON object at the top", file=file, line=1, column=1)
     head: dict[str, Any] = doc["tibemsd"] if isinstance(doc.get("tibemsd"), dict) else {}
@@ -105,6 +129,9 @@ def read_json_server(
     check_server(name, line=None, column=None, file=file)
     state = NodeState(node=Node(name=name, dialect=Dialect.EMS))
     config = EmsServerConfig(name=name, state=state, files=[file])
+    for key in doc:
+        if key not in KNOWN_SECTIONS and not (key in ("server", "name") and not head):
+            config.unknown_keys.append((key, _line_of_key(text, key)))
     for key in ("queues", "users", "groups", "acls", "factories", "bridges", "channels", "stores"):
         if doc.get(key):
             count = f"{len(doc[key])} entries" if isinstance(doc[key], list | dict) else "present"
@@ -124,6 +151,15 @@ def read_json_server(
     else:
         config.peers |= _durables(state, _array(doc, "durables", "durables", file), file, next_seq)
     return config
+
+
+def _line_of_key(text: str, key: str) -> int | None:
+    """The line of the first ``"key":`` (the JSON decoder keeps no positions of members)."""
+    pattern = re.compile(r'"' + re.escape(key) + r'"\s*:')
+    for number, line in enumerate(text.splitlines(), start=1):
+        if pattern.search(line):
+            return number
+    return None
 
 
 def _array(container: dict[str, Any], key: str, where: str, file: str) -> list[Any]:
