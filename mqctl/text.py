@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["NAME_LIMIT", "error_line", "json_text", "safe", "shorten"]
+__all__ = ["NAME_LIMIT", "error_line", "escape_char", "json_text", "safe", "shorten"]
 
 _ACTIVE = "\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff"
 """What acts on a terminal or a reader beyond C0: DEL, C1, the bidirectional marks, embeddings,
@@ -38,9 +38,15 @@ NAME_LIMIT = 200
 up to 10,240 but never so in a line for people)."""
 
 
-def _escape(found: re.Match[str]) -> str:
-    code = ord(found.group())
+def escape_char(char: str) -> str:
+    """One character as its escape: ``\\x1b`` below U+0100, ``\\u2028`` above (the one spelling, also of
+    ``domain.errors.escaped``)."""
+    code = ord(char)
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def _escape(found: re.Match[str]) -> str:
+    return escape_char(found.group())
 
 
 def safe(value: str, *, lines: bool = False) -> str:
