@@ -22,16 +22,16 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["NAME_LIMIT", "error_line", "escape_char", "json_text", "safe", "shorten"]
+__all__ = ["ACTIVE", "NAME_LIMIT", "error_line", "escape_char", "json_text", "safe", "shorten"]
 
-_ACTIVE = "\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff"
+ACTIVE = "\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff"
 """What acts on a terminal or a reader beyond C0: DEL, C1, the bidirectional marks, embeddings,
 overrides and isolates, the line and paragraph separators, and lone surrogates (bytes that were not
 UTF-8)."""
 
-_UNSAFE = re.compile(f"[\x00-\x1f{_ACTIVE}]")
-_UNSAFE_KEEP_LINES = re.compile(f"[\x00-\x09\x0b-\x1f{_ACTIVE}]")
-_UNSAFE_IN_JSON = re.compile(f"[{_ACTIVE}]")
+_UNSAFE = re.compile(f"[\x00-\x1f{ACTIVE}]")
+_UNSAFE_KEEP_LINES = re.compile(f"[\x00-\x09\x0b-\x1f{ACTIVE}]")
+_UNSAFE_IN_JSON = re.compile(f"[{ACTIVE}]")
 
 NAME_LIMIT = 200
 """The longest run without a space shown whole (MQ's longest names are 48 characters, a topic string
