@@ -5,6 +5,9 @@ function (the CLI imports lazily) or under ``TYPE_CHECKING``, read from the sour
   above it (store, services, formats, render, cli, spark) nor of ``mqctl.memory`` (garbage-collector
   control belongs to the process's entry point);
 - ``mqctl.cli`` parses, calls a service and renders: nothing of ``mqctl.store``;
+- ``mqctl.formats`` (text in and out) imports nothing of the layers above it (services, render, cli,
+  spark) nor the store: what it shares with render (the output sanitiser's pure half) is ``mqctl.text``;
+- ``mqctl.text`` is a leaf every layer may import: no Rich, nothing of ``mqctl`` but itself;
 - ``mqctl.spark.submit`` (the driver side the CLI calls) imports nothing of ``mqctl.cli``.
 
 Ruff says the same at lint time (``ruff.toml`` in mqctl/domain, mqctl/cli and mqctl/spark: the
@@ -41,6 +44,24 @@ RULES: list[tuple[str, tuple[str, ...]]] = [
         ),
     ),
     ("mqctl.cli", ("mqctl.store",)),
+    (
+        "mqctl.formats",
+        ("mqctl.services", "mqctl.render", "mqctl.cli", "mqctl.spark", "mqctl.store", "mqctl.memory"),
+    ),
+    (
+        "mqctl.text",
+        (
+            "rich",
+            "mqctl.domain",
+            "mqctl.store",
+            "mqctl.services",
+            "mqctl.formats",
+            "mqctl.render",
+            "mqctl.cli",
+            "mqctl.spark",
+            "mqctl.memory",
+        ),
+    ),
     ("mqctl.spark.submit", ("mqctl.cli",)),
 ]
 """(modules under this name, the imports they must not make)."""

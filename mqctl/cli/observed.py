@@ -93,9 +93,9 @@ def import_display_command(
     when = _time(at)
     results, skipped = import_display(store_url(), paths, qmgr=qmgr, at=when, encoding=_encoding(encoding))
     if skipped:
-        from mqctl.domain.errors import escaped
+        from mqctl.text import error_line
 
-        sys.stderr.write(f"mqctl: skipped, not captures by their name: {escaped(', '.join(skipped))}\n")
+        sys.stderr.write(f"mqctl: skipped, not captures by their name: {error_line(', '.join(skipped))}\n")
     summary = [r.to_json() for r in results]
     if output is Output.json:
         emit_json(summary)

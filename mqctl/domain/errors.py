@@ -6,6 +6,8 @@ turns it into one line on stderr and an exit code. The domain raises them; nothi
 
 from __future__ import annotations
 
+from mqctl.text import escape_char
+
 
 def clip(text: str, limit: int = 40) -> str:
     """TEXT cut to LIMIT characters, for quoting user input in a message: never thousands of characters."""
@@ -16,9 +18,7 @@ LINE_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 """What ``str.splitlines`` (and a terminal, an editor, a log reader) take as the end of a line, but
 ``\\n`` (a message's own line breaks are joined by spaces where it is made one line)."""
 
-_BREAK_ESCAPES = str.maketrans(
-    {c: f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}" for c in LINE_BREAKS}
-)
+_BREAK_ESCAPES = str.maketrans({c: escape_char(c) for c in LINE_BREAKS})
 
 
 def escaped(text: str) -> str:

@@ -25,7 +25,7 @@ from typing import Any
 from xml.etree import ElementTree as ET
 
 from mqctl.domain.validation import Finding, Rule, Severity, Source, summary
-from mqctl.render.safe_text import safe
+from mqctl.text import safe
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_VERSION = "2.1.0"

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from mqctl.render.safe_text import json_text
+from mqctl.text import ACTIVE, json_text
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -278,14 +278,13 @@ def show_cells(title: str, columns: Sequence[str], cells: list[list[str]]) -> No
         sys.stderr.write(f"no {title.lower()} match\n")
 
 
-_ACTIVE = "\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff"
-"""What ``safe_text.safe`` escapes beyond C0 (a table holding any goes through it)."""
-_NOT_PLAIN = re.compile(rf"[\[\]\x01-\x1f{_ACTIVE}]|^\s|\s$|\x00\s|\s\x00")
+# ACTIVE: what ``mqctl.text.safe`` escapes beyond C0 (a table holding any goes through it)
+_NOT_PLAIN = re.compile(rf"[\[\]\x01-\x1f{ACTIVE}]|^\s|\s$|\x00\s|\s\x00")
 """Over the values joined by NUL: what Rich could read as markup, control characters, and a value's edge
 spaces. A table holding any of these is left to Rich (as is one holding an emoji code, ``:smile:``).
 ``all_plain`` answers the same in parts (one alternation over megabytes costs 0.1 s)."""
 
-_MARKUP_OR_CONTROL = re.compile(rf"[\[\]\x01-\x1f{_ACTIVE}]")
+_MARKUP_OR_CONTROL = re.compile(rf"[\[\]\x01-\x1f{ACTIVE}]")
 _EDGE_SPACE = re.compile(r"\x00\s|\s\x00")
 
 _EMOJI_LIKE = re.compile(r":\S*?:")

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from mqctl.domain.errors import InputError, clip
 from mqctl.domain.what_if import parse_variant
+from mqctl.formats.walk import files_under
 from mqctl.services.snapshot import read_snapshot
 
 if TYPE_CHECKING:
@@ -82,11 +83,7 @@ def _failure(exc: BaseException, publications: Path) -> InputError:
 
 def _first_undecodable(publications: Path) -> InputError | None:
     """Where the first byte that is not UTF-8 stands in the log's text files (JSON lines, CSV)."""
-    files = (
-        [publications]
-        if publications.is_file()
-        else sorted(p for p in publications.rglob("*") if p.is_file())
-    )
+    files = [publications] if publications.is_file() else sorted(files_under(publications))
     for path in files:
         if path.suffix.lower() == ".parquet" or path.name.startswith((".", "_")):
             continue

@@ -9,6 +9,7 @@ from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect
 from mqctl.formats.display.kit import DEFAULT_EMS_URL, SCRIPTS, kit_files
 from mqctl.services.files import write_files
+from mqctl.services.out_folder import check_out_folder
 from mqctl.store.repository import Store
 from mqctl.store.topology import load_topology
 
@@ -18,10 +19,7 @@ FILE_MODE, SCRIPT_MODE = 0o644, 0o755
 def capture_kit(store: Store, out: Path, *, nodes: list[str], force: bool = False) -> list[Path]:
     """Write the kit for ``nodes`` (every node of the store when empty) into ``out``, each file renamed
     into place once all are written; a folder that exists and holds anything needs ``force``."""
-    if out.exists() and not out.is_dir():
-        raise InputError("is a file, not a folder", obj=str(out), attribute="--out")
-    if out.is_dir() and any(out.iterdir()) and not force:
-        raise InputError("is not empty (use --force to write the kit there)", obj=str(out), attribute="--out")
+    check_out_folder(out, force=force, what="kit")
     topology = load_topology(store.conn, subscriptions=False)
     wanted = list(dict.fromkeys(nodes)) or sorted(topology.nodes)
     unknown = [n for n in wanted if n not in topology.nodes]

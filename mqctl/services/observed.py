@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect, NodeState, SubScope, Subscription, SubType, WSchema
 from mqctl.domain.names import check_ems_server_name, check_mq_name
+from mqctl.domain.objects import attributes
 from mqctl.domain.objects import subscriptions as sub_rules
 from mqctl.domain.observed import OBSERVED_KINDS, PROXY, NodeCapture, Observation
 from mqctl.formats import sniff
@@ -45,18 +46,8 @@ _NAME_OF = {
     "SBSTATUS": "SUB",
     "TPSTATUS": "TOPICSTR",
 }
-_TOPIC_KEYWORDS = (
-    "TOPICSTR",
-    "CLUSTER",
-    "CLROUTE",
-    "WILDCARD",
-    "PUBSCOPE",
-    "SUBSCOPE",
-    "PROXYSUB",
-    "PUB",
-    "SUB",
-    "DESCR",
-)
+_TOPIC_KEYWORDS = tuple(a.keyword for a in attributes.TOPIC)
+"""A captured topic object's attributes taken into its DEFINE TOPIC: the model's, from its one table."""
 _QMGR_KEYWORDS = ("PSMODE", "PSCLUS", "PARENT", "DESCR")
 
 

@@ -321,17 +321,13 @@ def export_snapshot(
     (the snapshot files of an earlier one there are replaced, other files left alone)."""
     from mqctl.formats.snapshot_schema import FILE_FORMATS, MANIFEST, TABLES, file_name
     from mqctl.services.files import DEFAULT_MODE, write_files
+    from mqctl.services.out_folder import check_out_folder
     from mqctl.store.revision import HEAD
     from mqctl.store.topology import load_clusters, load_topology
 
     if file_format not in FILE_FORMATS:
         raise InputError(f"{file_format!r} is not one of {'|'.join(FILE_FORMATS)}", attribute="--format")
-    if out.exists() and not out.is_dir():
-        raise InputError("is a file, not a folder", obj=str(out), attribute="--out")
-    if out.is_dir() and any(out.iterdir()) and not force:
-        raise InputError(
-            "is not empty (use --force to write the snapshot there)", obj=str(out), attribute="--out"
-        )
+    check_out_folder(out, force=force, what="snapshot")
     topology = load_topology(store.conn)
     cluster_rows = [ClusterRow(name, descr, seq) for name, descr, seq in load_clusters(store.conn)]
     meta, files = snapshot_format.write_plan(topology, cluster_rows, file_format, HEAD)

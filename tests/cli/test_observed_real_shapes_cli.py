@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli.test_observed_runs_cli import ok, refused
 from tests.conftest import Result
 from tests.helpers import dump_store
 
@@ -35,17 +36,6 @@ TERMINAL_LOG = (
     "DIS CHS(EU.TO.GW) STATUS\n"
     "     1 : DIS CHS(EU.TO.GW) STATUS\n" + STATUS + "\n"
 )
-
-
-def ok(result: Result) -> Result:
-    assert result.exit_code == 0, (result.stdout, result.stderr)
-    return result
-
-
-def refused(result: Result) -> str:
-    assert result.exit_code == 2, (result.stdout, result.stderr)
-    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
-    return result.stderr
 
 
 def test_a_terminal_log_of_a_session_not_yet_ended_is_read(cli: Cli, tmp_path: Path) -> None:

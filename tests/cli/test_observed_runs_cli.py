@@ -130,6 +130,10 @@ def test_folder_skips_notes_and_scripts_by_name_and_says_so(cli: Cli, tmp_path: 
     assert "skipped, not captures by their name" in result.stderr
     for name in ("README.md", "capture.sh", "display.mqsc"):
         assert name in result.stderr
+    # a skipped file's name is input: shown through the one sanitiser, its controls escaped
+    (folder / "notes\x1b[2J.md").write_text("x\n")
+    shown = ok(cli("import", "display", str(folder), "-o", "json")).stderr
+    assert "notes\\x1b[2J.md" in shown and "\x1b" not in shown
     # a script named on its own is read, and refused with what it is
     script = refused(cli("import", "display", str(folder / "display.mqsc"), "--qmgr", "QM1"))
     assert "MQSC script" in script and "import mqsc" in script

@@ -6,28 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from tests.cli.test_views_cli import MQ_TOPIC_KEYS
 from tests.conftest import Result
 
 Cli = Callable[..., Result]
-
-MQ_TOPIC_KEYS = [
-    "name",
-    "qmgr",
-    "topicstr",
-    "cluster",
-    "clroute",
-    "wildcard",
-    "pubscope",
-    "subscope",
-    "proxysub",
-    "pub",
-    "sub",
-    "descr",
-    "properties",
-    "dialect",
-    "seq",
-    "effective",
-]
 
 
 def ok(result: Result) -> Result:

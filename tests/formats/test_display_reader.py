@@ -326,3 +326,15 @@ def test_no_display_answer_is_not_a_capture(text: str, holds: str) -> None:
     with pytest.raises(InputError) as caught:
         read_capture(text, file="qm1.txt")
     assert holds in caught.value.message and "not a capture" in caught.value.message, caught.value.message
+
+
+def test_the_reader_reads_the_kinds_of_the_capture_commands_no_other() -> None:
+    """One list of DISPLAY commands (``formats.display.commands``): each kind the kit asks for has the
+    reader's check of a block cut short, and every verb or message the reader knows names one of them."""
+    from mqctl.formats.display import reader
+    from mqctl.formats.display.commands import CAPTURE_COMMANDS
+
+    kinds = {c.kind for c in CAPTURE_COMMANDS}
+    assert set(reader.KINDS) == kinds
+    assert set(reader._REQUIRED) == kinds
+    assert set(reader._VERBS.values()) | set(reader._MESSAGES.values()) <= kinds

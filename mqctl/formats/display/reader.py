@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from mqctl.domain.errors import InputError, clip
+from mqctl.formats.display.commands import CAPTURE_COMMANDS
 
 __all__ = ["Block", "Capture", "read_capture", "read_captures"]
 
@@ -32,8 +33,9 @@ FOOTER = re.compile(r"^\s*(\d+|One) MQSC commands? read\.\s*$")
 CAPTURED = re.compile(r"^#\s*captured(?:[ _]at)?\s*:?\s*(\S+)\s*$", re.IGNORECASE)
 """A comment line a capture script may add (``# captured 2026-11-26T03:00:00Z``): the capture time."""
 
-KINDS = ("SUB", "TOPIC", "TCLUSTER", "QMGR", "PUBSUB", "CHSTATUS", "CLUSQMGR", "SBSTATUS", "TPSTATUS")
-"""The blocks read (``OTHER`` and ``FAILED`` are counted only)."""
+KINDS = tuple(c.kind for c in CAPTURE_COMMANDS)
+"""The blocks read: those of the capture's DISPLAY commands, one list (``OTHER`` and ``FAILED`` are
+counted only)."""
 
 _VERBS = {
     "SUB": "SUB",

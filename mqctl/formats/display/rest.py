@@ -12,19 +12,11 @@ import re
 from datetime import datetime
 from typing import Any
 
-from mqctl.formats.display.reader import _REQUIRED, Block, Capture, _check_qmgr, _fail, _timestamp
+from mqctl.formats.display.reader import _REQUIRED, KINDS, Block, Capture, _check_qmgr, _fail, _timestamp
 
-_QUALIFIERS = {
-    "sub": "SUB",
-    "sbstatus": "SBSTATUS",
-    "topic": "TOPIC",
-    "tcluster": "TCLUSTER",
-    "qmgr": "QMGR",
-    "pubsub": "PUBSUB",
-    "chstatus": "CHSTATUS",
-    "clusqmgr": "CLUSQMGR",
-    "tpstatus": "TPSTATUS",
-}
+_QUALIFIERS = {kind.lower(): kind for kind in KINDS}
+"""A request's ``qualifier`` -> the kind of its answer: each kind read, in lower case (``topic`` with
+``type: cluster`` is ``TCLUSTER`` too, below)."""
 
 
 def read_json(text: str, *, file: str, qmgr: str | None) -> Capture:

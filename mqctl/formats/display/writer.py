@@ -15,6 +15,7 @@ from datetime import datetime
 
 from mqctl.domain.model import Subscription
 from mqctl.domain.observed import NodeView, PredictedProxy
+from mqctl.formats.display.commands import CAPTURE_COMMANDS
 from mqctl.formats.mqsc.display import layout, proxy_pairs, sub_pairs, topic_pairs
 
 Pairs = list[tuple[str, str]]
@@ -26,13 +27,9 @@ MESSAGES = {
     "PUBSUB": "AMQ8723I: Display pub/sub status details.",
     "CHSTATUS": "AMQ8417I: Display Channel Status details.",
 }
-QUALIFIERS = {
-    "SUB": "sub",
-    "TCLUSTER": "topic",
-    "CLUSQMGR": "clusqmgr",
-    "PUBSUB": "pubsub",
-    "CHSTATUS": "chstatus",
-}
+_CAPTURED = {c.kind: c for c in CAPTURE_COMMANDS}
+"""The capture's DISPLAY commands by kind: the predicted answers are answers to these (their runmqsc
+text, their REST qualifier)."""
 
 
 @dataclass(slots=True)
@@ -42,6 +39,11 @@ class DisplayCommand:
     text: str
     kind: str
     blocks: list[Pairs] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, kind: str) -> DisplayCommand:
+        """The capture's command of ``kind`` (``CAPTURE_COMMANDS``), no answer yet."""
+        return cls(_CAPTURED[kind].mqsc, kind)
 
 
 def _sub_pairs(sub: Subscription) -> Pairs:
@@ -54,15 +56,15 @@ def predicted_commands(
     subscriptions: Iterable[Subscription], proxies: Iterable[PredictedProxy], view: NodeView
 ) -> list[DisplayCommand]:
     """The answers of display.mqsc (SUB, TCLUSTER, CLUSQMGR, PUBSUB, CHSTATUS) the model predicts."""
-    subs = DisplayCommand("DISPLAY SUB(*) SUBTYPE(ALL) ALL", "SUB")
+    subs = DisplayCommand.of("SUB")
     subs.blocks += [_sub_pairs(s) for s in sorted(subscriptions, key=lambda s: s.name)]
     subs.blocks += [proxy_pairs(p) for p in sorted(proxies, key=lambda p: (p.pattern, p.origin))]
-    topics = DisplayCommand("DISPLAY TCLUSTER(*) ALL", "TCLUSTER")
+    topics = DisplayCommand.of("TCLUSTER")
     for obj in view.cluster_topics:
         pairs = topic_pairs(obj)
         pairs[1] = ("TYPE", "CLUSTER")
         topics.blocks.append([*pairs[:6], ("CLUSQMGR", obj.node), ("CLSTATE", "ACTIVE"), *pairs[6:]])
-    qmgrs = DisplayCommand("DISPLAY CLUSQMGR(*) ALL", "CLUSQMGR")
+    qmgrs = DisplayCommand.of("CLUSQMGR")
     for name, cluster, full in view.cluster_qmgrs:
         deftype = "CLUSRCVR" if name == view.node else "CLUSSDRA"
         qmgrs.blocks.append(
@@ -75,11 +77,11 @@ def predicted_commands(
                 ("STATUS", "RUNNING"),
             ]
         )
-    pubsub = DisplayCommand("DISPLAY PUBSUB TYPE(ALL) ALL", "PUBSUB")
+    pubsub = DisplayCommand.of("PUBSUB")
     pubsub.blocks.append([("QMNAME", view.node), ("TYPE", "LOCAL"), ("STATUS", "ACTIVE")])
     for name, relation in view.relations:
         pubsub.blocks.append([("QMNAME", name), ("TYPE", relation), ("STATUS", "ACTIVE")])
-    channels = DisplayCommand("DISPLAY CHSTATUS(*) ALL", "CHSTATUS")
+    channels = DisplayCommand.of("CHSTATUS")
     for peer in view.peers:
         channels.blocks.append(
             [
@@ -136,7 +138,7 @@ def to_json(qmgr: str, commands: Sequence[DisplayCommand], captured_at: datetime
         request: dict[str, object] = {
             "type": "runCommandJSON",
             "command": "display",
-            "qualifier": QUALIFIERS[command.kind],
+            "qualifier": _CAPTURED[command.kind].qualifier,
             "name": "*",
         }
         if command.kind == "TCLUSTER":
