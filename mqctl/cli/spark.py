@@ -68,6 +68,12 @@ def analyze_command(
         help="Also write deliveries and misses per routing key (which key reached whom): far more rows, "
         "the expensive mode.",
     ),
+    print_submit: bool = typer.Option(
+        False,
+        "--print-submit",
+        help="Run nothing: print the spark-submit command that runs this analysis on --master "
+        "(docs/spark.md, On a Spark cluster).",
+    ),
     output: Output = OUTPUT_OPTION,
 ) -> None:
     """Replay publications through the snapshot (and each --what-if variant): deliveries, misses, load."""
@@ -87,6 +93,13 @@ def analyze_command(
         driver_memory=driver_memory,
         per_key=per_key,
     )
+    if print_submit:
+        import shlex
+
+        from mqctl.cli.spark_submit import submit_argv
+
+        sys.stdout.write(shlex.join(submit_argv(request, output.value)) + "\n")
+        return
     result = analyze(request, lambda context: spark_progress(context, err_console(), output is Output.table))
     if output is Output.json:
         sys.stdout.write(summary_text(result.summary))  # the text of summary.json
@@ -97,30 +110,14 @@ def analyze_command(
 def _show(result: Analysis) -> None:
     from rich.table import Table
 
+    from mqctl.render.analysis import COLUMNS, summary_rows
+
     table = Table(title=f"Replay written to {result.out}", title_justify="left")
-    for column in (
-        "VARIANT",
-        "PUBLICATIONS",
-        "DELIVERIES",
-        "STORED",
-        "NOT DELIVERED",
-        "CHANNELS",
-        "GAINED",
-        "LOST",
-    ):
-        table.add_column(column, justify="left" if column == "VARIANT" else "right")
+    for column in COLUMNS:
+        table.add_column(column, justify="left" if column == COLUMNS[0] else "right")
     summary: dict[str, Any] = result.summary
-    for v in summary["variants"]:
-        table.add_row(
-            v["variant"],
-            f"{v['publications']:,}",
-            f"{v['deliveries']:,}",
-            f"{v['stored']:,}",
-            f"{v['not_delivered']:,}",
-            f"{v['channels_in_use']:,}",
-            f"{sum(g['count'] for g in v['gained']):,}",
-            f"{sum(g['count'] for g in v['lost']):,}",
-        )
+    for row in summary_rows(summary):
+        table.add_row(*row)
     out = console()
     out.print(table)
     if summary["rejected"]:

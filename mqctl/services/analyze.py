@@ -1,5 +1,5 @@
 """Use case: replay a publication log through a snapshot on Apache Spark (``mqctl spark analyze``, and
-``spark-submit mqctl/spark/submit.py``). docs/spark.md.
+``spark-submit mqctl/cli/spark_submit.py``, which reads the request as JSON). docs/spark.md.
 
 Everything that can be refused is refused before Spark starts (a missing log, a non-empty ``--out``, a
 snapshot the rules refuse, a variant naming what the snapshot lacks, a log whose format cannot be told),
@@ -11,11 +11,12 @@ Spark counts the log's rows, and a refusal cancels the count.
 from __future__ import annotations
 
 import re
+import types
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass
+from dataclasses import MISSING, dataclass, fields
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, get_args, get_origin, get_type_hints
 
 from mqctl.domain.errors import InputError, clip
 from mqctl.domain.what_if import parse_variant
@@ -48,6 +49,80 @@ class AnalyzeRequest:
     partitions: int | None = None
     driver_memory: str = "2g"
     per_key: bool = False
+
+    def as_json(self) -> dict[str, Any]:
+        """The request as JSON values: what ``mqctl spark analyze --print-submit`` hands to the
+        ``spark-submit`` entry point, which reads it back with ``from_json`` (no second copy of the
+        options)."""
+        return {f.name: _json_value(getattr(self, f.name)) for f in fields(self)}
+
+    @classmethod
+    def from_json(cls, values: object) -> AnalyzeRequest:
+        """``as_json``'s values read back, each checked against the field's type: a request edited by
+        hand or written by another mqctl version is refused in one line, naming the field."""
+        if not isinstance(values, dict):
+            raise InputError("is not a JSON object", obj="request")
+        hints = get_type_hints(cls)
+        known = {f.name: f for f in fields(cls)}
+        unknown = sorted(set(values) - set(known))
+        if unknown:
+            raise InputError(
+                f"has no field {unknown[0]!r} (written by another mqctl version?)", obj="request"
+            )
+        missing = [
+            name
+            for name, f in known.items()
+            if name not in values and f.default is MISSING and f.default_factory is MISSING
+        ]
+        if missing:
+            raise InputError(f"lacks the field {missing[0]!r}", obj="request")
+        return cls(**{name: _from_json(name, hints[name], value) for name, value in values.items()})
+
+
+def _json_value(value: object) -> object:
+    if isinstance(value, Path):
+        return str(value)
+    if isinstance(value, tuple | list):
+        return list(value)
+    return value
+
+
+def _from_json(name: str, hint: Any, value: object) -> Any:
+    """One field's JSON value as the field's type (``Path``, ``str``, ``bool``, ``int``, a sequence of
+    ``str``, or any of these or None)."""
+    options = get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
+    if value is None and type(None) in options:
+        return None
+    base = next(o for o in options if o is not type(None))
+    if get_origin(base) is Sequence and isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    if base is Path and isinstance(value, str):
+        return Path(value)
+    if base in (str, bool) and isinstance(value, base):
+        return value
+    if base is int and isinstance(value, int) and not isinstance(value, bool):
+        return value
+    wanted = "a list of strings" if get_origin(base) is Sequence else _WANTED.get(base, str(base))
+    raise InputError(
+        f"field {name!r} is {_JSON_KIND.get(type(value), 'a JSON value')}, not {wanted}", obj="request"
+    )
+
+
+_WANTED: dict[object, str] = {
+    Path: "a path (string)",
+    str: "a string",
+    bool: "true or false",
+    int: "a whole number",
+}
+_JSON_KIND: dict[type, str] = {
+    str: "a string",
+    bool: "true or false",
+    int: "a number",
+    float: "a number",
+    list: "a list",
+    dict: "an object",
+    type(None): "null",
+}
 
 
 def _check_out(out: Path, force: bool) -> None:

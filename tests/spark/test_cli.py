@@ -4,8 +4,7 @@ and one clear line for each mistake."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -195,30 +194,42 @@ def test_inputs_that_cannot_be_read_are_named(spark: Any, tmp_path: Path) -> Non
     assert bad_snap.exit_code == 2 and len(bad_snap.stderr.strip().splitlines()) == 1
 
 
-def test_spark_submit_entry_point_runs_the_same_service_without_the_cli(
+def test_the_printed_spark_submit_runs_the_same_analysis(
     spark: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from mqctl.spark import submit
+    """``--print-submit``'s command, its request read by the entry point in this process (the session
+    is the test's, as spark-submit's would be): the CLI's answer, and the CLI's one-line mistakes."""
+    from mqctl.cli import spark_submit
 
     snap, _ = _snapshot(tmp_path)
     log = write_jsonl(tmp_path / "log.jsonl", ROWS)
-    base = ["--snapshot", str(snap), "--publications", str(log), "--what-if", "down:QM3"]
+    base = ["spark", "analyze", "--snapshot", str(snap), "--publications", str(log), "--what-if", "down:QM3"]
+
+    def submitted(*args: str) -> list[str]:
+        printed = run_cli([*base, *args, "--print-submit"])
+        assert printed.exit_code == 0, printed.stderr
+        argv = shlex.split(printed.stdout)
+        assert argv[0] == "spark-submit" and argv[5] == str(Path(spark_submit.__file__).resolve())
+        return argv[6:]
+
     capsys.readouterr()
-    assert submit.main([*base, "--out", str(tmp_path / "a"), "-o", "json"]) == 0
+    assert spark_submit.main(submitted("--out", str(tmp_path / "a"), "-o", "json")) == 0
     by_submit = json.loads(capsys.readouterr().out)
-    by_cli = run_cli(["spark", "analyze", *base, "--out", str(tmp_path / "b"), "-o", "json"])
+    by_cli = run_cli([*base, "--out", str(tmp_path / "b"), "-o", "json"])
     assert by_cli.exit_code == 0, by_cli.stderr
     assert by_submit == by_cli.json() and by_submit["variants"][0]["publications"] == 5
-    assert submit.main([*base, "--out", str(tmp_path / "a")]) == 2  # not empty: one line, exit 2
+    assert spark_submit.main(submitted("--out", str(tmp_path / "a"))) == 2  # not empty: one line, exit 2
     err = capsys.readouterr().err
     assert "not empty" in err and len(err.strip().splitlines()) == 1
-    # the entry point and the service it calls import neither the CLI (Typer, Rich) nor the store
-    code = (
-        "import sys, mqctl.spark.submit, mqctl.services.analyze; "
-        "print(sorted(m for m in sys.modules if m.startswith(('mqctl.cli', 'mqctl.store', 'typer'))))"
-    )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert proc.stdout.strip() == "[]"
+    assert spark_submit.main(submitted("--out", str(tmp_path / "a"), "--force")) == 0  # -o table
+    table = capsys.readouterr().out.splitlines()
+    assert table[0].split() == ["VARIANT", "PUBLICATIONS", "DELIVERIES", "STORED", "NOT", "DELIVERED"] + [
+        "CHANNELS",
+        "GAINED",
+        "LOST",
+    ]
+    assert [line.split()[:2] for line in table[1:3]] == [["current", "5"], ["down:QM3", "5"]]
+    assert table[3].startswith("rejected publication rows: ")
 
 
 def test_a_row_that_is_not_utf8_is_one_line_naming_its_line(spark: Any, tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import signal
 import socket
 import subprocess
@@ -145,3 +146,18 @@ def test_a_standalone_cluster_gives_the_local_answer(spark: Any, standalone: str
     assert "Using incubator modules" not in remote.stderr  # the JVM's own start-up warning, filtered
     # the executors ran in the worker's processes: their work folder holds the application's stderr
     assert list((tmp_path / "work").glob("app-*/*/stderr"))
+    # the command --print-submit writes, run by spark-submit on the same master: the same answer
+    printed = run_cli([*args, "--out", str(tmp_path / "submitted"), "--master", standalone, "--print-submit"])
+    assert printed.exit_code == 0, printed.stderr
+    argv = shlex.split(printed.stdout)
+    assert argv[0] == "spark-submit"
+    submitted = subprocess.run(
+        [str(_spark_class().with_name("spark-submit")), *argv[1:]],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "SPARK_LOCAL_IP": "127.0.0.1", "PYSPARK_PYTHON": sys.executable},
+        timeout=600,
+        check=False,
+    )
+    assert submitted.returncode == 0, submitted.stderr[-2000:]
+    assert json.loads(submitted.stdout) == local.json()
