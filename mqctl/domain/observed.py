@@ -99,16 +99,18 @@ def predict_proxies(
 
     ``holders``: only those held at these queue managers (a DIRECT cluster of N members holds N - 1
     proxies per subscription: reconcile asks only about the queue managers it has captures of)."""
-    from mqctl.domain.routing.mq import MqPrepared, _Source, _Sub
+    from mqctl.domain.routing.mq import MqPrepared
+    from mqctl.domain.routing.mq_proxies import Source
+    from mqctl.domain.routing.mq_subs import Sub
 
     if holders is not None:
         topology = reaching(topology, holders)
     prepared = MqPrepared(topology, cache_size=4096)
     out: dict[tuple[str, str, str], PredictedProxy] = {}
     qmgr_scope = SubScope.QMGR
-    by_source: dict[tuple[_Source, str], list[_Sub]] = defaultdict(list)
+    by_source: dict[tuple[Source, str], list[Sub]] = defaultdict(list)
     for s in prepared.subs:
-        by_source[(_Source(s.sub.node, s.prefix, s.sub.subscope == qmgr_scope), s.proxy_pattern)].append(s)
+        by_source[(Source(s.sub.node, s.prefix, s.sub.subscope == qmgr_scope), s.proxy_pattern)].append(s)
     for (source, pattern), subs in by_source.items():
         keys = [s.key for s in subs]
         for grant in prepared.spread(source, True):
@@ -127,7 +129,7 @@ def predict_proxies(
             entry = prepared.trees.at(origin).get(obj.topicstr)
             if entry is None or entry.proxysub != ProxySub.FORCE:
                 continue
-            source = _Source(origin, tuple(levels(obj.topicstr, Dialect.MQ)))
+            source = Source(origin, tuple(levels(obj.topicstr, Dialect.MQ)))
             for grant in prepared.spread(source, True):
                 for target in grant.targets if holders is None else grant.targets & holders:
                     if target in grant.excluded:

@@ -27,19 +27,17 @@ resolves to there: ``_Engine._clear_of_hierarchy``) takes a shorter way through 
 (``_Engine.flat``): the publication then goes from the publisher (through the topic host chosen) to the
 queue managers that sent it a proxy over that cluster and no further, so each matching subscription's
 copy is read off its candidates' (cluster, targets) without gathering holders or running a flow. The
-answers are the flow's (``tests/domain/test_routing_detail.py`` compares them with the full answers).
+
+The module holds the prepared topology and the engine; its parts live beside it: ``mq_subs`` (what
+routing reads off a subscription's pattern), ``mq_proxies`` (step 1 and the per-topic facts: the first
+part of ``MqPrepared``) and ``mq_flow`` (step 2).
 """
 
 from __future__ import annotations
 
-import heapq
-from collections import defaultdict, deque
-from collections.abc import Iterable, Iterator
+from collections import defaultdict
 from dataclasses import dataclass, field
-from enum import Enum
 from functools import cached_property, partial
-from operator import attrgetter, itemgetter
-from typing import NamedTuple
 
 from mqctl.domain.explanation import (
     MAX_ALTERNATIVES,
@@ -56,39 +54,25 @@ from mqctl.domain.explanation import (
     Via,
     Warning,
     WarningCode,
-    own_kind,
 )
 from mqctl.domain.model import (
     ClRoute,
     Dialect,
-    ProxySub,
     Scope,
     SubScope,
     Subscription,
     TopicObject,
     Topology,
     Wildcard,
-    WSchema,
 )
-from mqctl.domain.resolution import (
-    ClusterIndex,
-    ClusterPoint,
-    Conflict,
-    Resolution,
-    TopicTrees,
-    chain_topicstrs,
-)
+from mqctl.domain.resolution import Conflict, Resolution
 from mqctl.domain.routing.cache import BoundedCache
 from mqctl.domain.routing.ladder import Arrival, Ladder, Miss, Plan, Rows, Verdicts, plan_rows
+from mqctl.domain.routing.mq_flow import Flow, FlowArrival, Flower, describe_path
+from mqctl.domain.routing.mq_proxies import Holders, ProxyIndex, Source
+from mqctl.domain.routing.mq_subs import Sub
 from mqctl.domain.routing.workload import ClusterChannels, HostChoice, choose_host
-from mqctl.domain.subindex import SubscriptionIndex
-from mqctl.domain.topics import (
-    char_matches,
-    char_prefix_levels,
-    levels,
-    matches,
-    widen_char_pattern,
-)
+from mqctl.domain.topics import levels
 from mqctl.domain.unsupported import (
     TopichostJoin,
     first_unsupported,
@@ -178,143 +162,12 @@ class _Routed:
         return ladder.planned_rows(self.plan, verdicts.of(publication.properties, publication.headers))
 
 
-# --- subscriptions ---------------------------------------------------------------------------------
-
-
-@dataclass(slots=True, eq=False)
-class _Sub:
-    """A subscription with what routing needs computed once: prefix, wildcard-ness, proxy pattern.
-    Never mutated (not ``frozen``: a model makes one per subscription, and a frozen dataclass's
-    ``__init__`` sets each field through ``object.__setattr__``, three times as slow)."""
-
-    sub: Subscription
-    index: int
-    """Its place in ``MqPrepared.subs``."""
-    prefix: tuple[str, ...]
-    wildcard: bool
-    proxy_pattern: str
-
-    def receives(self, topic: str) -> bool:
-        if self.sub.wschema == WSchema.CHAR:
-            return char_matches(self.sub.topicstr, topic)
-        return matches(self.sub.topicstr, topic, MQ)
-
-    @property
-    def key(self) -> tuple[str, str]:
-        return (self.sub.node, self.sub.name)
-
-    @property
-    def label(self) -> str:
-        return f"subscription {self.sub.name} ('{self.sub.topicstr}') on {self.sub.node}"
-
-
-_Shape = tuple[tuple[str, ...], bool, str]
-"""What routing reads off a subscription's pattern: fixed prefix, wildcard-ness, proxy pattern."""
-_PATTERN = attrgetter("topicstr", "wschema")
-_PROXY = itemgetter(2)
-
-
-class _Subs:
-    """``MqPrepared.subs``: the MQ subscriptions by queue manager and name, each made a ``_Sub`` when
-    first asked for. A Spark routing task asks for a sixth of the estate's; making all 500,000 up front
-    cost each Python worker a second before its first key."""
-
-    __slots__ = ("subs", "shapes", "_made")
-
-    def __init__(self, subs: list[Subscription], shapes: list[_Shape]) -> None:
-        self.subs = subs
-        self.shapes = shapes
-        """Each subscription's ``_shape`` (one tuple per distinct pattern, shared)."""
-        self._made: list[_Sub | None] = [None] * len(subs)
-
-    def __len__(self) -> int:
-        return len(self.subs)
-
-    def __getitem__(self, index: int) -> _Sub:
-        made = self._made[index]
-        if made is None:
-            made = self._made[index] = _Sub(self.subs[index], index, *self.shapes[index])
-        return made
-
-    def __iter__(self) -> Iterator[_Sub]:
-        return map(self.__getitem__, range(len(self.subs)))
-
-
-def _shape(pattern: str, wschema: WSchema) -> _Shape:
-    if wschema == WSchema.CHAR:
-        return tuple(char_prefix_levels(pattern)), _char_wild(pattern), widen_char_pattern(pattern)
-    found = pattern.split("/")  # ``fixed_prefix_levels`` and ``has_wildcards`` in one split
-    for i, level in enumerate(found):
-        if level == "#" or level == "+":
-            return tuple(found[:i]), True, pattern
-    return tuple(found), False, pattern
-
-
-def _point_value(point: ClusterPoint) -> tuple[str, ClRoute, tuple[str, ...], Scope]:
-    """A cluster point's value as a tuple (a dict key hashed in C)."""
-    return (point.cluster, point.clroute, point.hosts, point.subscope)
-
-
 def _cap(text: str) -> str:
     """Sentence case for a phrase that starts a sentence."""
     return text[:1].upper() + text[1:]
 
 
-def _char_wild(pattern: str) -> bool:
-    """WSCHEMA(CHAR): an unescaped ``*`` or ``?`` makes the pattern a wildcard."""
-    i = 0
-    while i < len(pattern):
-        if pattern[i] == "%":
-            i += 2
-            continue
-        if pattern[i] in "*?":
-            return True
-        i += 1
-    return False
-
-
-class _Source(NamedTuple):
-    """Something that makes a queue manager send proxy subscriptions: a subscription or a FORCE object.
-
-    (A named tuple: made once per matching subscription and question, so it has to be cheap. It, ``_Held``
-    and ``_Grant`` are keys of this module's own dicts and sets, never compared with another kind, so
-    they keep the tuple's C equality rather than ``own_kind``'s, which a dict hit would pay for.)"""
-
-    origin: str
-    prefix: tuple[str, ...]
-    own_qmgr: bool = False
-    """The subscription's own SUBSCOPE is QMGR."""
-
-
-class _Held(NamedTuple):
-    """A proxy subscription held at a queue manager: who sent it, over a cluster or the hierarchy."""
-
-    sender: str
-    hierarchy: bool
-    cluster: str
-
-
-class _Grant(NamedTuple):
-    """Proxies one queue manager sends in one go: the same proxy to each target but the excluded ones.
-
-    A DIRECT cluster sends a proxy to every member: the grant holds the (shared) set of members rather
-    than one entry per member, and a publication only asks about the few queue managers it reaches.
-    (A named tuple: made once per matching subscription and question in a cluster-only estate.)
-    """
-
-    held: _Held
-    targets: frozenset[str]
-    excluded: frozenset[str] = frozenset()
-
-
-_Spread = tuple[_Grant, ...]
-"""Where one proxy subscription ends up."""
-
-_FURTHER: tuple[str, frozenset[str]] = ("", frozenset())
-"""``MqPrepared._into_one_cluster``: the proxy goes further than one cluster (``spread`` it)."""
-_Into = tuple[tuple[str, frozenset[str]] | None, tuple[str, frozenset[str]] | None]
-"""``MqPrepared._into_one_cluster`` of a subscription without and with scopes."""
-_SUB_QMGR = SubScope.QMGR  # read once per holders, not per subscription
+_SUB_QMGR = SubScope.QMGR  # read once per question, not per subscription
 _VIA_CLUSTER = Via.CLUSTER
 _new_hop = partial(tuple.__new__, Hop)
 _new_arrival = partial(tuple.__new__, Arrival)
@@ -322,111 +175,25 @@ _new_arrival = partial(tuple.__new__, Arrival)
 (``_Engine._flat_reach`` makes one of each per queue manager reached)."""
 
 
-class _Holders:
-    """The proxy subscriptions held at each queue manager for one topic, gathered when asked.
-
-    ``clustered``: the proxies that went no further than into one cluster (every subscription of a
-    cluster-only estate), by (cluster, targets) with their senders, rather than one grant each: a topic
-    has many subscriptions from few clusters, and a publication asks only the few queue managers it
-    reaches. ``grants``: the others, as spread.
-    """
-
-    def __init__(
-        self,
-        grants: list[_Grant],
-        clustered: dict[tuple[str, frozenset[str]], dict[str, None]] | None = None,
-    ) -> None:
-        self._grants = grants
-        self._clustered = clustered or {}
-        self._at: dict[str, frozenset[_Held]] = {}
-
-    def with_source(self, spread: _Spread) -> _Holders:
-        return _Holders([*self._grants, *spread], self._clustered)
-
-    def get(self, node: str) -> frozenset[_Held]:
-        found = self._at.get(node)
-        if found is None:
-            held = {g.held for g in self._grants if node in g.targets and node not in g.excluded}
-            for (cluster, targets), senders in self._clustered.items():
-                if node in targets:
-                    held.update(_Held(sender, False, cluster) for sender in senders if sender != node)
-            found = self._at[node] = frozenset(held)
-        return found
-
-    def senders(self, node: str, cluster: str) -> list[str]:
-        """Who ``node`` holds a proxy from over ``cluster``, by name (``get`` without the proxies made)."""
-        found = {
-            g.held.sender
-            for g in self._grants
-            if not g.held.hierarchy
-            and g.held.cluster == cluster
-            and node in g.targets
-            and node not in g.excluded
-        }
-        for (into, targets), senders in self._clustered.items():
-            if into == cluster and node in targets:
-                found.update(senders)
-        found.discard(node)  # a queue manager holds no proxy of its own (no grant gives it one either)
-        return sorted(found)
-
-
 # --- the prepared topology -------------------------------------------------------------------------
 
 
-class MqPrepared:
-    """The MQ side of a topology, indexed once for any number of publications (see the module docstring).
+class MqPrepared(ProxyIndex):
+    """The MQ side of a topology, indexed once for any number of publications (see the module docstring):
+    ``ProxyIndex``'s indexes, plus the cluster channels and the caches of the answers.
 
     ``cache_size`` bounds the number of topics whose publisher-independent work is kept.
     """
 
     def __init__(self, topology: Topology, cache_size: int) -> None:
-        self.topology = topology
-        self.index = ClusterIndex(topology)
-        self.trees = TopicTrees(self.index)
+        super().__init__(topology, cache_size)
         self.channels = ClusterChannels(topology)
-        neighbours: dict[str, set[str]] = defaultdict(set)
-        for node in topology.nodes.values():
-            if node.parent and node.dialect == MQ:
-                neighbours[node.name].add(node.parent)
-                neighbours[node.parent].add(node.name)
-        self._neighbours = {name: tuple(sorted(found)) for name, found in neighbours.items()}
-        self._members: dict[str, frozenset[str]] = {}
-        self._hierarchy_clusters: dict[str, bool] = {}
-        self._frozensets: dict[tuple[str, ...], frozenset[str]] = {}
-        self._singletons: dict[str, frozenset[str]] = {}
-        ems = {name for name, node in topology.nodes.items() if node.dialect != MQ}  # see is_mq
-        subs = sorted(
-            (s for s in topology.subscriptions if s.node not in ems), key=attrgetter("node", "name")
-        )
-        patterns = list(map(_PATTERN, subs))
-        shapes = {pattern: _shape(*pattern) for pattern in dict.fromkeys(patterns)}  # estates repeat them
-        self.subs = _Subs(subs, list(map(shapes.__getitem__, patterns)))
-        self.any_char = any(wschema == WSchema.CHAR for _, wschema in shapes)
-        """Some subscription has WSCHEMA(CHAR): else the proxy index's matches are the receivers."""
-        self._by_proxy: SubscriptionIndex[int] = SubscriptionIndex(MQ)
-        self._by_proxy.add_many(zip(map(_PROXY, self.subs.shapes), range(len(subs)), strict=True))
-        self._force: dict[str, list[TopicObject]] = defaultdict(list)
-        for obj in topology.topics:
-            if obj.proxysub == ProxySub.FORCE and self.is_mq(obj.node):
-                self._force[obj.topicstr].append(obj)
-        self._admin = frozenset(o.topicstr for o in topology.topics if self.is_mq(o.node))
-        """Every topic object's TOPICSTR: a topic resolves alike to the deepest of them above it."""
         self._full = {m.cluster for m in topology.memberships if m.full_repository}
         self.any_subscope_qmgr = any(o.subscope == Scope.QMGR for o in topology.topics)
         """Some topic object has SUBSCOPE(QMGR): else no tree needs asking (``TopicTree.uses``)."""
         self.any_block = any(o.wildcard == Wildcard.BLOCK for o in topology.topics)
         """Some topic object has WILDCARD(BLOCK)."""
         self._choices: dict[tuple[str, tuple[str, ...], str, Failures], HostChoice | None] = {}
-        self._into: list[_Into | None] = []
-        """Where each subscription's proxy goes when it goes into one cluster only (``holders``; without
-        and with scopes), by ``_Sub.index``, once asked: a subscription serves every topic its pattern
-        matches, and this depends on its queue manager and pattern only. Made on first use, then kept
-        for the model's life (a slot per subscription; the answers shared, ``_into_shared``)."""
-        self._into_shared: dict[tuple[str, ClRoute, tuple[str, ...], Scope, bool], _Into] = {}
-        self._anchors: dict[tuple[str, ...], tuple[str, ...]] = {}
-        """``anchor`` of each prefix asked (at most one per subscription pattern)."""
-        self._facts: BoundedCache[str, _TopicFacts] = BoundedCache(cache_size)
-        self._spread: BoundedCache[tuple[_Source, bool], _Spread] = BoundedCache(cache_size * 64)
         self._routed: BoundedCache[tuple[str, str, Failures, bool], _Routed] = BoundedCache(
             min(cache_size, ROUTED_KEPT)
         )
@@ -444,61 +211,8 @@ class MqPrepared:
                 out[frozenset((join.child, join.parent))].append(join)
         return dict(out)
 
-    def is_mq(self, name: str) -> bool:
-        """A name known only from a membership or a subscription is taken to be a queue manager."""
-        node = self.topology.nodes.get(name)
-        return node is None or node.dialect == MQ
-
-    def neighbours(self, name: str) -> tuple[str, ...]:
-        return self._neighbours.get(name, ())
-
-    def hierarchy_name(self, a: str, b: str) -> str:
-        """``CHILD->PARENT`` whichever way the message goes."""
-        node = self.topology.nodes.get(a)
-        return f"{a}->{b}" if node is not None and node.parent == b else f"{b}->{a}"
-
-    def _frozen(self, names: tuple[str, ...]) -> frozenset[str]:
-        """One shared frozenset per tuple of names (topic hosts, an origin): a model keeps proxies for
-        many topics, and every object it keeps is one more for each collection of the garbage collector
-        to walk."""
-        found = self._frozensets.get(names)
-        if found is None:
-            found = self._frozensets[names] = frozenset(names)
-        return found
-
-    def _alone(self, name: str) -> frozenset[str]:
-        """``_frozen((name,))``, asked for by name: one per proxy spread, so without making a tuple."""
-        found = self._singletons.get(name)
-        if found is None:
-            found = self._singletons[name] = self._frozen((name,))
-        return found
-
-    def cluster_in_hierarchy(self, cluster: str) -> bool:
-        """Some member of ``cluster`` has hierarchy neighbours (kept per cluster)."""
-        found = self._hierarchy_clusters.get(cluster)
-        if found is None:
-            found = self._hierarchy_clusters[cluster] = bool(self.in_hierarchy(self.member_set(cluster)))
-        return found
-
-    def member_set(self, cluster: str) -> frozenset[str]:
-        found = self._members.get(cluster)
-        if found is None:
-            found = self._members[cluster] = frozenset(self.index.members(cluster))
-        return found
-
-    def in_hierarchy(self, targets: frozenset[str]) -> list[str]:
-        """The queue managers among ``targets`` that have hierarchy neighbours, by name."""
-        if not self._neighbours:
-            return []
-        if len(self._neighbours) < len(targets):
-            return sorted(n for n in self._neighbours if n in targets)
-        return sorted(n for n in targets if n in self._neighbours)
-
     def has_full_repository(self, cluster: str) -> bool:
         return cluster in self._full
-
-    def facts(self, topic: str) -> _TopicFacts:
-        return self._facts.get(topic, lambda: _TopicFacts(self, topic))
 
     def routed(self, publication: Publication, failures: Failures, detail: bool) -> _Routed:
         """The answer up to the selectors for this topic, publisher and failures (with or without
@@ -521,367 +235,6 @@ class MqPrepared:
                 self._choices.clear()
             found = self._choices[key] = choose_host(node, res.hosts, res.cluster, self.channels, failures)
         return found  # type: ignore[return-value]
-
-    def holders(self, candidates: Iterable[_Sub], force: Iterable[_Source], scopes: bool) -> _Holders:
-        """Where the proxies of these subscriptions and FORCE objects are held (``spread`` of each; the
-        ones that go only into one cluster gathered by cluster and targets)."""
-        clustered: dict[tuple[str, frozenset[str]], dict[str, None]] = {}
-        others: dict[_Source, None] = {}
-        neighbours, qmgr = self._neighbours, _SUB_QMGR
-        kept = self.into_slots()
-        for s in candidates:
-            origin = s.sub.node
-            if scopes and s.sub.subscope == qmgr:
-                continue  # its proxy never leaves its queue manager (``_propagate``)
-            into: tuple[str, frozenset[str]] | None
-            if origin in neighbours:
-                into = _FURTHER
-            else:
-                both = kept[s.index]
-                if both is None:
-                    both = kept[s.index] = self._sub_into(s)
-                into = both[scopes]
-            if into is _FURTHER:
-                others[_Source(origin, s.prefix, False)] = None
-            elif into is not None:
-                clustered.setdefault(into, {})[origin] = None
-        grants = [g for src in [*others, *force] for g in self.spread(src, scopes)]
-        return _Holders(grants, clustered)
-
-    def into_slots(self) -> list[_Into | None]:
-        """``_into``, its slots made on first use."""
-        if not self._into:
-            self._into += [None] * len(self.subs)
-        return self._into
-
-    def _sub_into(self, s: _Sub) -> _Into:
-        """Where ``s``'s proxy goes into one cluster only, without and with scopes (``holders``), for a
-        subscription whose queue manager has no hierarchy neighbours: one answer shared by every
-        subscription with the same cluster point whose queue manager is (or is not) a member of its
-        cluster (such a queue manager is never among the targets that relay)."""
-        origin = s.sub.node
-        point = self.trees.at(origin).point(self.anchor(s.prefix))
-        key = (*_point_value(point), bool(point.cluster) and origin in self.member_set(point.cluster))
-        both = self._into_shared.get(key)
-        if both is None:
-            both = self._into_shared[key] = (
-                self._into_one_cluster(origin, point, False),
-                self._into_one_cluster(origin, point, True),
-            )
-        return both
-
-    def _into_one_cluster(
-        self, origin: str, point: ClusterPoint, scopes: bool
-    ) -> tuple[str, frozenset[str]] | None:
-        """From a queue manager without hierarchy neighbours, with this cluster point for the pattern:
-        the (cluster, targets) its proxy goes to and no further, ``None`` when it goes nowhere, else
-        ``_FURTHER`` (a target relays it on)."""
-        cluster = point.cluster
-        if not cluster or (scopes and point.subscope == Scope.QMGR):
-            return None
-        members = self.member_set(cluster)
-        if origin not in members:
-            return None
-        targets = members if point.clroute == ClRoute.DIRECT else self._frozen(point.hosts)
-        if not self._neighbours or all(t == origin for t in self.in_hierarchy(targets)):
-            return (cluster, targets)
-        return _FURTHER
-
-    def spread(self, source: _Source, scopes: bool) -> _Spread:
-        """Where one proxy subscription ends up.
-
-        From a queue manager without hierarchy neighbours, into a cluster none of whose receivers has
-        any either (every queue manager of a cluster-only estate), the proxy goes no further than one
-        grant, which the resolution at the origin decides: made at once. Otherwise propagated and kept
-        (many topics share the same subscriptions).
-        """
-        origin, prefix, own_qmgr = source
-        if origin not in self._neighbours and not (scopes and own_qmgr):
-            point = self.trees.at(origin).point(prefix)
-            cluster = point.cluster
-            if not cluster or (scopes and point.subscope == Scope.QMGR):
-                return ()
-            members = self.member_set(cluster)
-            if origin not in members:
-                return ()
-            targets = members if point.clroute == ClRoute.DIRECT else self._frozen(point.hosts)
-            if not self._neighbours or all(t == origin for t in self.in_hierarchy(targets)):
-                return (_Grant(_Held(origin, False, cluster), targets, self._alone(origin)),)
-        return self._spread.get((source, scopes), lambda: _propagate(self, source, scopes))
-
-    def anchor(self, prefix: tuple[str, ...]) -> tuple[str, ...]:
-        """The levels of the deepest topic-object string at or above ``prefix`` (``resolves_as`` for
-        levels). Every tree holds only such strings, so a pattern's prefix resolves everywhere as its
-        anchor does; the patterns under one object share it, so their cluster point is found in the
-        index's cache (``TopicTree.point``) instead of being worked out once per distinct pattern."""
-        found = self._anchors.get(prefix)
-        if found is None:
-            held = not prefix or "/".join(prefix) in self._admin
-            found = self._anchors[prefix] = prefix if held else self.anchor(prefix[:-1])
-        return found
-
-    def resolves_as(self, topic: str) -> str:
-        """The deepest TOPICSTR of any topic object on T's chain (``''``: none): every tree holds only
-        such strings, so T resolves there as that string does, and topics under it share resolutions."""
-        chain = chain_topicstrs(levels(topic, MQ))
-        return next((s for s in reversed(chain) if s in self._admin), "")
-
-    def force_sources(self, topic: str) -> list[_Source]:
-        """§4.4: FORCE objects on T's chain send proxies from every queue manager whose tree holds them."""
-        if not self._force:
-            return []  # the usual estate: no FORCE object anywhere, no chain to walk
-        out: set[_Source] = set()
-        for topicstr in chain_topicstrs(levels(topic, MQ)):
-            for obj in self._force.get(topicstr, ()):
-                origins = {obj.node, *(self.index.members(obj.cluster) if obj.cluster else ())}
-                for origin in origins:
-                    entry = self.trees.at(origin).get(obj.topicstr)
-                    if entry is not None and entry.proxysub == ProxySub.FORCE:
-                        out.add(_Source(origin, tuple(levels(obj.topicstr, MQ))))
-        return sorted(out, key=lambda s: (s.origin, s.prefix))
-
-
-class _TopicFacts:
-    """What a topic's routing needs whoever publishes: matching subscriptions, proxy holders."""
-
-    _KEPT = 8
-    """Holder maps kept per topic (one per set of offline subscriptions and scope mode asked about)."""
-
-    def __init__(self, prepared: MqPrepared, topic: str) -> None:
-        self.prepared = prepared
-        self.topic = topic
-        self.candidates = list(map(prepared.subs.__getitem__, sorted(prepared._by_proxy.match(topic))))
-        """Subscriptions whose proxy pattern matches T (a CHAR pattern's proxy is wider than itself)."""
-        char = WSchema.CHAR  # read once: an enum member is a slow attribute to look up per subscription
-        self.matching = (
-            [s for s in self.candidates if s.sub.wschema != char or s.receives(topic)]
-            if prepared.any_char
-            else self.candidates
-        )
-        """Subscriptions that receive T: the index matched a topic-schema pattern exactly already."""
-        self.force = prepared.force_sources(topic)
-        self.resolves_as = prepared.resolves_as(topic)
-        """Where T resolves on every queue manager: the deepest topic object string above it."""
-        self._holders: dict[tuple[frozenset[tuple[str, str]], bool], _Holders] = {}
-
-    def holders(self, gone: frozenset[tuple[str, str]], scopes: bool) -> _Holders:
-        """Where the proxies for T are held (never mutated by callers)."""
-        key = (gone, scopes)
-        found = self._holders.get(key)
-        if found is None:
-            if len(self._holders) >= self._KEPT:
-                self._holders.clear()
-            live = [s for s in self.candidates if s.key not in gone] if gone else self.candidates
-            found = self._holders[key] = self.prepared.holders(live, self.force, scopes)
-        return found
-
-
-# --- proxy propagation (§4) ------------------------------------------------------------------------
-
-
-class _Kind(Enum):
-    """How a proxy subscription or a publication reached a queue manager."""
-
-    ORIGIN = "origin"
-    HIERARCHY = "hierarchy"
-    CLUSTER = "cluster"
-    AT_HOST = "at_host"
-    """A publication handed to a topic host by a non-host: the host forwards it into the cluster."""
-
-
-def _propagate(prepared: MqPrepared, source: _Source, scopes: bool) -> _Spread:
-    """Spread one proxy subscription as §4.3 says, for DIRECT and TOPICHOST clusters alike.
-
-    A queue manager treats what it holds from its own subscription or over the hierarchy as local: rule
-    1 (into the cluster its pattern resolves to there) and rule 3 (to every hierarchy neighbour); what
-    it holds from a cluster goes to its hierarchy neighbours only. Never back to the queue manager it
-    came from, never back to the origin, never from one cluster into another.
-
-    A queue manager relays each receipt once per (way, sender that matters): a hierarchy receipt per
-    neighbour it came from, a cluster receipt once, or once more per hierarchy neighbour it came from.
-    So a hierarchy link beside a cluster that already joins its two ends (a loop, §4.3) carries the
-    proxy both ways: each end passes the copy it got from the cluster over the link, and pushes the one
-    it got over the link into the cluster (to the others). Depends on the source (origin, fixed
-    prefix, own scope) and the topology, not on the topic.
-    """
-    if scopes and source.own_qmgr:
-        return ()
-    origin = source.origin
-    grants: list[_Grant] = []
-    over_link: set[tuple[str, str]] = set()
-    """Hierarchy proxies granted (from, to): a queue manager sends its neighbour one."""
-    queue: deque[tuple[str, str | None, _Kind]] = deque([(origin, None, _Kind.ORIGIN)])
-    seen: set[tuple[str, str | None, bool]] = {(origin, None, False)}
-    """Receipts relayed: (queue manager, the sender that matters, from a cluster)."""
-    neighbours = prepared.neighbours
-    while queue:
-        node, came_from, kind = queue.popleft()
-        res = prepared.trees.at(node).resolve_pattern(source.prefix)
-        if scopes and res.subscope == Scope.QMGR:
-            continue
-        if kind is not _Kind.CLUSTER and res.clustered and prepared.index.is_member(node, res.cluster):
-            direct = res.clroute == ClRoute.DIRECT
-            targets = prepared.member_set(res.cluster) if direct else frozenset(res.hosts)
-            excluded = frozenset(n for n in (node, came_from, origin) if n is not None)
-            grants.append(_Grant(_Held(node, False, res.cluster), targets, excluded))
-            for target in prepared.in_hierarchy(targets):  # only they can relay it further
-                if target in excluded:
-                    continue
-                around = neighbours(target)
-                key = (target, node if node in around else None, True)
-                if key not in seen and any(n != node for n in around):
-                    seen.add(key)
-                    queue.append((target, node, _Kind.CLUSTER))
-        for target in neighbours(node):
-            if target in (came_from, origin) or (node, target) in over_link:
-                continue
-            over_link.add((node, target))
-            grants.append(_Grant(_Held(node, True, ""), frozenset((target,))))
-            key = (target, node, False)
-            if key not in seen:
-                seen.add(key)
-                queue.append((target, node, _Kind.HIERARCHY))
-    return tuple(grants)
-
-
-# --- publication flow (§5) -------------------------------------------------------------------------
-
-
-@own_kind
-class _Arrival(NamedTuple):
-    """One way the publication reaches ``node``; ``stored_at`` is where it waits if a hop fails.
-
-    (A named tuple: a flow makes one per queue manager it reaches, so it has to be cheap.)"""
-
-    node: str
-    path: tuple[str, ...]
-    hops: tuple[Hop, ...]
-    kind: _Kind
-    stored_at: str | None = None
-
-    @property
-    def key(self) -> tuple[bool, int, tuple[str, ...]]:
-        """Delivered before stored, then fewest hops, then names."""
-        return (self.stored_at is not None, len(self.hops), self.path)
-
-
-@dataclass(slots=True)
-class _Flow:
-    """Every arrival of the publication, best first per queue manager, plus what the hosts did."""
-
-    arrivals: dict[str, list[_Arrival]] = field(default_factory=dict)
-    host_forwards: dict[str, int] = field(default_factory=dict)
-    """Topic hosts handed the publication by a non-host, with how many copies they sent on."""
-
-    def reached(self, node: str) -> bool:
-        return node in self.arrivals
-
-    def best(self, node: str) -> _Arrival | None:
-        found = self.arrivals.get(node)
-        return found[0] if found else None
-
-
-class _Flower:
-    """Runs the publication through the proxies held at each queue manager."""
-
-    def __init__(self, engine: _Engine, holders: _Holders, scopes: bool, forced_host: str | None) -> None:
-        self.e = engine
-        self.holders = holders
-        self.scopes = scopes
-        self.forced_host = forced_host
-
-    def run(self) -> _Flow:
-        flow = _Flow()
-        start = _Arrival(self.e.pub.from_node, (self.e.pub.from_node,), (), _Kind.ORIGIN)
-        heap: list[tuple[tuple[bool, int, tuple[str, ...]], int, _Arrival]] = [(start.key, 0, start)]
-        counter = 1
-        relays = self.e.prepared._neighbours
-        while heap:
-            _, _, arr = heapq.heappop(heap)
-            seen = flow.arrivals.setdefault(arr.node, [])
-            seen.append(arr)
-            if len(seen) > 1 or (arr.kind is _Kind.CLUSTER and arr.node not in relays):
-                continue  # a copy already forwarded; a plain cluster receiver relays nothing (``_forwards``)
-            nxt = self._forwards(arr)
-            if arr.kind is _Kind.AT_HOST:
-                flow.host_forwards[arr.node] = len(nxt)
-            for item in nxt:
-                heapq.heappush(heap, (item.key, counter, item))
-                counter += 1
-        return flow
-
-    def _forwards(self, arr: _Arrival) -> list[_Arrival]:
-        """Where the queue manager ``arr.node`` sends the copy it got, by its own tree and scopes."""
-        if arr.kind is _Kind.CLUSTER and not self.e.prepared.neighbours(arr.node):
-            return []  # a plain cluster receiver: nothing to relay (hierarchy proxies are held only at
-            # queue managers with hierarchy neighbours), and no tree to build or holders to gather
-        relays = arr.node in self.e.prepared._neighbours  # only they hold hierarchy proxies
-        held = sorted(h for h in self.holders.get(arr.node) if h.hierarchy) if relays else []
-        if arr.kind is _Kind.CLUSTER and not held:
-            return []  # a plain cluster receiver: nothing to relay (and no tree to build)
-        res = self.e.res_t(arr.node)
-        if self.scopes and res.pubscope == Scope.QMGR:
-            return []
-        out: list[_Arrival] = []
-        if arr.kind in (_Kind.ORIGIN, _Kind.HIERARCHY):
-            out += self._into_cluster(arr, res)
-        elif arr.kind is _Kind.AT_HOST and arr.hops:
-            out += self._to_proxies(arr, arr.hops[-1].name)
-        for h in held:
-            if h.sender not in arr.path:
-                name = self.e.prepared.hierarchy_name(arr.node, h.sender)
-                out.append(self._extend(arr, h.sender, Via.HIERARCHY, name, _Kind.HIERARCHY))
-        return out
-
-    def _into_cluster(self, arr: _Arrival, res: Resolution) -> list[_Arrival]:
-        """§5.3 and §9 "publishing into a cluster": T must resolve to a clustered object here."""
-        node = arr.node
-        if not res.clustered or not self.e.prepared.index.is_member(node, res.cluster):
-            return []
-        if res.clroute == ClRoute.DIRECT or node in res.hosts:
-            return self._to_proxies(arr, res.cluster)
-        host = self._host_for(node, res)
-        if host is None or host in arr.path:
-            return []
-        return [self._extend(arr, host, Via.TOPICHOST, res.cluster, _Kind.AT_HOST)]
-
-    def _host_for(self, node: str, res: Resolution) -> str | None:
-        """The host workload management chooses for ``node`` (or the forced alternative at the publisher)."""
-        if node == self.e.pub.from_node and self.forced_host is not None:
-            return self.forced_host
-        choice = self.e.host_choice(node, res)
-        return choice.chosen if choice is not None else None
-
-    def _to_proxies(self, arr: _Arrival, cluster: str) -> list[_Arrival]:
-        """One copy to each member that registered a matching proxy here in ``cluster``."""
-        held = self.holders.senders(arr.node, cluster)
-        if self.e.hops_can_fail or arr.stored_at is not None:
-            return [
-                self._extend(arr, sender, Via.CLUSTER, cluster, _Kind.CLUSTER)
-                for sender in held
-                if sender not in arr.path
-            ]
-        # ``_extend`` without a failing hop, made inline: one arrival per subscriber's queue manager
-        node, path, hops, kind, via = arr.node, arr.path, arr.hops, _Kind.CLUSTER, Via.CLUSTER
-        return [
-            _Arrival(sender, (*path, sender), (*hops, Hop(node, sender, via, cluster)), kind)
-            for sender in held
-            if sender not in path
-        ]
-
-    def _extend(self, arr: _Arrival, to: str, via: Via, name: str, kind: _Kind) -> _Arrival:
-        stored_at = arr.stored_at
-        if stored_at is None and self.e.hops_can_fail and self.e.failures.hop_fails(arr.node, to):
-            stored_at = arr.node
-        return _Arrival(to, (*arr.path, to), (*arr.hops, Hop(arr.node, to, via, name)), kind, stored_at)
-
-
-def _describe_path(arrival: _Arrival) -> str:
-    """``QM1 -> QM2 (cluster CL1)``: nodes with the kind of each hop."""
-    parts = [arrival.path[0]]
-    for hop in arrival.hops:
-        parts.append(f"-> {hop.to_node} ({hop.via} {hop.name})")
-    return " ".join(parts)
 
 
 def _ref(obj: TopicObject) -> ObjectRef:
@@ -919,7 +272,7 @@ class _Engine:
         self.explanation = Explanation(publication, self._resolved())
         self.hops_can_fail = bool(failures.down or failures.links_down)
         self.ladder = Ladder(self.explanation, failures, MQ, detail)
-        self._cf_exact: dict[str, _Flow] = {}
+        self._cf_exact: dict[str, Flow] = {}
         self._choices: dict[str, HostChoice | None] = {}
 
     # -- shared lookups
@@ -928,7 +281,7 @@ class _Engine:
         """T at ``node``, resolved as the deepest topic string of the estate above it (the same chain)."""
         return self.prepared.trees.resolve(node, self.facts.resolves_as)
 
-    def res_sub(self, sub: _Sub) -> Resolution:
+    def res_sub(self, sub: Sub) -> Resolution:
         return self.prepared.trees.at(sub.sub.node).resolve_pattern(sub.prefix)
 
     def _resolved(self) -> Resolved:
@@ -951,23 +304,23 @@ class _Engine:
     # -- flows
 
     @cached_property
-    def base_holders(self) -> _Holders:
+    def base_holders(self) -> Holders:
         return self.facts.holders(self.gone, True)
 
     @cached_property
-    def flow(self) -> _Flow:
-        return _Flower(self, self.base_holders, True, None).run()
+    def flow(self) -> Flow:
+        return Flower(self, self.base_holders, True, None).run()
 
     @cached_property
-    def flow_all_scopes(self) -> _Flow:
+    def flow_all_scopes(self) -> Flow:
         """Counterfactual: every PUBSCOPE/SUBSCOPE (objects and subscriptions) ALL."""
-        return _Flower(self, self.facts.holders(self.gone, False), False, None).run()
+        return Flower(self, self.facts.holders(self.gone, False), False, None).run()
 
-    def flow_with_exact(self, node: str) -> _Flow:
+    def flow_with_exact(self, node: str) -> Flow:
         """Counterfactual: an exact subscription on T at ``node`` besides the real ones."""
         if node not in self._cf_exact:
-            exact = self.prepared.spread(_Source(node, tuple(levels(self.topic, MQ))), True)
-            self._cf_exact[node] = _Flower(self, self.base_holders.with_source(exact), True, None).run()
+            exact = self.prepared.spread(Source(node, tuple(levels(self.topic, MQ))), True)
+            self._cf_exact[node] = Flower(self, self.base_holders.with_source(exact), True, None).run()
         return self._cf_exact[node]
 
     @cached_property
@@ -986,11 +339,11 @@ class _Engine:
         return self.host_choice(node, res)
 
     @cached_property
-    def alternative_flows(self) -> list[_Flow]:
+    def alternative_flows(self) -> list[Flow]:
         """One flow per other host sharing the publications (§9 topic host choice, step 4)."""
         choice = self.publisher_choice
         others = choice.others if choice is not None else ()
-        return [_Flower(self, self.base_holders, True, h).run() for h in others]
+        return [Flower(self, self.base_holders, True, h).run() for h in others]
 
     # -- the answer
 
@@ -1069,7 +422,7 @@ class _Engine:
 
     def _flat_reach(self) -> list[tuple[Subscription, Arrival | Miss]]:
         """``_reach`` of every matching subscription in a ``flat`` question: the same outcomes as the flow's
-        (``_Flower._forwards``: the publisher sends into its cluster, or to the topic host workload
+        (``Flower._forwards``: the publisher sends into its cluster, or to the topic host workload
         management chooses, which sends on), made from the candidates' cluster and targets directly.
         A queue manager's ``Arrival`` is made once for all its subscriptions; a miss is told apart by the
         counterfactual flows as usual (``_no_copy``)."""
@@ -1129,7 +482,7 @@ class _Engine:
             return "", "", at_host  # the host keeps it
         return host, cluster, at_host
 
-    def _reach(self, s: _Sub) -> Arrival | Miss:
+    def _reach(self, s: Sub) -> Arrival | Miss:
         """MQ's reachability steps of the §9 precedence, in order."""
         node = s.sub.node
         prepared = self.prepared
@@ -1150,7 +503,7 @@ class _Engine:
         alternatives, more = self._alternatives(node, arrival)
         return Arrival(arrival.path, arrival.hops, arrival.stored_at, alternatives, more)
 
-    def _path_miss(self, s: _Sub, reason: Reason, detail: str) -> Miss:
+    def _path_miss(self, s: Sub, reason: Reason, detail: str) -> Miss:
         """A miss of the reachability steps names a conflict in the subscriber's own tree, if any."""
         if not self.detail:
             return Miss(reason, "")
@@ -1159,7 +512,7 @@ class _Engine:
             return Miss(reason, detail)
         return Miss(reason, f"{detail} On {s.sub.node}, {found[0].describe()}.", _note(found[0]))
 
-    def _own_scope_qmgr(self, s: _Sub) -> str | None:
+    def _own_scope_qmgr(self, s: Sub) -> str | None:
         if s.sub.subscope == SubScope.QMGR:
             return (
                 f"{_cap(s.label)} has SUBSCOPE(QMGR), so it receives only publications made on "
@@ -1177,7 +530,7 @@ class _Engine:
             )
         return None
 
-    def _blocked(self, s: _Sub) -> str | None:
+    def _blocked(self, s: Sub) -> str | None:
         """§5.5: a WILDCARD(BLOCK) object at or above T's resolution and below the wildcard's fixed part."""
         if (
             not s.wildcard
@@ -1195,7 +548,7 @@ class _Engine:
                 )
         return None
 
-    def _no_copy(self, s: _Sub) -> Miss:
+    def _no_copy(self, s: Sub) -> Miss:
         """Told apart by the counterfactual flows (needed with or without ``detail``)."""
         node = s.sub.node
         if self.flow_all_scopes.reached(node):
@@ -1206,7 +559,7 @@ class _Engine:
             reason, sentence = Reason.NO_PATH, self._no_path_detail
         return self._path_miss(s, reason, sentence(s) if self.detail else "")
 
-    def _alternatives(self, node: str, chosen: _Arrival) -> tuple[tuple[tuple[str, ...], ...], int]:
+    def _alternatives(self, node: str, chosen: FlowArrival) -> tuple[tuple[tuple[str, ...], ...], int]:
         """Through the other hosts sharing the publications, then other paths that also arrive
         (duplicates): the first ``MAX_ALTERNATIVES``, and how many more."""
         arrivals = self.flow.arrivals.get(node, [])
@@ -1224,7 +577,7 @@ class _Engine:
 
     # -- sentences
 
-    def _scope_detail(self, s: _Sub) -> str:
+    def _scope_detail(self, s: Sub) -> str:
         res = self.res_t(self.pub.from_node)
         if res.pubscope == Scope.QMGR:
             return (
@@ -1238,7 +591,7 @@ class _Engine:
             f"{s.label} gets no copy."
         )
 
-    def _above_cluster_detail(self, s: _Sub) -> str:
+    def _above_cluster_detail(self, s: Sub) -> str:
         node, pub = s.sub.node, self.pub.from_node
         res, at = self.res_sub(s), self.res_t(node)
         if res.clustered and at.clustered and res.cluster != at.cluster:
@@ -1253,7 +606,7 @@ class _Engine:
             f"publication from {pub}."
         )
 
-    def _no_path_detail(self, s: _Sub) -> str:
+    def _no_path_detail(self, s: Sub) -> str:
         node, pub = s.sub.node, self.pub.from_node
         res = self.res_t(pub)
         own = self.res_sub(s)
@@ -1386,7 +739,7 @@ class _Engine:
         ]
         if twice:
             node, arrivals = twice[0]
-            example = " and ".join(_describe_path(a) for a in arrivals[:2])
+            example = " and ".join(describe_path(a) for a in arrivals[:2])
             self.explanation.warn(
                 WarningCode.DUPLICATES_POSSIBLE,
                 f"{self._loops(twice)}The publication can reach {', '.join(n for n, _ in twice)} along more "
@@ -1394,7 +747,7 @@ class _Engine:
                 "duplicates.",
             )
 
-    def _loops(self, twice: list[tuple[str, list[_Arrival]]]) -> str:
+    def _loops(self, twice: list[tuple[str, list[FlowArrival]]]) -> str:
         """``The hierarchy link B->A lies beside cluster C1, which already joins A and B (a loop, §4.3). ``
         for each such link on the paths of the queue managers reached twice (``''``: none)."""
         hops = [h for _, arrivals in twice for a in arrivals for h in a.hops]
