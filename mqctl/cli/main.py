@@ -37,6 +37,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "graph": ("mqctl.cli.graph", "app"),
     "validate": ("mqctl.cli.validate", "app"),
     "diff": ("mqctl.cli.diff", "app"),
+    "plan": ("mqctl.cli.plan", "app"),
     "reconcile": ("mqctl.cli.observed", "reconcile_app"),
     "spark": ("mqctl.cli.spark", "app"),
 }

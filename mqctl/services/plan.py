@@ -162,6 +162,10 @@ def _header(report: PlanReport, step: Step, rollback: bool) -> list[str]:
     what = "rollback of step" if rollback else "step"
     total = len(report.plan.steps)
     lines = [f"{mark} mqctl plan: {what} {step.number} of {total} on {step.node}"]
+    if step.dialect is Dialect.MQ:
+        from mqctl.formats.mqsc.lexer import LITERAL_MARKER
+
+        lines.append(LITERAL_MARKER)  # +NAME+ in a value is literal, as the plan wrote it
     lines += [f"{mark}   {a.label}" for a in step.actions]
     return lines
 

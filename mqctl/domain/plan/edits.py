@@ -136,11 +136,24 @@ def _mq(b: NodeState, a: NodeState) -> list[Edit]:
         if k in t_added or k in t_redefined:
             out.append(Edit("define", a.topics[k], mq))
         else:
-            out.append(Edit("alter", a.topics[k], mq, differing(b.topics[k], a.topics[k])))
+            out += _topic_alters(b.topics[k], a.topics[k])
     out += [Edit("define", a.subscriptions[k], mq) for k in sorted(s_added + s_changed)]
     out += [Edit("delete", b.channels[k], mq) for k in c_gone]
     out += [Edit("delete", b.namelists[k], mq) for k in n_gone]
     return out
+
+
+def _topic_alters(old: TopicObject, new: TopicObject) -> list[Edit]:
+    """``ALTER TOPIC`` with the attributes that change; a topic object that joins a cluster with another
+    CLROUTE gets its CLROUTE first, then its CLUSTER (IBM's order: CLUSTER(' '), CLROUTE, CLUSTER(name))."""
+    changes = differing(old, new)
+    if "clroute" in changes and "cluster" in changes and not old.cluster and new.cluster:
+        first = tuple(c for c in changes if c != "cluster")
+        return [
+            Edit("alter", dataclasses.replace(new, cluster=old.cluster), Dialect.MQ, first),
+            Edit("alter", new, Dialect.MQ, ("cluster",)),
+        ]
+    return [Edit("alter", new, Dialect.MQ, changes)]
 
 
 _ROUTE_KEPT = ("url", "properties")
