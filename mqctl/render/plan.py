@@ -39,7 +39,9 @@ def headline(report: PlanReport) -> str:
         return f"{n} step(s), no transient loss{tail}"
     windows = ", ".join(f"step {s.number} on {s.node}" for s in plan.steps if s.verdict.lost)
     lost = sum(len(s.verdict.lost) for s in plan.steps)
-    return f"every order loses publications: {lost} delivery(ies) lost while {windows} stands ({plan.order.how})"
+    return (
+        f"every order loses publications: {lost} delivery(ies) lost while {windows} stands ({plan.order.how})"
+    )
 
 
 def render_text(report: PlanReport) -> None:
@@ -63,7 +65,9 @@ def render_text(report: PlanReport) -> None:
 def _text_step(console, escape, step: Step, text: StepText, script: str) -> None:  # type: ignore[no-untyped-def]
     flags = [f for f, on in (("quiesce its publishers", step.quiesce), ("restart", step.restart)) if on]
     more = f"  [yellow]({', '.join(flags)})[/yellow]" if flags else ""
-    console.print(f"\n[bold]Step {step.number}[/bold] on {escape(step.node)} ({step.dialect}){more}  [dim]{escape(script)}[/dim]")
+    console.print(
+        f"\n[bold]Step {step.number}[/bold] on {escape(step.node)} ({step.dialect}){more}  [dim]{escape(script)}[/dim]"
+    )
     for action in step.actions:
         console.print(f"  [dim]{escape(action.label)}[/dim]", soft_wrap=True)
     for line in text.commands:
@@ -107,14 +111,21 @@ def render_markdown(report: PlanReport) -> str:
     for step, text in zip(plan.steps, report.texts, strict=True):
         script, rollback = report.file_names(step)
         flags = [f for f, on in (("quiesce", step.quiesce), ("restart", step.restart)) if on]
-        out += [f"### Step {step.number} on {_cell(step.node)} (`{script}`)" + (f" — {', '.join(flags)}" if flags else ""), ""]
+        out += [
+            f"### Step {step.number} on {_cell(step.node)} (`{script}`)"
+            + (f" — {', '.join(flags)}" if flags else ""),
+            "",
+        ]
         out += [f"- {_cell(a.label)}" for a in step.actions]
         out += ["", _fence(text.commands), ""]
         if step.verdict.refused:
             out += [f"**Refused:** {_cell(step.verdict.refused)}", ""]
         rows = [("lost", e) for e in step.verdict.lost] + [("gained", e) for e in step.verdict.gained]
         if rows:
-            out += ["| while it stands | subscription | node | publisher | topic | outcome |", "|---|---|---|---|---|---|"]
+            out += [
+                "| while it stands | subscription | node | publisher | topic | outcome |",
+                "|---|---|---|---|---|---|",
+            ]
             out += [
                 f"| {kind} | {_cell(e.subscription)} | {_cell(e.node)} | {_cell(e.probe.publisher)} | "
                 f"{_cell(e.probe.topic)} | {_cell(e.outcome.text())} |"
@@ -123,5 +134,12 @@ def render_markdown(report: PlanReport) -> str:
             out.append("")
         if text.checks:
             out += ["Checks:", "", _fence(text.checks), ""]
-        out += [f"<details><summary>Rollback (`{rollback}`)</summary>", "", _fence(text.rollback), "", "</details>", ""]
+        out += [
+            f"<details><summary>Rollback (`{rollback}`)</summary>",
+            "",
+            _fence(text.rollback),
+            "",
+            "</details>",
+            "",
+        ]
     return "\n".join(out)

@@ -121,7 +121,9 @@ def step_texts(plan: Plan) -> list[StepText]:
                 )
             )
         else:
-            out.append(StepText(admin_commands(step.edits), admin_commands(step.rollback), admin_checks(step.edits)))
+            out.append(
+                StepText(admin_commands(step.edits), admin_commands(step.rollback), admin_checks(step.edits))
+            )
         previous = now
     return out
 
@@ -133,7 +135,9 @@ def read_sides(before_spec: str, after_spec: str, encoding: str | None) -> tuple
     return before, after
 
 
-def plan_for(before: Topology, after: Topology, *, max_probes: int = DEFAULT_MAX_PROBES) -> tuple[Plan, ProbeSet]:
+def plan_for(
+    before: Topology, after: Topology, *, max_probes: int = DEFAULT_MAX_PROBES
+) -> tuple[Plan, ProbeSet]:
     """The plan between two models (the probes ``diff`` derives for the whole change)."""
     probes = derive(before, after, diff_objects(before, after), max_probes=max_probes)
     return make_plan(before, after, probes.probes), probes

@@ -82,7 +82,9 @@ def test_adding_a_second_topic_host_is_one_step(tmp_path: Path) -> None:
     result = plan(str(before), str(after), "-o", "json")
     assert result.exit_code == 0, result.stderr
     [only] = steps(result)
-    assert only["node"] == "QM2" and len(only["commands"]) == 1 and "CLROUTE(TOPICHOST)" in only["commands"][0]
+    assert (
+        only["node"] == "QM2" and len(only["commands"]) == 1 and "CLROUTE(TOPICHOST)" in only["commands"][0]
+    )
 
 
 def test_a_clroute_flip_names_its_window_and_exits_1(tmp_path: Path) -> None:
@@ -146,7 +148,11 @@ def test_scripts_applied_by_the_doors_give_after_and_rollbacks_give_before(
 
 def ems_side(folder: Path, selector: str, news: bool) -> Path:
     for server, topics, routes in (
-        ("ORD", "orders global\n" + ("news global\n" if news else ""), f'[USA]\nurl = tcp://usa:7222\noutgoing_topic=orders selector="{selector}"\n'),
+        (
+            "ORD",
+            "orders global\n" + ("news global\n" if news else ""),
+            f'[USA]\nurl = tcp://usa:7222\noutgoing_topic=orders selector="{selector}"\n',
+        ),
         ("USA", "orders global\n", "[ORD]\nurl = tcp://ord:7222\n"),
     ):
         home = folder / "ems" / server
@@ -166,7 +172,9 @@ def test_ems_scripts_applied_by_tibemsadmin_give_after(cli: Cli, store_url: str,
     got = steps(result)
     assert {s["node"] for s in got} == {"ORD"}
     assert any("addprop route USA outgoing_topic=orders" in c for s in got for c in s["commands"])
-    tibemsd = [a for server in ("ORD", "USA") for a in ("--tibemsd", str(before / "ems" / server / "tibemsd.conf"))]
+    tibemsd = [
+        a for server in ("ORD", "USA") for a in ("--tibemsd", str(before / "ems" / server / "tibemsd.conf"))
+    ]
     assert cli("import", "ems", *tibemsd).exit_code == 0
     for s in got:
         stem = f"{s['number']:02d}-{s['node']}"
@@ -182,7 +190,9 @@ def test_markdown_and_bad_input(tmp_path: Path) -> None:
     after = side(tmp_path / "after", {"QM1": HOST})
     md = plan(str(before), str(after), "-o", "markdown")
     assert md.exit_code == 1
-    assert "### Step 1 on QM1 (`01-QM1.mqsc`)" in md.stdout and "| lost | S3 | QM3 | QM1 | /T/x |" in md.stdout
+    assert (
+        "### Step 1 on QM1 (`01-QM1.mqsc`)" in md.stdout and "| lost | S3 | QM3 | QM1 | /T/x |" in md.stdout
+    )
     bad = plan(str(before))
     assert bad.exit_code == 2 and bad.stderr.startswith("mqctl: error:") and len(bad.stderr.splitlines()) == 1
     missing = plan(str(before), str(tmp_path / "nowhere"))

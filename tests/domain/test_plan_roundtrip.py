@@ -58,8 +58,12 @@ def mq_side(draw: st.DrawFn) -> dict[str, str]:
                 continue
             cluster = draw(st.sampled_from(["", "C"]))
             clroute = draw(st.sampled_from(["DIRECT", "TOPICHOST"]))
-            lines.append(f"DEFINE TOPIC({name}) TOPICSTR('{topicstr}') CLUSTER('{cluster}') CLROUTE({clroute})")
-        for n, pattern in enumerate(draw(st.lists(st.sampled_from(["/a/x", "/a/b/x", "/b/#", "/a/#"]), max_size=2))):
+            lines.append(
+                f"DEFINE TOPIC({name}) TOPICSTR('{topicstr}') CLUSTER('{cluster}') CLROUTE({clroute})"
+            )
+        for n, pattern in enumerate(
+            draw(st.lists(st.sampled_from(["/a/x", "/a/b/x", "/b/#", "/a/#"]), max_size=2))
+        ):
             lines.append(f"DEFINE SUB(S{n}.{qm}) TOPICSTR('{pattern}') DEST(Q)")
         scripts[qm] = "\n".join(lines) + "\n"
     return scripts
@@ -103,7 +107,9 @@ def _check(before: Topology, after: Topology) -> None:
         was = join({step.node: node})
         _run(node, "\n".join(text.commands) + "\n")
         now = join({step.node: node})
-        back = NodeState(node=node.node, **{k: v for k, v in split(now)[step.node].__dict__.items() if k != "node"})
+        back = NodeState(
+            node=node.node, **{k: v for k, v in split(now)[step.node].__dict__.items() if k != "node"}
+        )
         _run(back, "\n".join(text.rollback) + "\n")
         assert diff_objects(join({step.node: back}), was) == [], (step.number, text.rollback)
         if step.number < len(plan.steps) and step.verdict.refused is None:

@@ -71,7 +71,14 @@ def _keep(after: Topology) -> object:
     def keep(name: str, state: NodeState) -> bool:
         """A node the change removes stays in a state until its last object is gone."""
         return name in after.nodes or any(
-            (state.topics, state.subscriptions, state.channels, state.namelists, state.routes, state.memberships)
+            (
+                state.topics,
+                state.subscriptions,
+                state.channels,
+                state.namelists,
+                state.routes,
+                state.memberships,
+            )
         )
 
     return keep

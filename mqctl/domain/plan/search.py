@@ -91,7 +91,9 @@ class States:
         self.full = frozenset(range(len(actions)))
         self.nodes = reachable((before_topology, after_topology), {p.publisher for p in self.probes})
         self._seq = itertools.count(_top_seq(before_topology, after_topology) + 1)
-        self._dialects = {n.name: n.dialect for t in (before_topology, after_topology) for n in t.nodes.values()}
+        self._dialects = {
+            n.name: n.dialect for t in (before_topology, after_topology) for n in t.nodes.values()
+        }
         self.routed = 0
         ends = [sliced(t, self.nodes) for t in (before_topology, after_topology)]
         self._errors = set().union(*(_errors(t) for t in ends))
@@ -164,15 +166,21 @@ def _gets(outcome: Outcome | None) -> bool:
 
 
 def _errors(topology: Topology) -> set[tuple[str, tuple[str, ...], str]]:
-    return {
-        (f.rule.id, f.objects, f.message) for f in validate(topology) if f.severity is Severity.ERROR
-    }
+    return {(f.rule.id, f.objects, f.message) for f in validate(topology) if f.severity is Severity.ERROR}
 
 
 def _top_seq(*topologies: Topology) -> int:
     top = 0
     for t in topologies:
-        for kind in (t.memberships, t.topics, t.subscriptions, t.channels, t.namelists, t.routes, t.route_selectors):
+        for kind in (
+            t.memberships,
+            t.topics,
+            t.subscriptions,
+            t.channels,
+            t.namelists,
+            t.routes,
+            t.route_selectors,
+        ):
             for obj in kind:
                 top = max(top, obj.seq)
         for n in t.nodes.values():
@@ -217,9 +225,13 @@ def choose(states: States) -> Order:
     if n <= EXACT_LIMIT:
         found = _dijkstra(states)
         if found is not None:
-            return Order(found, f"exact: every order of the {n} actions considered (least transient loss)", True)
+            return Order(
+                found, f"exact: every order of the {n} actions considered (least transient loss)", True
+            )
         walk = _greedy(states, allow_refused=True)
-        return Order(walk, f"no order of the {n} actions avoids a state the products refuse", True, refused=True)
+        return Order(
+            walk, f"no order of the {n} actions avoids a state the products refuse", True, refused=True
+        )
     walk = _greedy(states, allow_refused=False)
     if walk:
         return Order(walk, f"greedy over {n} actions (cheapest next state first; not proven least)", False)

@@ -12,7 +12,9 @@ from mqctl.formats.ems.props import format_props
 
 def _value(text: str, what: str) -> str:
     if '"' in text or "\n" in text or "\r" in text:
-        raise InputError("cannot be written in a tibemsadmin command (a double quote or a line break)", obj=what)
+        raise InputError(
+            "cannot be written in a tibemsadmin command (a double quote or a line break)", obj=what
+        )
     return text
 
 
@@ -58,7 +60,9 @@ def admin_commands(edits: list[Edit]) -> list[str]:
                 out.append(f"addprop route {obj.peer} {_selector(obj)}")
         elif isinstance(obj, Subscription):
             what = "delete" if edit.verb == "delete" else "create"
-            out.append(f"# {what} durable {obj.name} on {obj.topicstr} (a subscriber's own; not applied by this script)")
+            out.append(
+                f"# {what} durable {obj.name} on {obj.topicstr} (a subscriber's own; not applied by this script)"
+            )
     return out
 
 

@@ -39,7 +39,11 @@ def _command(edit: Edit, state: NodeState) -> str:
         return f"DELETE {head}"
     if isinstance(obj, TopicObject):
         if edit.verb == "alter":
-            given = [f"{a.keyword}({_value(a, getattr(obj, a.field))})" for a in TOPIC_ATTRS if a.field in edit.changes]
+            given = [
+                f"{a.keyword}({_value(a, getattr(obj, a.field))})"
+                for a in TOPIC_ATTRS
+                if a.field in edit.changes
+            ]
             return " ".join([f"ALTER {head}", *given])
         return " ".join([f"DEFINE {head} TYPE(LOCAL)", *_attrs(obj, TOPIC_ATTRS), "REPLACE"])
     if isinstance(obj, Subscription):
