@@ -192,3 +192,44 @@ def write_scripts(report: PlanReport, folder: Path) -> list[Path]:
             path.write_text("\n".join([*_header(report, step, back), *lines]) + "\n", encoding="utf-8")
             written.append(path)
     return written
+
+
+def model_at_step(plan_file: Path, number: int, *, encoding: str | None = None) -> Topology:
+    """The model once step ``number`` of a saved plan (``plan -o json``) is applied: BEFORE read again
+    as the plan names it, and the steps' commands applied in order through the runmqsc and tibemsadmin
+    doors (0: BEFORE itself)."""
+    import itertools
+    import json
+
+    from mqctl.domain.model import Node, NodeState
+    from mqctl.domain.plan.states import join, split
+    from mqctl.formats.ems import apply_tibemsadmin
+    from mqctl.formats.mqsc import apply_mqsc
+
+    where = str(plan_file)
+    try:
+        data = json.loads(plan_file.read_text(encoding="utf-8"))
+        steps = data["steps"]
+        spec = data["before"]["side"]
+    except OSError as exc:
+        raise InputError(
+            f"cannot read the plan: {exc.strerror or exc}", file=where, attribute="--plan"
+        ) from None
+    except (ValueError, KeyError, TypeError):
+        raise InputError("is not a plan (mqctl plan -o json)", file=where, attribute="--plan") from None
+    if not isinstance(steps, list) or not 0 <= number <= len(steps):
+        raise InputError(f"is not a step of this plan (0 to {len(steps)})", attribute="--step")
+    states = split(read_side(spec, encoding=encoding).topology)
+    seq = itertools.count(1_000_000_000)
+    for step in steps[:number]:
+        node, dialect = str(step["node"]), Dialect(step["dialect"])
+        state = states.setdefault(node, NodeState(node=Node(node, dialect=dialect)))
+        text = "\n".join(step["commands"]) + "\n"
+        label = f"{where} step {step['number']}"
+        if dialect is Dialect.MQ:
+            run = apply_mqsc(state, text, file=label, inserts={}, next_seq=lambda: next(seq))
+        else:
+            run = apply_tibemsadmin(state, text, file=label, next_seq=lambda: next(seq))
+        if run.errors:
+            raise run.errors[0]
+    return join(states)

@@ -197,3 +197,40 @@ def test_markdown_and_bad_input(tmp_path: Path) -> None:
     assert bad.exit_code == 2 and bad.stderr.startswith("mqctl: error:") and len(bad.stderr.splitlines()) == 1
     missing = plan(str(before), str(tmp_path / "nowhere"))
     assert missing.exit_code == 2 and len(missing.stderr.splitlines()) == 1
+
+
+def test_reconcile_checks_captures_against_a_step_of_the_plan(
+    cli: Cli, store_url: str, tmp_path: Path
+) -> None:
+    """The captures show the new host's definition once step 1 has landed: against step 1 nothing is
+    amiss; against BEFORE (step 0) the cluster topic is known from a queue manager that does not define it."""
+    before = side(tmp_path / "before", {"QM1": HOST})
+    after = side(tmp_path / "after", {"QM2": HOST})
+    out = tmp_path / "out"
+    result = plan(str(before), str(after), "--out", str(out), "-o", "json")
+    assert result.exit_code == 0
+    saved = tmp_path / "plan.json"
+    saved.write_text(result.stdout)
+    assert cli("import", "mqsc", str(before)).exit_code == 0
+    assert cli("runmqsc", "QM2", str(out / "01-QM2.mqsc")).exit_code == 0
+    shown = cli("runmqsc", "QM3", stdin="DISPLAY TCLUSTER(*) ALL\n")
+    assert shown.exit_code == 0, shown.stdout + shown.stderr
+    capture = tmp_path / "QM3.txt"
+    records = shown.stdout.split("\n:\n")[0]  # the records, then runmqsc's own closing lines
+    capture.write_text(
+        records + "\n1 MQSC commands read.\nNo commands have a syntax error.\n"
+        "All valid MQSC commands were processed.\n"
+    )
+    assert cli("import", "display", "--qmgr", "QM3", str(capture)).exit_code == 0, capture.read_text()
+
+    def found(step: str) -> set[str]:
+        answer = cli("reconcile", "--plan", str(saved), "--step", step, "-o", "json", "--fail-on", "info")
+        assert answer.exit_code in (0, 1), answer.stderr
+        return {f["code"] for f in answer.json()["findings"]}  # type: ignore[index]
+
+    assert "CLUSTER_TOPIC_FOREIGN_HOST" not in found("1")
+    assert "CLUSTER_TOPIC_FOREIGN_HOST" in found("0")
+    bad = cli("reconcile", "--plan", str(saved), "--step", "9")
+    assert bad.exit_code == 2 and "--step" in bad.stderr
+    alone = cli("reconcile", "--step", "1")
+    assert alone.exit_code == 2
