@@ -64,7 +64,8 @@ def mq_side(draw: st.DrawFn) -> dict[str, str]:
         for n, pattern in enumerate(
             draw(st.lists(st.sampled_from(["/a/x", "/a/b/x", "/b/#", "/a/#"]), max_size=2))
         ):
-            lines.append(f"DEFINE SUB(S{n}.{qm}) TOPICSTR('{pattern}') DEST(Q)")
+            selector = draw(st.sampled_from(["", " SELECTOR('amount > 5')", " SELECTOR('amount < 3')"]))
+            lines.append(f"DEFINE SUB(S{n}.{qm}) TOPICSTR('{pattern}') DEST(Q){selector}")
         scripts[qm] = "\n".join(lines) + "\n"
     return scripts
 

@@ -22,6 +22,7 @@ import heapq
 import itertools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from mqctl.domain.diff.probes import Probe
 from mqctl.domain.diff.routing import Outcome, answer, reachable, sliced
@@ -95,6 +96,11 @@ class States:
             n.name: n.dialect for t in (before_topology, after_topology) for n in t.nodes.values()
         }
         self.routed = 0
+        self._groups: dict[tuple[str, str], list[int]] = {}
+        for i, p in enumerate(self.probes):
+            self._groups.setdefault((p.publisher, p.topic), []).append(i)
+        self._compiled: dict[str, Any] = {}
+        self._select_cache: dict[tuple[str, int], bool] = {}
         ends = [sliced(t, self.nodes) for t in (before_topology, after_topology)]
         self._errors = set().union(*(_errors(t) for t in ends))
         self._ends = [self._outcomes(RoutingModel(t)) for t in ends]
@@ -141,8 +147,72 @@ class States:
         return verdict
 
     def _outcomes(self, model: RoutingModel) -> list[dict[tuple[str, str], Outcome]]:
+        """Every probe's answer on one state. The MQ probes of one publisher on one topic differ only in
+        their properties, which reach a subscription only through its own selector (semantics §9; as
+        ``diff`` judges them): one is routed, the others judged by the selectors, and one more is routed
+        only where a delivery is still to be seen; any disagreement routes the whole group."""
         self.routed += 1
-        return [answer(model, p) for p in self.probes]
+        out: list[dict[tuple[str, str], Outcome] | None] = [None] * len(self.probes)
+        selectors = {(s.node, s.name): s.selector for s in model.topology.subscriptions if s.selector}
+        for indexes in self._groups.values():
+            publisher = self.probes[indexes[0]].publisher
+            node = model.topology.nodes.get(publisher)
+            judged = None
+            if len(indexes) > 1 and node is not None and node.dialect is Dialect.MQ:
+                judged = self._judged(model, selectors, indexes)
+            if judged is None:
+                judged = [answer(model, self.probes[i]) for i in indexes]
+            for i, found in zip(indexes, judged, strict=True):
+                out[i] = found
+        return [o if o is not None else {} for o in out]
+
+    def _selects(self, text: str, i: int) -> bool:
+        key = (text, i)
+        found = self._select_cache.get(key)
+        if found is None:
+            from mqctl.domain.messages import Message
+            from mqctl.domain.selector import compile_selector
+
+            compiled = self._compiled.get(text)
+            if compiled is None:
+                compiled = self._compiled[text] = compile_selector(text)
+            props = dict(self.probes[i].properties)
+            message = Message.create(props, dict(Message.create(props, {}).headers))
+            found = self._select_cache[key] = compiled.evaluate(message) is True
+        return found
+
+    def _judged(
+        self, model: RoutingModel, selectors: dict[tuple[str, str], str], indexes: list[int]
+    ) -> list[dict[tuple[str, str], Outcome]] | None:
+        refused = "SELECTOR_FALSE"
+        try:
+            first = answer(model, self.probes[indexes[0]])
+        except Exception:  # noqa: BLE001 - the whole group goes through the engine, which says it
+            return None
+        delivered: dict[tuple[str, str], Outcome] = {}
+        out: list[dict[tuple[str, str], Outcome]] = []
+        try:
+            for i in indexes:
+                mine: dict[tuple[str, str], Outcome] = {}
+                for key, outcome in first.items():
+                    text = selectors.get(key)
+                    if text is None or (not outcome.receives and outcome.reason != refused):
+                        mine[key] = outcome
+                    elif not self._selects(text, i):
+                        mine[key] = Outcome("not_delivered", reason=refused)
+                    else:
+                        if outcome.receives:
+                            delivered.setdefault(key, outcome)
+                        if key not in delivered:
+                            seen = answer(model, self.probes[i])
+                            if seen.keys() != first.keys() or not seen[key].receives:
+                                return None
+                            delivered.update((k, o) for k, o in seen.items() if o.receives)
+                        mine[key] = delivered[key]
+                out.append(mine)
+        except Exception:  # noqa: BLE001 - a selector mqctl cannot evaluate: the engine answers
+            return None
+        return out
 
     def _judge(self, state: list[dict[tuple[str, str], Outcome]]) -> Verdict:
         out = Verdict()
