@@ -329,7 +329,12 @@ def run_diff(
     objects = diff_objects(before.topology, after.topology)
     old = {_finding_key(f): f for f in validate(before.topology)}
     new = {_finding_key(f): f for f in validate(after.topology)}
-    introduced = sorted((f for k, f in new.items() if k not in old), key=lambda f: f.sort_key())
+    from mqctl.domain.diff.refused import refused
+
+    introduced = sorted(
+        [*(f for k, f in new.items() if k not in old), *refused(objects, before.topology, after.topology)],
+        key=lambda f: f.sort_key(),
+    )
     resolved = sorted((f for k, f in old.items() if k not in new), key=lambda f: f.sort_key())
     probes = derive(
         before.topology,

@@ -234,3 +234,30 @@ def test_reconcile_checks_captures_against_a_step_of_the_plan(
     assert bad.exit_code == 2 and "--step" in bad.stderr
     alone = cli("reconcile", "--step", "1")
     assert alone.exit_code == 2
+
+
+def test_diff_names_a_change_refused_as_one_step_at_its_line(tmp_path: Path) -> None:
+    before = side(tmp_path / "before", {"QM1": DIRECT})
+    after = side(tmp_path / "after", {"QM1": HOST})
+    report = run_cli(["diff", str(before), str(after), "-o", "json"]).json()
+    assert isinstance(report, dict)
+    [refused] = [f for f in report["findings"]["introduced"] if f["id"] == "MQD005"]
+    assert refused["code"] == "REFUSED_AS_ONE_STEP" and "mqctl plan" in refused["message"]
+    sarif = run_cli(["diff", str(before), str(after), "-o", "sarif"]).json()
+    assert isinstance(sarif, dict)
+    [result] = [r for r in sarif["runs"][0]["results"] if r["ruleId"] == "MQD005"]
+    location = result["locations"][0]["physicalLocation"]
+    assert location["artifactLocation"]["uri"].endswith("QM1.mqsc")
+    assert location["region"]["startLine"] == 4  # the DEFINE TOPIC line, after the channel, REPOS, SUB
+    plain = side(tmp_path / "plain", {"QM1": DIRECT.replace("CLUSTER(C) ", "")})
+    quiet = run_cli(
+        [
+            "diff",
+            str(plain),
+            str(side(tmp_path / "plain2", {"QM1": HOST.replace("CLUSTER(C) ", "")})),
+            "-o",
+            "json",
+        ]
+    ).json()
+    assert isinstance(quiet, dict)
+    assert not [f for f in quiet["findings"]["introduced"] if f["id"] == "MQD005"]  # not clustered: allowed
