@@ -51,6 +51,8 @@ class DiffReport:
     stats: RouteStats = field(default_factory=RouteStats)
     """How many probes went through the engine, were judged from those, or derived from a class
     representative's (``route_diff``)."""
+    blamed: dict[tuple[Probe, str, str], int] = field(default_factory=dict)
+    """(probe, node, subscription) -> the object change that causes it (``attribution.blame``)."""
 
     def subscriptions(self) -> dict[str, int]:
         """How many subscriptions have each kind of change (one may have several kinds)."""
@@ -91,7 +93,11 @@ class DiffReport:
         }
 
     def cause_of(self, change: RoutingChange) -> ObjectChange | None:
-        """The first object change the probe was derived from that is located in a file, else the first."""
+        """The object change that causes it (``attribution``), else the first the probe was derived from
+        that is located in a file, else the first."""
+        blamed = self.blamed.get((change.probe, change.node, change.subscription))
+        if blamed is not None:
+            return self.objects[blamed]
         found = [self.objects[i] for i in self.causes.get(change.probe, ())]
         located = [c for c in found if c.source is not None]
         return located[0] if located else (found[0] if found else None)
@@ -354,4 +360,9 @@ def run_diff(
             f", {stats.represented} derived from the representatives of {stats.classes} class(es) of "
             f"publishers alike ({stats.local} routed on their publisher's own subscriptions)"
         )
-    return DiffReport(before, after, objects, introduced, resolved, routing, probes, probes.causes, stats)
+    from mqctl.domain.diff.attribution import blame
+
+    blamed = blame(before.topology, after.topology, objects, routing, probes.causes)
+    return DiffReport(
+        before, after, objects, introduced, resolved, routing, probes, probes.causes, stats, blamed
+    )

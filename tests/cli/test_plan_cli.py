@@ -261,3 +261,31 @@ def test_diff_names_a_change_refused_as_one_step_at_its_line(tmp_path: Path) -> 
     ).json()
     assert isinstance(quiet, dict)
     assert not [f for f in quiet["findings"]["introduced"] if f["id"] == "MQD005"]  # not clustered: allowed
+
+
+def test_diff_blames_each_lost_delivery_on_its_own_change(tmp_path: Path) -> None:
+    """QM3 leaves the cluster (its channel removed), T's CLROUTE is flipped on QM1 and topic object U is
+    deleted on QM2, at once: S3 on
+    QM3 loses /T/x because of the channel, S1 on QM1 loses /U/x from QM2 because of U — each SARIF
+    result at its own change's line (both removed: the lines of BEFORE's files)."""
+    u = "DEFINE TOPIC(U) TOPICSTR('/U') CLUSTER(C)\n"
+    before = side(
+        tmp_path / "before", {"QM1": DIRECT + "DEFINE SUB(SU) TOPICSTR('/U/x') DEST(Q)\n", "QM2": u}
+    )
+    after = side(  # and T's CLROUTE flipped on QM1, which alone loses nothing (QM1 hosts it)
+        tmp_path / "after", {"QM1": HOST + "DEFINE SUB(SU) TOPICSTR('/U/x') DEST(Q)\n"}, dict(HEAD, QM3="")
+    )
+    sarif = run_cli(["diff", str(before), str(after), "-o", "sarif"]).json()
+    assert isinstance(sarif, dict)
+    where: dict[tuple[str, str], tuple[str, int]] = {}
+    for r in sarif["runs"][0]["results"]:
+        if r["ruleId"] != "MQD001":
+            continue
+        location = r["locations"][0]["physicalLocation"]
+        text = r["message"]["text"]
+        where[(text.split()[1], text.split(" by ")[1].split()[0])] = (
+            Path(location["artifactLocation"]["uri"]).name,
+            location["region"]["startLine"],
+        )
+    assert where[("S3", "QM1")] == ("QM3.mqsc", 1)  # the cluster-receiver channel QM3 no longer has
+    assert where[("SU", "QM2")] == ("QM2.mqsc", 3)  # DEFINE TOPIC(U), after the channel and REPOS lines
