@@ -16,6 +16,7 @@ from mqctl.domain.validation import Finding, Rule, Severity, Source
 from mqctl.render.diagram import Arrow, Box, Diagram, Mark, Shape
 
 if TYPE_CHECKING:
+    from mqctl.domain.diff.objects import ObjectChange
     from mqctl.services.diff import DiffReport
 
 WORDS = {
@@ -63,6 +64,29 @@ def grouped(changes: Iterable[RoutingChange]) -> list[tuple[RoutingChange, int]]
     return rows
 
 
+def by_cause(report: DiffReport) -> list[tuple[str, list[tuple[RoutingChange, int, list[str]]]]]:
+    """The routing changes grouped by the object change that causes them (``DiffReport.cause_of``), then
+    one row per subscription and kind of change with every publisher it concerns named (none folded)."""
+    causes: dict[str, dict[tuple[str, str, str], list[RoutingChange]]] = {}
+    for c in report.routing:
+        cause = report.cause_of(c)
+        label = "(no object change named)" if cause is None else _cause_label(cause)
+        causes.setdefault(label, {}).setdefault((c.node, c.subscription, c.change), []).append(c)
+    out = []
+    for label in sorted(causes):
+        rows = []
+        for found in causes[label].values():
+            publishers = list(dict.fromkeys(p for c in found for p in c.publishers))
+            rows.append((found[0], sum(c.total for c in found), publishers))
+        out.append((label, rows))
+    return out
+
+
+def _cause_label(cause: ObjectChange) -> str:
+    where = f" ({_where(cause.source)})" if cause.source else ""
+    return f"{cause.change} {cause.kind} {cause.label()}{where}"
+
+
 def _alike(change: RoutingChange) -> str:
     """`` and 97 publishers alike``: the others the entry stands for (their paths start at their name)."""
     n = len(change.alike)
@@ -107,16 +131,17 @@ def render_text(report: DiffReport) -> None:
         for f in items:
             console.print(f"  {label} {f.rule.id} {f.rule.code}  {escape(f.message)}", soft_wrap=True)
     console.print(f"\n[bold]Routing[/bold] ({report.probes.how})")
-    for r, n in grouped(report.routing):
-        probe = f"{r.probe.topic} ({_props(r)})" if r.probe.properties else r.probe.topic
-        more = f" [dim](+{n - 1} probes)[/dim]" if n > 1 else ""
-        console.print(
-            f"  [bold]{r.change:<7}[/bold] sub {escape(r.subscription)} on {escape(r.node)}: "
-            f"published on {escape(r.probe.publisher)}{_alike(r)}, {escape(probe)}{more}",
-            soft_wrap=True,
-        )
-        console.print(f"      before: {escape(r.before.text() if r.before else '-')}", soft_wrap=True)
-        console.print(f"      after:  {escape(r.after.text() if r.after else '-')}", soft_wrap=True)
+    for label, rows in by_cause(report):
+        console.print(f"  [bold]because of {escape(label)}[/bold]", soft_wrap=True)
+        for r, n, publishers in rows:
+            probe = f"{r.probe.topic} ({_props(r)})" if r.probe.properties else r.probe.topic
+            console.print(
+                f"    [bold]{r.change:<7}[/bold] sub {escape(r.subscription)} on {escape(r.node)}: "
+                f"published on {escape(', '.join(publishers))}, {escape(probe)} [dim]({n} probe(s))[/dim]",
+                soft_wrap=True,
+            )
+            console.print(f"        before: {escape(r.before.text() if r.before else '-')}", soft_wrap=True)
+            console.print(f"        after:  {escape(r.after.text() if r.after else '-')}", soft_wrap=True)
     style = "red" if report.routing else "green"
     console.print(f"\n[bold {style}]{escape(headline(report))}[/bold {style}]")
 
@@ -169,18 +194,21 @@ def render_markdown(report: DiffReport) -> str:
         out.append("No finding introduced or resolved.")
     out += ["", f"### Routing ({len(by_subscription(report.routing))} subscription(s) changed)", ""]
     if report.routing:
-        out += [
-            "| Subscription | Node | Change | Publisher | Topic | Before | After |",
-            "|---|---|---|---|---|---|---|",
-        ]
-        for r, n in grouped(report.routing):
-            topic = r.probe.topic + (f" ({_props(r)})" if r.probe.properties else "")
-            more = f" (+{n - 1} probes)" if n > 1 else ""
-            out.append(
-                f"| {_cell(r.subscription)} | {_cell(r.node)} | {r.change} | {_cell(r.probe.publisher + _alike(r))} | "
-                f"{_cell(topic)}{more} | {_cell(r.before.text() if r.before else '-')} | "
-                f"{_cell(r.after.text() if r.after else '-')} |"
-            )
+        for label, rows in by_cause(report):
+            out += [
+                f"Because of **{_cell(label)}**:",
+                "",
+                "| Subscription | Node | Change | Publishers | Topic | Before | After |",
+                "|---|---|---|---|---|---|---|",
+            ]
+            for r, n, publishers in rows:
+                topic = r.probe.topic + (f" ({_props(r)})" if r.probe.properties else "")
+                out.append(
+                    f"| {_cell(r.subscription)} | {_cell(r.node)} | {r.change} | {_cell(', '.join(publishers))} | "
+                    f"{_cell(topic)} ({n} probe(s)) | {_cell(r.before.text() if r.before else '-')} | "
+                    f"{_cell(r.after.text() if r.after else '-')} |"
+                )
+            out.append("")
         out += [
             "",
             "#### Changed paths (lost in red, gained in green)",
