@@ -139,8 +139,9 @@ def plan_for(
     before: Topology, after: Topology, *, max_probes: int = DEFAULT_MAX_PROBES
 ) -> tuple[Plan, ProbeSet]:
     """The plan between two models (the probes ``diff`` derives for the whole change)."""
-    probes = derive(before, after, diff_objects(before, after), max_probes=max_probes)
-    return make_plan(before, after, probes.probes), probes
+    objects = diff_objects(before, after)
+    probes = derive(before, after, objects, max_probes=max_probes)
+    return make_plan(before, after, probes.probes, objects=objects, causes=probes.causes), probes
 
 
 def run_plan(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from mqctl.domain.diff.objects import ObjectChange
 from mqctl.domain.diff.probes import Probe
 from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect, NodeState, Topology
@@ -13,6 +14,11 @@ from mqctl.domain.plan.search import Order, PlanEntry, States, Verdict, choose
 from mqctl.domain.plan.states import empty_like, split
 
 __all__ = ["Plan", "PlanEntry", "Step", "make_plan"]
+
+FOOTPRINTS_FROM = 2000
+"""Probes from which a state routes only those derived from a change it has applied and one it has not
+(an approximation: diff's premise that a probe's answer changes only with the changes it is derived
+from does not hold for every combination of changes; below, every state routes every probe)."""
 
 
 @dataclass
@@ -84,7 +90,17 @@ def _keep(after: Topology) -> object:
     return keep
 
 
-def make_plan(before: Topology, after: Topology, probes: list[Probe]) -> Plan:
+def make_plan(
+    before: Topology,
+    after: Topology,
+    probes: list[Probe],
+    *,
+    objects: list[ObjectChange] | None = None,
+    causes: dict[Probe, tuple[int, ...]] | None = None,
+) -> Plan:
+    """``objects`` and ``causes`` (``diff``'s object changes and, per probe, those it was derived from):
+    with ``FOOTPRINTS_FROM`` probes or more, a state routes only the probes derived from a change it has
+    applied and one it has not."""
     old, new = split(before), split(after)
     for name, state in new.items():
         old.setdefault(name, empty_like(state.node))
@@ -92,11 +108,48 @@ def make_plan(before: Topology, after: Topology, probes: list[Probe]) -> Plan:
         new.setdefault(name, empty_like(state.node))
     actions = cut(old, new)
     keep = _keep(after)
-    states = States(old, after, before, actions, probes, keep=keep)  # type: ignore[arg-type]
+    footprints = None
+    if objects is not None and causes is not None and len(probes) >= FOOTPRINTS_FROM:
+        footprints = _footprints(actions, objects, causes, probes)
+    states = States(old, after, before, actions, probes, keep=keep, footprints=footprints)  # type: ignore[arg-type]
     order = choose(states)
     steps = _steps(states, _merged(states, order.steps))
     naive, naive_steps = _naive(states)
     return Plan(steps, order, actions, naive, naive_steps, states, list(probes))
+
+
+def _footprints(
+    actions: list[Action],
+    objects: list[ObjectChange],
+    causes: dict[Probe, tuple[int, ...]],
+    probes: list[Probe],
+) -> list[frozenset[int]]:
+    """Per probe, the actions that apply the changes it was derived from (empty: not known, always
+    routed)."""
+    by_key: dict[tuple[str, str, str], set[int]] = {}
+    cluster_actions: dict[str, set[int]] = {}
+    for a in actions:
+        for e in a.edits:
+            kind = {"selector": "route-selector"}.get(e.kind, e.kind)
+            name = a.node if kind in ("qmgr", "server") else e.name
+            by_key.setdefault((kind, a.node, name), set()).add(a.index)
+            if kind in ("channel", "qmgr", "namelist"):
+                cluster_actions.setdefault(a.node, set()).add(a.index)
+    of_change: list[frozenset[int] | None] = []
+    for c in objects:
+        if c.kind == "membership":
+            found = cluster_actions.get(c.node)
+        else:
+            found = by_key.get((c.kind, c.node, c.name))
+        of_change.append(frozenset(found) if found else None)
+    out: list[frozenset[int]] = []
+    for p in probes:
+        sets = [of_change[i] for i in causes.get(p, ())]
+        if not sets or any(s is None for s in sets):
+            out.append(frozenset())
+        else:
+            out.append(frozenset().union(*(s for s in sets if s is not None)))
+    return out
 
 
 def _merged(states: States, moves: list[tuple[int, ...]]) -> list[tuple[int, ...]]:

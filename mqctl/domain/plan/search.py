@@ -84,6 +84,7 @@ class States:
         probes: Iterable[Probe],
         *,
         keep: Callable[[str, NodeState], bool],
+        footprints: list[frozenset[int]] | None = None,
     ) -> None:
         self.base = before
         self.actions = actions
@@ -103,7 +104,9 @@ class States:
         self._select_cache: dict[tuple[str, int], bool] = {}
         ends = [sliced(t, self.nodes) for t in (before_topology, after_topology)]
         self._errors = set().union(*(_errors(t) for t in ends))
-        self._ends = [self._outcomes(RoutingModel(t)) for t in ends]
+        self._end_models = [RoutingModel(t) for t in ends]
+        self._ends: list[dict[int, dict[tuple[str, str], Outcome]]] = [{}, {}]
+        self._footprints = footprints
         self._cache: dict[frozenset[int], Verdict] = {}
 
     def dialect_of(self, name: str) -> Dialect | None:
@@ -142,19 +145,31 @@ class States:
             if new:
                 verdict = Verdict(refused=f"validate: {new[0][0]}: {new[0][2]}")
             else:
-                verdict = self._judge(self._outcomes(RoutingModel(topology)))
+                self.routed += 1
+                verdict = self._judge(self._outcomes(RoutingModel(topology), self._relevant(applied)))
         self._cache[applied] = verdict
         return verdict
 
-    def _outcomes(self, model: RoutingModel) -> list[dict[tuple[str, str], Outcome]]:
+    def _relevant(self, applied: frozenset[int]) -> list[int]:
+        """The probes whose answer may differ from both ends in this state: derived from some change
+        applied and some not (diff's premise: a probe's answer changes only with the changes it is
+        derived from; a probe of no known change is always routed)."""
+        if self._footprints is None:
+            return list(range(len(self.probes)))
+        return [i for i, fp in enumerate(self._footprints) if not fp or (fp & applied and fp - applied)]
+
+    def _outcomes(self, model: RoutingModel, indexes: list[int]) -> dict[int, dict[tuple[str, str], Outcome]]:
         """Every probe's answer on one state. The MQ probes of one publisher on one topic differ only in
         their properties, which reach a subscription only through its own selector (semantics §9; as
         ``diff`` judges them): one is routed, the others judged by the selectors, and one more is routed
         only where a delivery is still to be seen; any disagreement routes the whole group."""
-        self.routed += 1
-        out: list[dict[tuple[str, str], Outcome] | None] = [None] * len(self.probes)
+        out: dict[int, dict[tuple[str, str], Outcome]] = {}
         selectors = {(s.node, s.name): s.selector for s in model.topology.subscriptions if s.selector}
-        for indexes in self._groups.values():
+        groups: dict[tuple[str, str], list[int]] = {}
+        for i in indexes:
+            p = self.probes[i]
+            groups.setdefault((p.publisher, p.topic), []).append(i)
+        for indexes in groups.values():
             publisher = self.probes[indexes[0]].publisher
             node = model.topology.nodes.get(publisher)
             judged = None
@@ -164,7 +179,7 @@ class States:
                 judged = [answer(model, self.probes[i]) for i in indexes]
             for i, found in zip(indexes, judged, strict=True):
                 out[i] = found
-        return [o if o is not None else {} for o in out]
+        return out
 
     def _selects(self, text: str, i: int) -> bool:
         key = (text, i)
@@ -214,10 +229,14 @@ class States:
             return None
         return out
 
-    def _judge(self, state: list[dict[tuple[str, str], Outcome]]) -> Verdict:
+    def _judge(self, state: dict[int, dict[tuple[str, str], Outcome]]) -> Verdict:
         out = Verdict()
+        missing = [i for i in state if i not in self._ends[0]]
+        for side in (0, 1):
+            self._ends[side].update(self._outcomes(self._end_models[side], missing))
         before, after = self._ends
-        for i, probe in enumerate(self.probes):
+        for i in sorted(state):
+            probe = self.probes[i]
             here, was, now = state[i], before[i], after[i]
             for key in sorted(set(here) | set(was) | set(now)):
                 b, a, s = (_gets(x.get(key)) for x in (was, now, here))
