@@ -109,7 +109,7 @@ def step_texts(plan: Plan) -> list[StepText]:
     previous = plan.states.node_states(frozenset())
     for step in plan.steps:
         try:
-            now = plan.states.node_states(step.applied)
+            now = plan.states.node_states(step.applied, step.order)
         except InputError:
             now = previous
         if step.dialect is Dialect.MQ:

@@ -35,6 +35,8 @@ class Step:
     """The state while the step stands (the last step's is AFTER: nothing lost or gained)."""
     applied: frozenset[int]
     """Every action applied once the step is."""
+    order: tuple[int, ...] = ()
+    """The actions applied once the step is, in the order applied."""
     restart: bool = False
     """The side came from auto-configuration files, which apply when the pod restarts (no side is read
     from them yet: always False)."""
@@ -69,8 +71,10 @@ class Plan:
         """The model once step ``number`` (from 1; 0: BEFORE) is applied."""
         if not 0 <= number <= len(self.steps):
             raise InputError(f"is not a step of this plan (1 to {len(self.steps)})", attribute="--step")
-        applied = self.steps[number - 1].applied if number else frozenset()
-        return self.states.topology(applied)
+        if not number:
+            return self.states.topology(frozenset())
+        step = self.steps[number - 1]
+        return self.states.topology(step.applied, step.order)
 
 
 def _keep(after: Topology) -> object:
@@ -168,12 +172,14 @@ def _merged(states: States, moves: list[tuple[int, ...]]) -> list[tuple[int, ...
 def _steps(states: States, moves: list[tuple[int, ...]]) -> list[Step]:
     steps: list[Step] = []
     applied: frozenset[int] = frozenset()
+    order: tuple[int, ...] = ()
     previous = states.node_states(applied)
     for number, move in enumerate(moves, start=1):
         node = states.actions[move[0]].node
         now_applied = applied | frozenset(move)
+        order += tuple(sorted(move))
         try:
-            now = states.node_states(now_applied)
+            now = states.node_states(now_applied, order)
         except InputError:
             now = previous  # a refused state: its verdict says so; it has no commands of its own
         b, a = previous[node], now[node]
@@ -185,8 +191,9 @@ def _steps(states: States, moves: list[tuple[int, ...]]) -> list[Step]:
                 [states.actions[i] for i in sorted(move)],
                 edits_between(b, a),
                 edits_between(a, b),
-                states.verdict(now_applied),
+                states.verdict(now_applied, order),
                 now_applied,
+                order,
             )
         )
         applied, previous = now_applied, now

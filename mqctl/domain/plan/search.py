@@ -20,7 +20,7 @@ from __future__ import annotations
 import copy
 import heapq
 import itertools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -107,7 +107,7 @@ class States:
         self._end_models = [RoutingModel(t) for t in ends]
         self._ends: list[dict[int, dict[tuple[str, str], Outcome]]] = [{}, {}]
         self._footprints = footprints
-        self._cache: dict[frozenset[int], Verdict] = {}
+        self._cache: dict[tuple[frozenset[int], tuple[int, ...]], Verdict] = {}
 
     def dialect_of(self, name: str) -> Dialect | None:
         return self._dialects.get(name)
@@ -115,29 +115,35 @@ class States:
     def next_seq(self) -> int:
         return next(self._seq)
 
-    def node_states(self, applied: Iterable[int]) -> dict[str, NodeState]:
-        """Every node's state once ``applied`` (in their order); ``InputError`` when an edit is refused."""
+    def node_states(self, applied: Iterable[int], order: Sequence[int] = ()) -> dict[str, NodeState]:
+        """Every node's state once ``applied`` (in ``order``, else in their own order: the same state but
+        for which of two conflicting definitions is the most recent); ``InputError`` when an edit is
+        refused."""
         states = dict(self.base)
-        for i in sorted(applied):
+        wanted = set(applied)
+        sequence = [i for i in order if i in wanted] or sorted(wanted)
+        for i in sequence:
             action = self.actions[i]
             if states[action.node] is self.base[action.node]:
                 states[action.node] = copy.deepcopy(self.base[action.node])
             apply_edits(states[action.node], action.edits, next_seq=self.next_seq, dialect_of=self.dialect_of)
         return states
 
-    def topology(self, applied: Iterable[int]) -> Topology:
-        states = self.node_states(applied)
+    def topology(self, applied: Iterable[int], order: Sequence[int] = ()) -> Topology:
+        states = self.node_states(applied, order)
         return join({n: s for n, s in states.items() if self.keep(n, s)})
 
-    def verdict(self, applied: frozenset[int]) -> Verdict:
-        """The state's verdict (both ends: nothing lost or gained, by definition)."""
+    def verdict(self, applied: frozenset[int], order: Sequence[int] = ()) -> Verdict:
+        """The state's verdict (both ends: nothing lost or gained, by definition). The search judges a
+        set of actions applied in their own order; the plan's steps, in the order chosen."""
         if not applied or applied == self.full:
             return Verdict()
-        found = self._cache.get(applied)
+        key = (applied, tuple(i for i in order if i in applied))
+        found = self._cache.get(key)
         if found is not None:
             return found
         try:
-            topology = sliced(self.topology(applied), self.nodes)
+            topology = sliced(self.topology(applied, order), self.nodes)
         except InputError as err:
             verdict = Verdict(refused=f"refused by the product's rules: {err.one_line()}")
         else:
@@ -147,7 +153,7 @@ class States:
             else:
                 self.routed += 1
                 verdict = self._judge(self._outcomes(RoutingModel(topology), self._relevant(applied)))
-        self._cache[applied] = verdict
+        self._cache[key] = verdict
         return verdict
 
     def _relevant(self, applied: frozenset[int]) -> list[int]:
