@@ -23,6 +23,7 @@ import argparse
 import json
 import re
 import shutil
+import subprocess
 import statistics
 import sys
 import tempfile
@@ -31,8 +32,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from bench_diff import CPU, _ok, timed  # noqa: E402
+import harness  # noqa: E402
+from bench_diff import _ok  # noqa: E402
 from gen_topology import generate  # noqa: E402
+
+CPU: list[float] = [0.0]
+"""CPU seconds of the last command timed (the children's resource usage)."""
+
+
+def timed(cmd: list[str]) -> tuple[float, subprocess.CompletedProcess[str]]:
+    run = harness.timed(cmd)
+    CPU[0] = run.cpu
+    return run.wall, run.proc
 
 TARGET = 5.0
 MQCTL = [sys.executable, "-m", "mqctl"]

@@ -29,6 +29,7 @@ OBJECT_COMMANDS: dict[str, tuple[tuple[str, str], ...]] = {
             ("cluster", "nodes", "define alter display delete"),
             ("membership", "nodes", "define alter display delete"),
             ("observed", "observed", "display"),
+            ("proxies", "proxies", "display"),
             ("route", "routes", "define alter display delete"),
             ("route-selector", "routes", "define alter display delete"),
             ("tree", "topic_tree", "display"),

@@ -22,6 +22,7 @@ from typing import Any
 from xml.etree import ElementTree as ET
 
 from mqctl.domain.validation import Finding, Rule, Severity, Source, summary
+from mqctl.render.safe_text import safe
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_VERSION = "2.1.0"
@@ -142,7 +143,8 @@ def to_junit(findings: Sequence[Finding], rules: Sequence[Rule], fail_on: Severi
     suite = ET.SubElement(suites, "testsuite", {"name": f"{TOOL} validate", **counts})
     suite.extend(cases)
     ET.indent(suites)
-    return ET.tostring(suites, encoding="unicode", xml_declaration=True) + "\n"
+    # what XML 1.0 cannot carry (most C0 controls) and what a viewer would act on, shown escaped
+    return safe(ET.tostring(suites, encoding="unicode", xml_declaration=True), lines=True) + "\n"
 
 
 def _case_attributes(rule: Rule, name: str, source: Source | None) -> dict[str, str]:

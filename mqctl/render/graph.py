@@ -67,6 +67,11 @@ def topology_diagram(
         visible &= focus.nodes
     title = "mqctl graph" + (f" of topic '{topic}'" if topic is not None else "")
     diagram = Diagram(title)
+    diagram.line_meanings = {
+        Line.SOLID: "an EMS route (an arrow from its definer when active-passive)",
+        Line.DASHED: "a hierarchy link, child to parent; a gateway's membership of a cluster",
+        Line.DOTTED: "a subscription on its node",
+    }
     repos: dict[str, list[str]] = defaultdict(list)
     for m in sorted(topology.memberships, key=lambda m: m.cluster):
         if m.full_repository:

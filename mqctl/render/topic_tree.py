@@ -41,7 +41,7 @@ def escape(text: str) -> str:
     Rich: a piped tree never needs it."""
     if "[" not in text and not text.endswith("\\"):
         return text
-    from rich.markup import escape as rich_escape
+    from mqctl.render.safe_text import markup as rich_escape
 
     return rich_escape(text)
 

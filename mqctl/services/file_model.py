@@ -20,6 +20,7 @@ from pathlib import Path
 from mqctl.domain.errors import InputError, MqctlError
 from mqctl.domain.model import Topology
 from mqctl.domain.validation import FileRef, Finding, find_rule, finding
+from mqctl.formats.walk import files_under
 from mqctl.services.formats import MqscFile, import_ems, import_mqsc, mqsc_files, named_path
 
 EMS_CONFIG_SUFFIXES = {".conf", ".json"}
@@ -29,6 +30,8 @@ EMS_CONFIG_SUFFIXES = {".conf", ".json"}
 class EmsFile:
     path: Path
     server: str | None = None
+    root: Path | None = None
+    """The folder it was found in: its pointers (topics = ...) must stay inside it."""
 
 
 @dataclass
@@ -50,11 +53,13 @@ def classify(paths: Sequence[str | Path]) -> tuple[list[MqscFile], list[EmsFile]
     for item in paths:
         name, path = named_path(item)
         if path.is_dir():
-            found_ems = sorted(p for p in path.rglob("tibemsd.*") if p.suffix.lower() in EMS_CONFIG_SUFFIXES)
+            found_ems = sorted(
+                p for p in files_under(path, "tibemsd.*") if p.suffix.lower() in EMS_CONFIG_SUFFIXES
+            )
             found_mqsc = mqsc_files([item])
             if not found_ems and not found_mqsc:
                 raise InputError("holds no MQSC file and no tibemsd.conf/tibemsd.json", file=str(path))
-            ems += [EmsFile(p) for p in found_ems]
+            ems += [EmsFile(p, root=path) for p in found_ems]
             mqsc += found_mqsc
         elif path.is_file():
             if path.suffix.lower() in EMS_CONFIG_SUFFIXES:
@@ -86,6 +91,7 @@ def read_files(paths: Sequence[str | Path], encoding: str | None = None) -> File
                     routes=None,
                     durables=None,
                     encoding=encoding,
+                    within=conf.root,
                 )
             except InputError as exc:
                 model.errors.append(exc)

@@ -17,11 +17,13 @@ from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect, Node, NodeState, SubType
 from mqctl.domain.names import check_mq_name, check_node_name, node_label
 from mqctl.domain.objects import nodes
+from mqctl.domain.observed import PredictedProxy, proxies_at
 from mqctl.formats.script_run import ScriptRun
 from mqctl.formats.text_io import read_text_file
+from mqctl.formats.walk import files_under
 from mqctl.services.objects import ensure_ems_peers
 from mqctl.store.repository import NodeRef, Store
-from mqctl.store.topology import load_cluster_view
+from mqctl.store.topology import load_cluster_view, load_topology
 
 MQSC_SUFFIXES = {".mqsc", ".mqs", ".txt", ".dmp", ".in"}
 
@@ -102,12 +104,19 @@ def runmqsc(
             progress=progress,
             dialect_of=lambda name: store.dialects([name]).get(name),
             cluster_view=lambda clusters: load_cluster_view(store.conn, clusters),
+            proxies=lambda now: _proxies(store, now),
         )
         result.run = run
         return state if run.applied else None
 
     _edit(store, ref, change)
     return result
+
+
+def _proxies(store: Store, state: NodeState) -> list[PredictedProxy]:
+    """The proxy subscriptions the model predicts ``state``'s queue manager holds, with the script's
+    changes so far (the rest of the model as stored)."""
+    return proxies_at(load_topology(store.conn), state.node.name, state)
 
 
 @dataclass(frozen=True)
@@ -155,8 +164,8 @@ def mqsc_files(paths: Iterable[Path | str | MqscFile]) -> list[MqscFile]:
             continue
         qmgr, path = named_path(item)
         if path.is_dir():
-            for p in path.rglob("*"):
-                if p.is_file() and p.suffix.lower() in MQSC_SUFFIXES:
+            for p in files_under(path):
+                if p.suffix.lower() in MQSC_SUFFIXES:
                     found.append(MqscFile(p, qmgr or _folder_qmgr(path, p), qmgr is not None))
         elif path.is_file():
             found.append(MqscFile(path, qmgr, qmgr is not None))
@@ -281,8 +290,10 @@ def import_ems(
     routes: Path | None,
     durables: Path | None,
     encoding: str | None = None,
+    within: Path | None = None,
 ) -> EmsImport:
-    """One EMS server from its files: they replace its topic definitions, routes and durables in the model."""
+    """One EMS server from its files: they replace its topic definitions, routes and durables in the model.
+    ``within``: the folder the files were found in (tibemsd.conf's pointers must stay in it)."""
     from mqctl.formats.ems import read_server
 
     config = read_server(
@@ -293,6 +304,7 @@ def import_ems(
         durables=durables,
         next_seq=store.next_seq,
         encoding=encoding,
+        within=within,
     )
     ref = _ensure_node(store, config.name, Dialect.EMS, create=True)
     created = ensure_ems_peers(store, sorted(config.peers))

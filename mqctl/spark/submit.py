@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from mqctl.domain.errors import MqctlError
+from mqctl.render.safe_text import error_line
 
 
 def parser() -> argparse.ArgumentParser:
@@ -68,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         result = analyze(AnalyzeRequest(**options))
     except MqctlError as exc:
-        sys.stderr.write(f"mqctl: error: {exc.one_line()}\n")
+        sys.stderr.write(f"mqctl: error: {error_line(exc.one_line())}\n")
         return exc.exit_code
     sys.stdout.write(summary_text(result.summary) if output == "json" else table(result.summary))
     return 0

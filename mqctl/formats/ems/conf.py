@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from mqctl.domain.errors import InputError
+from mqctl.domain.errors import InputError, clip
 from mqctl.domain.model import Dialect, Node, NodeState, Route, RouteSelector, Subscription, TopicObject
 from mqctl.domain.objects import ems_definitions, route_selectors, routes, subscriptions
 from mqctl.formats._checks import check_selector_at, on_line
@@ -40,6 +40,7 @@ from mqctl.formats.ems.model_edit import (
 )
 from mqctl.formats.ems.props import check_topic_props, split_props
 from mqctl.formats.text_io import read_text_file
+from mqctl.formats.walk import leads_outside
 
 OTHER_FILES = (
     "queues",
@@ -345,8 +346,11 @@ def read_server(
     durables: Path | None = None,
     next_seq: Callable[[], int] | None = None,
     encoding: str | None = None,
+    within: Path | None = None,
 ) -> EmsServerConfig:
     """Read one server. Explicit paths override the tibemsd pointers; ``server`` overrides its name.
+    ``within``: the folder the user gave (a ``diff`` side, ``validate --file``); a pointer that leads out
+    of it (``topics = /home/me/.token``, ``../../x``) is refused, its file never read.
 
     ``tibemsd`` may be a ``tibemsd.conf`` or a ``tibemsd.json`` (see ``json_conf``). Every file is read
     by ``text_io``'s rule: UTF-8 (byte order marks honoured) unless ``encoding`` names another.
@@ -399,6 +403,13 @@ def read_server(
             return None
         assert tibemsd is not None
         path = _pointed_file(base, key, setting, file=str(tibemsd))
+        if within is not None and leads_outside(within, path):
+            raise InputError(
+                f"{key} = {clip(setting.value, 60)}: leads outside {within}; not read",
+                file=str(tibemsd),
+                line=setting.line,
+                column=setting.column,
+            )
         return _read_pointed(path, key, setting, file=str(tibemsd), encoding=encoding), str(path)
 
     found = read(topics, "topics")

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect, NodeState, Topology
+from mqctl.domain.observed import PredictedProxy
 from mqctl.formats.mqsc import clusters, topics
 from mqctl.formats.mqsc.display import display
 from mqctl.formats.mqsc.parser import BadCommand, Command, SkippedInsert, echo, iter_mqsc
@@ -71,15 +72,17 @@ def apply_mqsc(
     progress: Callable[[int], None] | None = None,
     dialect_of: Callable[[str], Dialect | None] | None = None,
     cluster_view: Callable[[frozenset[str]], Topology] | None = None,
+    proxies: Callable[[NodeState], list[PredictedProxy]] | None = None,
 ) -> MqscRun:
     """Apply ``text`` to ``state`` (see the module docstring for the all-or-nothing rule).
 
     ``progress``, if given, is called now and then with the line number reached (for a progress bar);
     ``dialect_of`` tells the dialect of other nodes of the store (a PARENT must be a queue manager);
-    ``cluster_view`` reads what the members of some clusters define (``Context.clusters_known``).
+    ``cluster_view`` reads what the members of some clusters define (``Context.clusters_known``);
+    ``proxies`` predicts the proxy subscriptions of the queue manager as it is (``Context.proxies``).
     """
     work = copy.deepcopy(state)
-    ctx = Context(state=work, file=file, next_seq=next_seq, cluster_view=cluster_view)
+    ctx = Context(state=work, file=file, next_seq=next_seq, cluster_view=cluster_view, proxies=proxies)
     if dialect_of is not None:
         ctx.dialect_of = dialect_of
     run = MqscRun()

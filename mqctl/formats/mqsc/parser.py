@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from mqctl.domain.errors import InputError
+from mqctl.domain.errors import InputError, clip
 from mqctl.formats.mqsc.lexer import (
     LPAREN,
     RPAREN,
@@ -235,8 +235,9 @@ class _Parser:
             raise self.error("expected an MQSC command such as DEFINE, ALTER, DELETE or DISPLAY", pos)
         verb = VERBS.get(first.text.upper())
         if verb is None:
+            verbs = ", ".join(sorted(set(VERBS.values())))
             raise self.error(
-                f"unknown command {first.text!r}; expected one of {', '.join(sorted(set(VERBS.values())))}",
+                f"unknown command {clip(first.text, 16)!r}; expected one of {verbs}",
                 first.pos,
             )
         self.i += 1

@@ -11,6 +11,7 @@ from typing import TypeVar
 from mqctl.domain.errors import InputError, escaped
 from mqctl.domain.model import Dialect, NodeState, Topology
 from mqctl.domain.names import check_mq_name
+from mqctl.domain.observed import PredictedProxy
 from mqctl.formats._located import locate
 from mqctl.formats.mqsc.lexer import Pos
 from mqctl.formats.mqsc.parser import Command, Param, Value
@@ -63,6 +64,9 @@ class Context:
     memberships, channels, namelists and topic objects), for DISPLAY TCLUSTER, TOPIC CLUSINFO and
     CLUSQMGR. None: those answer from this queue manager's own definitions."""
     _view: tuple[frozenset[str], Topology] | None = None
+    proxies: Callable[[NodeState], list[PredictedProxy]] | None = None
+    """Read only: the proxy subscriptions the model predicts this queue manager holds, given its state
+    so far (DISPLAY SUB SUBTYPE(PROXY)); None: not available (the command is then not modelled)."""
     topicstr_counts: Counter[str] | None = None
     """How many topic objects of ``state`` use each TOPICSTR, built on first use and kept up to date by
     the topic handlers: DEFINE TOPIC's uniqueness check would otherwise scan every topic (quadratic)."""
