@@ -23,8 +23,8 @@ import argparse
 import json
 import re
 import shutil
-import subprocess
 import statistics
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -44,6 +44,7 @@ def timed(cmd: list[str]) -> tuple[float, subprocess.CompletedProcess[str]]:
     run = harness.timed(cmd)
     CPU[0] = run.cpu
     return run.wall, run.proc
+
 
 TARGET = 5.0
 MQCTL = [sys.executable, "-m", "mqctl"]
