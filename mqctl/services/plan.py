@@ -228,9 +228,9 @@ def model_at_step(plan_file: Path, number: int, *, encoding: str | None = None) 
         text = "\n".join(step["commands"]) + "\n"
         label = f"{where} step {step['number']}"
         if dialect is Dialect.MQ:
-            run = apply_mqsc(state, text, file=label, inserts={}, next_seq=lambda: next(seq))
+            errors = apply_mqsc(state, text, file=label, inserts={}, next_seq=lambda: next(seq)).errors
         else:
-            run = apply_tibemsadmin(state, text, file=label, next_seq=lambda: next(seq))
-        if run.errors:
-            raise run.errors[0]
+            errors = apply_tibemsadmin(state, text, file=label, next_seq=lambda: next(seq)).errors
+        if errors:
+            raise errors[0]
     return join(states)

@@ -90,10 +90,9 @@ def blame(
             if classify(outcome(1, i, c.probe, key), c.after) == c.change:
                 without.append(i)
         both = [i for i in alone if i in without]
-        chosen = (both or alone or without or [None])[0]
-        if chosen is None:
-            continue
-        out[(c.probe, c.node, c.subscription)] = _located(objects, candidates, chosen)
+        found = both or alone or without
+        if found:
+            out[(c.probe, c.node, c.subscription)] = _located(objects, candidates, found[0])
     return out
 
 
