@@ -83,6 +83,15 @@ def by_cause(report: DiffReport) -> list[tuple[str, list[tuple[RoutingChange, in
     return out
 
 
+def changes_by_cause(report: DiffReport) -> list[tuple[str, list[RoutingChange]]]:
+    """The routing changes of each cause (``DiffReport.cause_of``), causes in the order of ``by_cause``."""
+    out: dict[str, list[RoutingChange]] = {}
+    for c in report.routing:
+        cause = report.cause_of(c)
+        out.setdefault("(no object change named)" if cause is None else _cause_label(cause), []).append(c)
+    return sorted(out.items())
+
+
 def _cause_label(cause: ObjectChange) -> str:
     where = f" ({_where(cause.source)})" if cause.source else ""
     return f"{cause.change} {cause.kind} {cause.label()}{where}"
@@ -225,28 +234,34 @@ def render_markdown(report: DiffReport) -> str:
                     f"{_cell(topic)} ({n} probe(s)) | {_outcome_cell(r.before)} | {_outcome_cell(r.after)} |"
                 )
             out.append("")
-        out += [
-            "",
-            "#### Changed paths (lost in red, gained in green)",
-            "",
-            "```mermaid",
-            mermaid(report),
-            "```",
-        ]
+        for label, changes in changes_by_cause(report):
+            drawable = [c for c in changes if c.change in ("lost", "gained", "path", "host")]
+            if not drawable:
+                continue
+            out += [
+                "",
+                f"#### Changed paths because of {_cell(label)} (lost in red, gained in green)",
+                "",
+                "```mermaid",
+                mermaid(report, drawable),
+                "```",
+            ]
     else:
         out.append("No subscription's answer changed.")
     return "\n".join(out).rstrip() + "\n"
 
 
-def mermaid(report: DiffReport) -> str:
-    """The changed paths as a Mermaid flowchart: a lost path's links red, a gained one's green."""
+def mermaid(report: DiffReport, changes: list[RoutingChange] | None = None) -> str:
+    """The changed paths as a Mermaid flowchart: a lost path's links red, a gained one's green; of
+    ``changes`` only (one cause's, ``changes_by_cause``) when given. Publishers are marked."""
     from mqctl.render.mermaid import write_mermaid
 
     diagram = Diagram(f"mqctl diff {report.before.spec} -> {report.after.spec}")
     diagram.line_meanings = {Line.SOLID: "a hop of a changed path: red before the change, green after"}
     colours: list[str] = []
     drawn: set[tuple[str, str, str]] = set()
-    rows = grouped(c for c in report.routing if c.change in ("lost", "gained", "path", "host"))
+    chosen = report.routing if changes is None else changes
+    rows = grouped(c for c in chosen if c.change in ("lost", "gained", "path", "host"))
     if len(rows) > MAX_DRAWN:
         diagram.notes.append(f"{len(rows) - MAX_DRAWN} more changed subscription(s) are in the table only")
     for c, _n in rows[:MAX_DRAWN]:

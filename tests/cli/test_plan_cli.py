@@ -289,3 +289,25 @@ def test_diff_blames_each_lost_delivery_on_its_own_change(tmp_path: Path) -> Non
         )
     assert where[("S3", "QM1")] == ("QM3.mqsc", 1)  # the cluster-receiver channel QM3 no longer has
     assert where[("SU", "QM2")] == ("QM2.mqsc", 3)  # DEFINE TOPIC(U), after the channel and REPOS lines
+
+
+def test_diff_markdown_groups_by_cause_names_every_publisher_and_draws_one_picture_per_cause(
+    tmp_path: Path,
+) -> None:
+    from tests.render.mermaid_grammar import parse
+
+    u = "DEFINE TOPIC(U) TOPICSTR('/U') CLUSTER(C)\n"
+    su = "DEFINE SUB(SU) TOPICSTR('/U/x') DEST(Q)\n"
+    before = side(tmp_path / "before", {"QM1": DIRECT + su, "QM2": u})
+    after = side(tmp_path / "after", {"QM1": HOST + su}, dict(HEAD, QM3=""))
+    md = run_cli(["diff", str(before), str(after), "-o", "markdown"]).stdout
+    assert "(+" not in md  # nothing folded
+    assert "Because of **removed channel C.QM3 at QM3" in md and "Because of **removed topic U at QM2" in md
+    # S3 on QM3 loses from both other queue managers: both named on its row
+    [row] = [line for line in md.splitlines() if line.startswith("| S3 | QM3 | lost |")]
+    assert "QM1" in row and "QM2" in row
+    blocks = md.split("```mermaid\n")[1:]
+    headings = [line for line in md.splitlines() if line.startswith("#### Changed paths because of ")]
+    assert len(blocks) == len(headings) == len({h for h in headings}) >= 2  # one picture per cause
+    for block in blocks:
+        parse(block.split("```", 1)[0])
