@@ -48,14 +48,14 @@ def timed(cmd: list[str]) -> tuple[float, subprocess.CompletedProcess[str]]:
 
 TARGET = 5.0
 MQCTL = [sys.executable, "-m", "mqctl"]
-_CLUSTERED = re.compile(r"^DEFINE TOPIC\('([^']+)'\) .*CLUSTER\((\w+)\).*$", re.M)
+_CLUSTERED = re.compile(r"^DEFINE TOPIC\('([^']+)'\) .*CLUSTER\('?(\w+)'?\).*$", re.M)
 
 
 def _scripts(before: dict[str, str]) -> dict[str, str]:
     """The MQSC (as runmqsc takes it) for the three changes, from the three queue managers' texts."""
     out: dict[str, str] = {}
     flip = re.search(
-        r"^DEFINE TOPIC\('([^']+)'\) .*CLUSTER\((\w+)\) CLROUTE\(DIRECT\)", before["C00Q001"], re.M
+        r"^DEFINE TOPIC\('([^']+)'\) .*CLUSTER\('?(\w+)'?\) CLROUTE\(DIRECT\)", before["C00Q001"], re.M
     )
     assert flip is not None, "no CLROUTE(DIRECT) clustered topic on C00Q001"
     name, cluster = flip.group(1), flip.group(2)
@@ -151,7 +151,7 @@ def _estate(args: argparse.Namespace) -> None:
             texts = {}
             for q in ("C00Q001", "C00Q002", "C00Q003", "C00Q004"):
                 dumped = _ok([*mq, "--db", f"sqlite:///{before}", "export", "mqsc", q])
-                texts[q] = " ".join(dumped.stdout.split("+\n")).replace("   ", "")
+                texts[q] = re.sub(r" *\+\n *", " ", dumped.stdout)
             for q, script in _scripts(texts).items():
                 path = Path(folder) / f"{q}.mqsc"
                 path.write_text(script)
