@@ -146,7 +146,7 @@ def tibemsadmin_command(
     ),
     encoding: str | None = ENCODING_OPTION,
 ) -> None:
-    """Apply a tibemsadmin script (topics, routes, route selectors) to the model of SERVER."""
+    """Apply a tibemsadmin script (topics, routes, route selectors, durables) to the model of SERVER."""
     from mqctl.services.formats import tibemsadmin
 
     text, name = _script(file, encoding)
@@ -224,14 +224,17 @@ def import_mqsc_command(
     if output is Output.json:
         emit_json(summary)
         return
+    from mqctl.formats.script_run import counted
+
     for r, result in zip(summary, results, strict=True):
         typer.echo(
-            f"{r['qmgr']}: {r['read']} commands read from {r['file']}, {r['processed']} processed, "
-            f"{r['not_modelled']} not modelled, {r['attributes_not_modelled']} attributes not modelled, "
-            f"{r['skipped']} skipped"
+            f"{r['qmgr']}: {counted(r['read'], 'command')} read from {r['file']}, {r['processed']} processed, "
+            f"{r['not_modelled']} not modelled, {counted(r['attributes_not_modelled'], 'attribute')} not "
+            f"modelled, {r['skipped']} skipped"
             + (f" (not modelled: {result.run.unmodelled_text()})" if result.run.unmodelled else "")
         )
-    typer.echo(f"{len(summary)} queue managers imported, {sum(r['read'] for r in summary)} commands read.")
+    read = sum(r["read"] for r in summary)
+    typer.echo(f"{counted(len(summary), 'queue manager')} imported, {counted(read, 'command')} read.")
 
 
 @import_app.command("ems")

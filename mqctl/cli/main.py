@@ -15,10 +15,9 @@ import sys
 
 import click
 import typer
-from typer.core import TyperGroup
 
 from mqctl import __version__
-from mqctl.cli.apps import VERB_APPS, verb_group
+from mqctl.cli.apps import VERB_APPS, PlacedGroup, verb_group
 from mqctl.cli.common import Settings
 
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -45,7 +44,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
 """Command name -> (module, Typer app attribute)."""
 
 
-class LazyCommands(TyperGroup):
+class LazyCommands(PlacedGroup):
     """The top-level group: a command's module is imported when that command is asked for."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:

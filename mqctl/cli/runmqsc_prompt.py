@@ -74,7 +74,7 @@ def _completer(names: dict[str, list[str]], pending: list[str]) -> Completer:
                 elif len(tokens) == 1:
                     choices = WORDS["nouns"]
                 else:
-                    choices = keywords_after(tokens[1])
+                    choices = keywords_after(tokens[1], tokens[0])
             for choice in choices:
                 if choice.upper().startswith(current.upper()):
                     yield Completion(choice, start_position=-len(current))

@@ -108,9 +108,9 @@ class DiffReport:
 # --- the sides -----------------------------------------------------------------------------------------
 
 
-def read_side(spec: str, *, encoding: str | None = None) -> Side:
-    """One side from what the user wrote; any failure is one ``InputError`` naming the side (a store
-    URL without its password)."""
+def read_side(spec: str, *, encoding: str | None = None, role: str = "side") -> Side:
+    """One side from what the user wrote; any failure is one ``InputError`` naming the side (``role``,
+    BEFORE or AFTER, and what was written: a store URL without its password)."""
     label = spec
     try:
         if spec.startswith("git:"):
@@ -121,6 +121,12 @@ def read_side(spec: str, *, encoding: str | None = None) -> Side:
             label = redact(spec)
             return Side(label, "store", _store_topology(spec))
         path = Path(spec.partition("=")[2] if "=" in spec and not Path(spec).exists() else spec)
+        if not path.exists():
+            raise InputError(
+                "no such file or folder (a side is MQSC or EMS files, a folder of them, a snapshot "
+                "folder, a store URL or git:REV:PATH)",
+                obj=f"{role} {spec}",
+            )
         if path.is_dir() and (path / "manifest.json").is_file():
             from mqctl.services.snapshot import read_topology
 
@@ -399,8 +405,8 @@ def run_diff(
     if max_probes < 1:
         raise InputError("must be at least 1", attribute="--max-probes")
     extra = read_publications(publications) if publications is not None else []
-    before = read_side(before_spec, encoding=encoding)
-    after = read_side(after_spec, encoding=encoding)
+    before = read_side(before_spec, encoding=encoding, role="BEFORE")
+    after = read_side(after_spec, encoding=encoding, role="AFTER")
     _same_names_same_dialects(before, after)
     objects = diff_objects(before.topology, after.topology)
     old = {_finding_key(f): f for f in validate(before.topology)}

@@ -21,7 +21,7 @@ from mqctl.domain.errors import InputError, MqctlError
 from mqctl.domain.model import Topology
 from mqctl.domain.validation import FileRef, Finding, find_rule, finding
 from mqctl.formats.walk import files_under
-from mqctl.services.formats import MqscFile, import_ems, import_mqsc, mqsc_files, named_path
+from mqctl.services.formats import FileRejected, MqscFile, import_ems, import_mqsc, mqsc_files, named_path
 
 EMS_CONFIG_SUFFIXES = {".conf", ".json"}
 
@@ -109,24 +109,29 @@ def read_files(paths: Sequence[str | Path], encoding: str | None = None) -> File
 
 
 def import_error(exc: InputError, path: Path) -> list[Finding]:
-    """IMPORT_ERROR at the file and line; a selector that does not parse is an INVALID_SELECTOR there too."""
+    """IMPORT_ERROR at the file, line and column of each error of the file (a script refused as a whole
+    names all of them, as runmqsc does); a selector that does not parse is an INVALID_SELECTOR there too."""
     from mqctl.domain.selector import SelectorError
 
-    file = exc.file or str(path)
-    what = MqctlError(exc.message, obj=exc.obj, attribute=exc.attribute).one_line()
-    column = f" (column {exc.column})" if exc.column is not None and exc.line is not None else ""
-    where = [FileRef(file, exc.line)]
-    out = [
-        finding(
-            find_rule("IMPORT_ERROR"),
-            f"{file} is not imported, so its definitions are not validated: {what}{column}.",
-            where,
-        )
-    ]
-    if isinstance(exc, SelectorError):
+    out: list[Finding] = []
+    for error in exc.errors if isinstance(exc, FileRejected) else [exc]:
+        file = error.file or exc.file or str(path)
+        what = MqctlError(error.message, obj=error.obj, attribute=error.attribute).one_line()
+        column = f" (column {error.column})" if error.column is not None and error.line is not None else ""
+        where = [FileRef(file, error.line, error.column if error.line is not None else None)]
         out.append(
             finding(
-                find_rule("INVALID_SELECTOR"), f"A selector in {file} is not valid: {exc.message}.", where
+                find_rule("IMPORT_ERROR"),
+                f"{file} is not imported, so its definitions are not validated: {what}{column}.",
+                where,
             )
         )
+        if isinstance(error, SelectorError):
+            out.append(
+                finding(
+                    find_rule("INVALID_SELECTOR"),
+                    f"A selector in {file} is not valid: {error.message}.",
+                    where,
+                )
+            )
     return out

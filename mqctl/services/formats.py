@@ -18,6 +18,7 @@ from mqctl.domain.model import Dialect, Node, NodeState, SubType
 from mqctl.domain.names import check_mq_name, check_node_name, node_label
 from mqctl.domain.objects import nodes
 from mqctl.domain.observed import PredictedProxy, proxies_at
+from mqctl.formats import sniff
 from mqctl.formats.script_run import ScriptRun
 from mqctl.formats.text_io import read_text_file
 from mqctl.formats.walk import files_under
@@ -35,6 +36,23 @@ class FileResult:
     file: str
     node: str
     run: ScriptRun = field(default_factory=ScriptRun)
+
+
+class FileRejected(InputError):
+    """A file refused as a whole: reads as its first error; ``errors`` holds every one, in file order,
+    as runmqsc reports them (``validate --file`` makes a finding of each, so CI sees them in one run)."""
+
+    def __init__(self, errors: Sequence[InputError]) -> None:
+        first = errors[0]
+        super().__init__(
+            first.message,
+            obj=first.obj,
+            attribute=first.attribute,
+            file=first.file,
+            line=first.line,
+            column=first.column,
+        )
+        self.errors = list(errors)
 
 
 def _ensure_node(store: Store, name: str, dialect: Dialect, create: bool) -> NodeRef:
@@ -110,6 +128,9 @@ def runmqsc(
         return state if run.applied else None
 
     _edit(store, ref, change)
+    if result.run.errors and not result.run.processed:
+        # nothing of it was MQSC that applied: say what the file is, if it is another door's
+        result.run.errors[0].message += sniff.hint(text, sniff.MQSC)
     return result
 
 
@@ -264,9 +285,22 @@ def import_mqsc(
         )
         results.append(result)
         if result.run.errors:
-            raise result.run.errors[0]
+            raise FileRejected(result.run.errors)
         advance(text.count("\n") + (0 if text.endswith("\n") or not text else 1))
     return results
+
+
+def _hint_door(err: InputError, doors: Mapping[Path | None, sniff.Kind], encoding: str | None) -> None:
+    """Add to ``err`` what its file looks like when that is another door's (``import ems --tibemsd
+    topics.conf``: this looks like an EMS topics.conf)."""
+    for path, door in doors.items():
+        if path is not None and err.file == str(path) and "looks like" not in err.message:
+            try:
+                text = read_text_file(path, encoding)
+            except InputError:
+                return
+            err.message += sniff.hint(text, door)
+            return
 
 
 @dataclass
@@ -296,16 +330,24 @@ def import_ems(
     ``within``: the folder the files were found in (tibemsd.conf's pointers must stay in it)."""
     from mqctl.formats.ems import read_server
 
-    config = read_server(
-        tibemsd,
-        server=server,
-        topics=topics,
-        routes=routes,
-        durables=durables,
-        next_seq=store.next_seq,
-        encoding=encoding,
-        within=within,
-    )
+    try:
+        config = read_server(
+            tibemsd,
+            server=server,
+            topics=topics,
+            routes=routes,
+            durables=durables,
+            next_seq=store.next_seq,
+            encoding=encoding,
+            within=within,
+        )
+    except InputError as err:
+        _hint_door(
+            err,
+            {tibemsd: sniff.TIBEMSD, topics: sniff.TOPICS, routes: sniff.ROUTES, durables: sniff.DURABLES},
+            encoding,
+        )
+        raise
     ref = _ensure_node(store, config.name, Dialect.EMS, create=True)
     created = ensure_ems_peers(store, sorted(config.peers))
     read = config.state

@@ -27,12 +27,12 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from mqctl.domain.errors import InputError, clip
-from mqctl.domain.model import Dialect, Node, NodeState, Route, RouteSelector, Subscription, TopicObject
+from mqctl.domain.model import Dialect, Node, NodeState, Route, RouteSelector, TopicObject
 from mqctl.domain.objects import ems_definitions, route_selectors, routes, subscriptions
-from mqctl.formats._checks import check_selector_at, on_line
 from mqctl.formats.ems.model_edit import (
     check_pattern,
     check_server,
+    durable,
     rule_at,
     selectors_from,
     sourced,
@@ -314,19 +314,7 @@ def read_durables_conf(
         name = fields[1]
         rest_start = name_col + len(name)
         props = split_props(raw[rest_start:], column=rest_start + 1, line=number, file=file)
-        sub = Subscription(node=state.node.name, name=name, topicstr=topic, durable=True)
-        for prop in props:
-            if prop.key in sub.properties or (prop.key == "selector" and sub.selector is not None):
-                raise InputError(f"{prop.key} is repeated", file=file, line=number, column=prop.column)
-            if prop.key == "selector":
-                if prop.value is None:
-                    raise InputError(
-                        'selector needs a value: selector="..."', file=file, line=number, column=prop.column
-                    )
-                check_selector_at(prop.value, on_line(number, prop.value_column), file=file)
-                sub.selector = prop.value
-            else:
-                sub.properties[prop.key] = prop.value
+        sub = durable(state.node.name, topic, name, props, line=number, file=file)
         if name in state.subscriptions:
             raise InputError(f"durable {name} is defined twice", file=file, line=number, column=name_col + 1)
         if sub.is_route_durable:

@@ -22,7 +22,7 @@ from mqctl.formats.mqsc.parser import BadCommand, Command, SkippedInsert, echo, 
 from mqctl.formats.mqsc.topics import Unmodelled
 from mqctl.formats.mqsc.values import Context, MqscSyntaxError
 from mqctl.formats.mqsc.vocabulary import DISPLAYED_NOUNS
-from mqctl.formats.script_run import ScriptRun
+from mqctl.formats.script_run import ScriptRun, counted
 
 Handler = Callable[[Context, Command], str]
 NOT_APPLIED = "mqctl: valid, but not applied: the script is rejected."
@@ -150,27 +150,30 @@ def _one(ctx: Context, cmd: Command, run: MqscRun) -> None:
 
 def summary(run: MqscRun) -> list[str]:
     """runmqsc's closing lines, plus mqctl's counts of skipped commands."""
-    out = [":", f"{run.read} MQSC commands read."]
+    out = [":", "One MQSC command read." if run.read == 1 else f"{run.read} MQSC commands read."]
     if run.syntax_errors == 0:  # runmqsc says so beside a refused command too
         out.append("No commands have a syntax error.")
     elif run.syntax_errors == 1:
         out.append("One command has a syntax error.")
     else:
         out.append(f"{run.syntax_errors} commands have a syntax error.")
-    if run.failed == 0:
+    # a rejected script processed none of its valid changes: runmqsc's own words count them
+    withheld = 0 if run.applied else len(run.changed_lines)
+    unprocessed = run.failed + withheld
+    if unprocessed == 0:
         out.append("All valid MQSC commands were processed.")
-    elif run.failed == 1:
+    elif unprocessed == 1:
         out.append("One valid MQSC command could not be processed.")
     else:
-        out.append(f"{run.failed} valid MQSC commands could not be processed.")
+        out.append(f"{unprocessed} valid MQSC commands could not be processed.")
     attributes = run.attributes_not_modelled
     out.append(
-        f"{run.not_modelled} commands not modelled by mqctl and skipped; "
+        f"{counted(run.not_modelled, 'command')} not modelled by mqctl and skipped; "
         f"{run.skipped} skipped for an insert with no value; "
         f"{attributes} {'attribute' if attributes == 1 else 'attributes'} not modelled and ignored."
     )
     if run.unmodelled:
         out.append(f"Not modelled: {run.unmodelled_text()}.")
-    if not run.applied:
+    if withheld:
         out.append("The script is rejected: no command was applied (--continue applies the valid ones).")
     return out

@@ -165,8 +165,7 @@ def qmgr_pairs(state: NodeState) -> list[tuple[str, str]]:
         ("QMNAME", node.name),
         *_pairs(node, QMGR_SHOWN),
         ("REPOS", ",".join(repos)),
-        ("CLUSTERS", ",".join(sorted(state.memberships))),
-    ]
+    ]  # MQ has no attribute naming the clusters a queue manager is in: DISPLAY CLUSQMGR shows them
 
 
 def clusqmgr_pairs(q: ClusterQmgr) -> list[tuple[str, str]]:
@@ -271,7 +270,7 @@ KINDS: dict[str, dict[str, AttrKind]] = {
         "CLWLWGHT": AttrKind(Kind.NUMBER),
         "DESCR": _TEXT,
     },
-    "QMGR": _kinds(attributes.NODE, QMNAME=_TEXT, REPOS=_TEXT, CLUSTERS=AttrKind(Kind.LIST)),
+    "QMGR": _kinds(attributes.NODE, QMNAME=_TEXT, REPOS=_TEXT),  # MQ has no CLUSTERS attribute
 }
 KINDS["TCLUSTER"] = KINDS["TOPIC"]
 """Per DISPLAY, the attributes mqctl shows and can filter on (``WHERE``), with the kind of each value."""
