@@ -36,6 +36,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "graph": ("mqctl.cli.graph", "app"),
     "validate": ("mqctl.cli.validate", "app"),
     "diff": ("mqctl.cli.diff", "app"),
+    "plan": ("mqctl.cli.plan", "app"),
     "reconcile": ("mqctl.cli.observed", "reconcile_app"),
     "capture-kit": ("mqctl.cli.capture_kit", "app"),
     "spark": ("mqctl.cli.spark", "app"),

@@ -156,6 +156,15 @@ def reconcile_command(
         metavar="SPAN",
         help="Captures older than this (90s, 30m, 12h, 2d), or further apart, are reported.",
     ),
+    plan: Path | None = typer.Option(
+        None,
+        "--plan",
+        metavar="FILE",
+        help="A plan (mqctl plan -o json): compare the captures with the model of one of its steps.",
+    ),
+    step: int | None = typer.Option(
+        None, "--step", metavar="N", help="With --plan: the step whose model the captures should show."
+    ),
 ) -> None:
     """What the model predicts each queue manager holds, against what captures showed (rules MQR…, docs/rules.md)."""
     from mqctl.domain.reconcile import RECONCILE_RULES, failing
@@ -163,8 +172,12 @@ def reconcile_command(
     from mqctl.services.reconcile import reconcile_store
 
     span = _span(max_age)
+    if (plan is None) != (step is None):
+        from mqctl.domain.errors import InputError
+
+        raise InputError("--plan and --step go together", attribute="--plan" if plan is None else "--step")
     with reading() as store:
-        found = reconcile_store(store, max_age=span)
+        found = reconcile_store(store, max_age=span, plan=plan, step=step)
     threshold = Severity(fail_on.value)
     _emit(found, output, threshold, RECONCILE_RULES)
     if failing(found, threshold):

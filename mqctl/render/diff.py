@@ -17,6 +17,7 @@ from mqctl.render.diagram import Arrow, Box, Diagram, Line, Mark, Shape
 from mqctl.render.safe_text import json_text, safe
 
 if TYPE_CHECKING:
+    from mqctl.domain.diff.objects import ObjectChange
     from mqctl.services.diff import DiffReport
 
 WORDS = {
@@ -64,6 +65,38 @@ def grouped(changes: Iterable[RoutingChange]) -> list[tuple[RoutingChange, int]]
     return rows
 
 
+def by_cause(report: DiffReport) -> list[tuple[str, list[tuple[RoutingChange, int, list[str]]]]]:
+    """The routing changes grouped by the object change that causes them (``DiffReport.cause_of``), then
+    one row per subscription and kind of change with every publisher it concerns named (none folded)."""
+    causes: dict[str, dict[tuple[str, str, str], list[RoutingChange]]] = {}
+    for c in report.routing:
+        cause = report.cause_of(c)
+        label = "(no object change named)" if cause is None else _cause_label(cause)
+        causes.setdefault(label, {}).setdefault((c.node, c.subscription, c.change), []).append(c)
+    out = []
+    for label in sorted(causes):
+        rows = []
+        for found in causes[label].values():
+            publishers = list(dict.fromkeys(p for c in found for p in c.publishers))
+            rows.append((found[0], sum(c.total for c in found), publishers))
+        out.append((label, rows))
+    return out
+
+
+def changes_by_cause(report: DiffReport) -> list[tuple[str, list[RoutingChange]]]:
+    """The routing changes of each cause (``DiffReport.cause_of``), causes in the order of ``by_cause``."""
+    out: dict[str, list[RoutingChange]] = {}
+    for c in report.routing:
+        cause = report.cause_of(c)
+        out.setdefault("(no object change named)" if cause is None else _cause_label(cause), []).append(c)
+    return sorted(out.items())
+
+
+def _cause_label(cause: ObjectChange) -> str:
+    where = f" ({_where(cause.source)})" if cause.source else ""
+    return f"{cause.change} {cause.kind} {cause.label()}{where}"
+
+
 def _alike(change: RoutingChange) -> str:
     """`` and 97 publishers alike``: the others the entry stands for (their paths start at their name)."""
     n = len(change.alike)
@@ -109,21 +142,22 @@ def render_text(report: DiffReport) -> None:
         for f in items:
             console.print(f"  {label} {f.rule.id} {f.rule.code}  {escape(f.message)}", soft_wrap=True)
     console.print(f"\n[bold]Routing[/bold] ({escape(report.probes.how)})")
-    for r, n in grouped(report.routing):
-        probe = f"{r.probe.topic} ({_props(r)})" if r.probe.properties else r.probe.topic
-        more = f" [dim](+{n - 1} probes)[/dim]" if n > 1 else ""
-        console.print(
-            f"  [bold]{r.change:<7}[/bold] sub {escape(r.subscription)} on {escape(r.node)}: "
-            f"published on {escape(r.probe.publisher)}{_alike(r)}, {escape(probe)}{more}",
-            soft_wrap=True,
-        )
-        console.print(f"      before: {escape(r.before.text() if r.before else '-')}", soft_wrap=True)
-        console.print(f"      after:  {escape(r.after.text() if r.after else '-')}", soft_wrap=True)
-        for side, outcome in (("before", r.before), ("after", r.after)):
-            if outcome is not None and outcome.unsupported is not None:
-                console.print(
-                    f"      [red]{side}: {escape(outcome.unsupported.message)}[/red]", soft_wrap=True
-                )
+    for label, rows in by_cause(report):
+        console.print(f"  [bold]because of {escape(label)}[/bold]", soft_wrap=True)
+        for r, n, publishers in rows:
+            probe = f"{r.probe.topic} ({_props(r)})" if r.probe.properties else r.probe.topic
+            console.print(
+                f"    [bold]{r.change:<7}[/bold] sub {escape(r.subscription)} on {escape(r.node)}: "
+                f"published on {escape(', '.join(publishers))}, {escape(probe)} [dim]({n} probe(s))[/dim]",
+                soft_wrap=True,
+            )
+            console.print(f"        before: {escape(r.before.text() if r.before else '-')}", soft_wrap=True)
+            console.print(f"        after:  {escape(r.after.text() if r.after else '-')}", soft_wrap=True)
+            for side, outcome in (("before", r.before), ("after", r.after)):
+                if outcome is not None and outcome.unsupported is not None:
+                    console.print(
+                        f"        [red]{side}: {escape(outcome.unsupported.message)}[/red]", soft_wrap=True
+                    )
     style = "red" if report.routing else "green"
     console.print(f"\n[bold {style}]{escape(headline(report))}[/bold {style}]")
 
@@ -186,39 +220,48 @@ def render_markdown(report: DiffReport) -> str:
         out.append("No finding introduced or resolved.")
     out += ["", f"### Routing ({len(by_subscription(report.routing))} subscription(s) changed)", ""]
     if report.routing:
-        out += [
-            "| Subscription | Node | Change | Publisher | Topic | Before | After |",
-            "|---|---|---|---|---|---|---|",
-        ]
-        for r, n in grouped(report.routing):
-            topic = r.probe.topic + (f" ({_props(r)})" if r.probe.properties else "")
-            more = f" (+{n - 1} probes)" if n > 1 else ""
-            out.append(
-                f"| {_cell(r.subscription)} | {_cell(r.node)} | {r.change} | {_cell(r.probe.publisher + _alike(r))} | "
-                f"{_cell(topic)}{more} | {_outcome_cell(r.before)} | {_outcome_cell(r.after)} |"
-            )
-        out += [
-            "",
-            "#### Changed paths (lost in red, gained in green)",
-            "",
-            "```mermaid",
-            mermaid(report),
-            "```",
-        ]
+        for label, rows in by_cause(report):
+            out += [
+                f"Because of **{_cell(label)}**:",
+                "",
+                "| Subscription | Node | Change | Publishers | Topic | Before | After |",
+                "|---|---|---|---|---|---|---|",
+            ]
+            for r, n, publishers in rows:
+                topic = r.probe.topic + (f" ({_props(r)})" if r.probe.properties else "")
+                out.append(
+                    f"| {_cell(r.subscription)} | {_cell(r.node)} | {r.change} | {_cell(', '.join(publishers))} | "
+                    f"{_cell(topic)} ({n} probe(s)) | {_outcome_cell(r.before)} | {_outcome_cell(r.after)} |"
+                )
+            out.append("")
+        for label, changes in changes_by_cause(report):
+            drawable = [c for c in changes if c.change in ("lost", "gained", "path", "host")]
+            if not drawable:
+                continue
+            out += [
+                "",
+                f"#### Changed paths because of {_cell(label)} (lost in red, gained in green)",
+                "",
+                "```mermaid",
+                mermaid(report, drawable),
+                "```",
+            ]
     else:
         out.append("No subscription's answer changed.")
     return "\n".join(out).rstrip() + "\n"
 
 
-def mermaid(report: DiffReport) -> str:
-    """The changed paths as a Mermaid flowchart: a lost path's links red, a gained one's green."""
+def mermaid(report: DiffReport, changes: list[RoutingChange] | None = None) -> str:
+    """The changed paths as a Mermaid flowchart: a lost path's links red, a gained one's green; of
+    ``changes`` only (one cause's, ``changes_by_cause``) when given. Publishers are marked."""
     from mqctl.render.mermaid import write_mermaid
 
     diagram = Diagram(f"mqctl diff {report.before.spec} -> {report.after.spec}")
     diagram.line_meanings = {Line.SOLID: "a hop of a changed path: red before the change, green after"}
     colours: list[str] = []
     drawn: set[tuple[str, str, str]] = set()
-    rows = grouped(c for c in report.routing if c.change in ("lost", "gained", "path", "host"))
+    chosen = report.routing if changes is None else changes
+    rows = grouped(c for c in chosen if c.change in ("lost", "gained", "path", "host"))
     if len(rows) > MAX_DRAWN:
         diagram.notes.append(f"{len(rows) - MAX_DRAWN} more changed subscription(s) are in the table only")
     for c, _n in rows[:MAX_DRAWN]:

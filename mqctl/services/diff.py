@@ -55,6 +55,8 @@ class DiffReport:
     stats: RouteStats = field(default_factory=RouteStats)
     """How many probes went through the engine, were judged from those, or derived from a class
     representative's (``route_diff``)."""
+    blamed: dict[tuple[Probe, str, str], int] = field(default_factory=dict)
+    """(probe, node, subscription) -> the object change that causes it (``attribution.blame``)."""
 
     def subscriptions(self) -> dict[str, int]:
         """How many subscriptions have each kind of change (one may have several kinds)."""
@@ -95,7 +97,11 @@ class DiffReport:
         }
 
     def cause_of(self, change: RoutingChange) -> ObjectChange | None:
-        """The first object change the probe was derived from that is located in a file, else the first."""
+        """The object change that causes it (``attribution``), else the first the probe was derived from
+        that is located in a file, else the first."""
+        blamed = self.blamed.get((change.probe, change.node, change.subscription))
+        if blamed is not None:
+            return self.objects[blamed]
         found = [self.objects[i] for i in self.causes.get(change.probe, ())]
         located = [c for c in found if c.source is not None]
         return located[0] if located else (found[0] if found else None)
@@ -412,7 +418,12 @@ def run_diff(
     objects = diff_objects(before.topology, after.topology)
     old = {_finding_key(f): f for f in validate(before.topology)}
     new = {_finding_key(f): f for f in validate(after.topology)}
-    introduced = sorted((f for k, f in new.items() if k not in old), key=lambda f: f.sort_key())
+    from mqctl.domain.diff.refused import refused
+
+    introduced = sorted(
+        [*(f for k, f in new.items() if k not in old), *refused(objects, before.topology, after.topology)],
+        key=lambda f: f.sort_key(),
+    )
     resolved = sorted((f for k, f in old.items() if k not in new), key=lambda f: f.sort_key())
     probes = derive(
         before.topology,
@@ -432,4 +443,9 @@ def run_diff(
             f", {stats.represented} derived from the representatives of {stats.classes} class(es) of "
             f"publishers alike ({stats.local} routed on their publisher's own subscriptions)"
         )
-    return DiffReport(before, after, objects, introduced, resolved, routing, probes, probes.causes, stats)
+    from mqctl.domain.diff.attribution import blame
+
+    blamed = blame(before.topology, after.topology, objects, routing, probes.causes)
+    return DiffReport(
+        before, after, objects, introduced, resolved, routing, probes, probes.causes, stats, blamed
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from mqctl.domain.reconcile import Discrepancy, reconcile
 from mqctl.store.observed import load_captures
@@ -11,9 +12,20 @@ from mqctl.store.topology import load_topology
 
 
 def reconcile_store(
-    store: Store, *, max_age: timedelta | None = None, now: datetime | None = None
+    store: Store,
+    *,
+    max_age: timedelta | None = None,
+    now: datetime | None = None,
+    plan: Path | None = None,
+    step: int | None = None,
 ) -> list[Discrepancy]:
-    """Every finding of ``domain.reconcile`` for the store's model and captures."""
-    topology = load_topology(store.conn)
+    """Every finding of ``domain.reconcile`` for the store's model and captures; with ``plan`` and
+    ``step``, for the model of that step of the plan instead (``plan --step``: has the step landed?)."""
+    if plan is not None:
+        from mqctl.services.plan import model_at_step
+
+        topology = model_at_step(plan, step or 0)
+    else:
+        topology = load_topology(store.conn)
     captures = load_captures(store)
     return reconcile(topology, captures, now=now or datetime.now(UTC), max_age=max_age)

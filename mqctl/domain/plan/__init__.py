@@ -1,0 +1,13 @@
+"""Roll a change out step by step, every intermediate state routed (issue 34; semantics §9 Transitions).
+
+``edits`` turns the difference of one node's definitions into edit values (define, alter, delete) in
+the order the products accept them, with the decompositions they require; ``apply`` applies edits to
+a node's state through the object rules (``mqctl.domain.objects``) — the one place that does;
+``actions`` cuts the whole change into the units the search orders; ``search`` routes the states and
+chooses the order with the least transient loss; ``plan`` assembles the steps.
+"""
+
+from mqctl.domain.plan.edits import Edit, edits_between
+from mqctl.domain.plan.plan import Plan, PlanEntry, Step, make_plan
+
+__all__ = ["Edit", "Plan", "PlanEntry", "Step", "edits_between", "make_plan"]
