@@ -27,7 +27,6 @@ from mqctl.domain.model import (
     Route,
     RouteSelector,
     Subscription,
-    SubType,
     TopicObject,
     Topology,
 )
@@ -45,7 +44,6 @@ from mqctl.formats import snapshot as snapshot_format
 from mqctl.formats.snapshot import ClusterRow, HierarchyRow
 
 T = TypeVar("T")
-_API, _MQ = SubType.API, Dialect.MQ
 
 
 @dataclass
@@ -249,15 +247,7 @@ class _Checker:
             dialect = dialects.get(s.node)
             if dialect is None:
                 raise InputError(f"node {s.node} is not in {nodes_file}")
-            check_subscription(s, dialect)
-            if s.subtype is _API and dialect is not _MQ:
-                raise InputError(
-                    "API is MQ only (an EMS server has no API subscriptions)", attribute="SUBTYPE"
-                )
-            if s.subid and dialect is not _MQ:
-                raise InputError(
-                    "SUBID is MQ only (an EMS server has no subscription identifiers)", attribute="SUBID"
-                )
+            check_subscription(s, dialect)  # API and SUBID are MQ only: the domain's rule
 
         _each(rows, file, lambda s: (f"subscription {s.node}/{s.name}", s.name), check)
 
