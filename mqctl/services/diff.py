@@ -125,29 +125,9 @@ def read_side(spec: str, *, encoding: str | None = None) -> Side:
 
 
 def _store_topology(url: str) -> Topology:
-    from sqlalchemy.engine import make_url
+    from mqctl.store.topology import topology_at
 
-    from mqctl.store.engine import open_store
-    from mqctl.store.topology import load_topology
-
-    try:
-        parsed = make_url(url)
-    except Exception:  # noqa: BLE001 — the driver's own words say less than this
-        raise InputError("not a database URL") from None
-    database = parsed.database
-    if (
-        parsed.get_backend_name() == "sqlite"
-        and database
-        and database != ":memory:"
-        and not Path(database).is_file()
-    ):
-        raise InputError(f"no such store file {database}")
-    engine = open_store(url, initialise=False)
-    try:
-        with engine.connect() as conn:
-            return load_topology(conn)
-    finally:
-        engine.dispose()
+    return topology_at(url)
 
 
 def _files_topology(paths: Sequence[str | Path], encoding: str | None) -> Topology:

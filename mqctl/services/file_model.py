@@ -71,7 +71,6 @@ def read_files(paths: Sequence[str | Path], encoding: str | None = None) -> File
     """Import the files into an in-memory store and read the model back; a file that fails is an
     IMPORT_ERROR finding (``errors`` keeps the exceptions, for a caller that refuses bad input)."""
     from mqctl.store.memory import memory_store
-    from mqctl.store.topology import load_topology
 
     mqsc, ems = classify(paths)
     model = FileModel(Topology(), files=[str(f.path) for f in mqsc] + [str(f.path) for f in ems])
@@ -98,7 +97,7 @@ def read_files(paths: Sequence[str | Path], encoding: str | None = None) -> File
             except InputError as exc:
                 model.errors.append(exc)
                 model.import_errors += import_error(exc, script.path)
-        model.topology = load_topology(store.conn)
+        model.topology = store.topology()
     return model
 
 

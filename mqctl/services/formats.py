@@ -20,7 +20,6 @@ from mqctl.formats.script_run import ScriptRun
 from mqctl.formats.text_io import read_text_file
 from mqctl.services.edit import ensure_ems_peers, run_script
 from mqctl.store.repository import NodeRef, Store
-from mqctl.store.topology import load_cluster_view
 
 MQSC_SUFFIXES = {".mqsc", ".mqs", ".txt", ".dmp", ".in"}
 
@@ -79,7 +78,7 @@ def runmqsc(
             continue_on_error=continue_on_error,
             progress=progress,
             dialect_of=lambda name: store.dialects([name]).get(name),
-            cluster_view=lambda clusters: load_cluster_view(store.conn, clusters),
+            cluster_view=store.cluster_view,
         )
         result.run = run
         return [] if run.applied else None

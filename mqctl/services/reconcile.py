@@ -7,13 +7,12 @@ from datetime import UTC, datetime, timedelta
 from mqctl.domain.reconcile import Discrepancy, reconcile
 from mqctl.store.observed import load_captures
 from mqctl.store.repository import Store
-from mqctl.store.topology import load_topology
 
 
 def reconcile_store(
     store: Store, *, max_age: timedelta | None = None, now: datetime | None = None
 ) -> list[Discrepancy]:
     """Every finding of ``domain.reconcile`` for the store's model and captures."""
-    topology = load_topology(store.conn)
+    topology = store.topology()
     captures = load_captures(store)
     return reconcile(topology, captures, now=now or datetime.now(UTC), max_age=max_age)

@@ -312,7 +312,6 @@ def export_snapshot(
     from mqctl.formats.snapshot_schema import FILE_FORMATS, MANIFEST, TABLES, file_name
     from mqctl.services.files import DEFAULT_MODE, write_files
     from mqctl.store.revision import HEAD
-    from mqctl.store.topology import load_clusters, load_topology
 
     if file_format not in FILE_FORMATS:
         raise InputError(f"{file_format!r} is not one of {'|'.join(FILE_FORMATS)}", attribute="--format")
@@ -322,8 +321,8 @@ def export_snapshot(
         raise InputError(
             "is not empty (use --force to write the snapshot there)", obj=str(out), attribute="--out"
         )
-    topology = load_topology(store.conn)
-    cluster_rows = [ClusterRow(name, descr, seq) for name, descr, seq in load_clusters(store.conn)]
+    topology = store.topology()
+    cluster_rows = [ClusterRow(name, descr, seq) for name, descr, seq in store.clusters()]
     meta, files = snapshot_format.write_plan(topology, cluster_rows, file_format, HEAD)
     stale = [file_name(t, other) for t in TABLES for other in FILE_FORMATS if other != file_format]
     write_files(out, files, mode=DEFAULT_MODE if mode is None else mode, last=MANIFEST, obsolete=stale)
