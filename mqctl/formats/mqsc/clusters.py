@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 
 from mqctl.domain.model import Channel, ChannelType, Namelist
+from mqctl.domain.objects import attributes
 from mqctl.domain.objects.edit import changes_between
 from mqctl.domain.objects.edits import Alter, Define, Delete, Facts, Kind
 from mqctl.formats.mqsc.parser import Command
@@ -27,6 +28,8 @@ CHANNEL_NAME_MAX = 20
 CHLTYPES = ("SDR", "SVR", "RCVR", "RQSTR", "CLNTCONN", "SVRCONN", "CLUSSDR", "CLUSRCVR", "AMQP", "MQTT")
 NAMELIST_KEYWORDS = NAMELIST_MODELLED | NAMELIST_IGNORED | COMMON
 CHANNEL_KEYWORDS = CHANNEL_MODELLED | CHANNEL_IGNORED | COMMON
+QMGR_ATTRIBUTES = tuple(a for a in attributes.NODE if a.field != "parent")
+"""Read the same way from their text; PARENT names a queue manager, read first."""
 
 
 def define_namelist(ctx: Context, cmd: Command) -> str:
@@ -188,12 +191,10 @@ def alter_qmgr(ctx: Context, cmd: Command) -> str:
         node.parent = ctx.mq_name(value, "qmgr") if value.text.strip() else None
         if node.parent is not None:
             parent_dialect = ctx.dialect_of(node.parent)
-    if "PSMODE" in p:
-        node.psmode = ctx.choice(p["PSMODE"], ("COMPAT", "DISABLED", "ENABLED"))
-    if "PSCLUS" in p:
-        node.psclus = ctx.choice(p["PSCLUS"], ("ENABLED", "DISABLED"))
-    if "DESCR" in p:
-        node.descr = ctx.text(p["DESCR"])
+    for attr in QMGR_ATTRIBUTES:  # the attribute table: PSMODE, PSCLUS (their values), DESCR
+        if attr.keyword in p:
+            param = p[attr.keyword]
+            setattr(node, attr.field, ctx.choice(param, attr.choices) if attr.choices else ctx.text(param))
     repos = _full_repositories(ctx, cmd)
     changes: dict[str, object] = changes_between(ctx.state.node, node)
     if repos is not None:
