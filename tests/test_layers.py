@@ -5,7 +5,9 @@ function (the CLI imports lazily) or under ``TYPE_CHECKING``, read from the sour
   above it (store, services, formats, render, cli, spark) nor of ``mqctl.memory`` (garbage-collector
   control belongs to the process's entry point);
 - ``mqctl.cli`` parses, calls a service and renders: nothing of ``mqctl.store``;
-- ``mqctl.spark.submit`` (the driver side the CLI calls) imports nothing of ``mqctl.cli``.
+- ``mqctl.spark`` (the job, below the services) imports nothing of ``mqctl.cli`` nor ``mqctl.services``;
+- ``mqctl.services.spark_submit`` (spark-submit's entry point) imports nothing of ``mqctl.cli`` nor Typer,
+  Click or Rich: the CLI parses the options once and hands it the request.
 
 Ruff says the same at lint time (``ruff.toml`` in mqctl/domain, mqctl/cli and mqctl/spark: the
 flake8-tidy-imports banned-api rule); this test also reads relative imports, and is the one a reviewer
@@ -41,7 +43,8 @@ RULES: list[tuple[str, tuple[str, ...]]] = [
         ),
     ),
     ("mqctl.cli", ("mqctl.store",)),
-    ("mqctl.spark.submit", ("mqctl.cli",)),
+    ("mqctl.spark", ("mqctl.cli", "mqctl.services")),
+    ("mqctl.services.spark_submit", ("mqctl.cli", "typer", "click", "rich")),
 ]
 """(modules under this name, the imports they must not make)."""
 

@@ -68,12 +68,16 @@ def analyze_command(
         help="Also write deliveries and misses per routing key (which key reached whom): far more rows, "
         "the expensive mode.",
     ),
+    submit_args: bool = typer.Option(
+        False,
+        "--submit-args",
+        help="Run nothing: print what spark-submit runs after its own options "
+        "(`spark-submit --master URL ... $(mqctl spark analyze ... --submit-args)`).",
+    ),
     output: Output = OUTPUT_OPTION,
 ) -> None:
     """Replay publications through the snapshot (and each --what-if variant): deliveries, misses, load."""
     from mqctl.services.analyze import AnalyzeRequest, analyze
-    from mqctl.spark.progress import spark_progress
-    from mqctl.spark.summary_json import summary_text
 
     request = AnalyzeRequest(
         snapshot=snapshot,
@@ -87,6 +91,14 @@ def analyze_command(
         driver_memory=driver_memory,
         per_key=per_key,
     )
+    if submit_args:
+        from mqctl.services.spark_submit import submit_args as args_of
+
+        sys.stdout.write(" ".join(args_of(request, output.value)) + "\n")
+        return
+    from mqctl.spark.progress import spark_progress
+    from mqctl.spark.summary_json import summary_text
+
     result = analyze(request, lambda context: spark_progress(context, err_console(), output is Output.table))
     if output is Output.json:
         sys.stdout.write(summary_text(result.summary))  # the text of summary.json

@@ -1,5 +1,5 @@
 """Use case: replay a publication log through a snapshot on Apache Spark (``mqctl spark analyze``, and
-``spark-submit mqctl/spark/submit.py``). docs/spark.md.
+``spark-submit`` with the arguments ``--submit-args`` prints, ``services.spark_submit``). docs/spark.md.
 
 Everything that can be refused is refused before Spark starts (a missing log, a non-empty ``--out``, a
 snapshot the rules refuse, a variant naming what the snapshot lacks, a log whose format cannot be told),

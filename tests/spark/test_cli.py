@@ -198,23 +198,39 @@ def test_inputs_that_cannot_be_read_are_named(spark: Any, tmp_path: Path) -> Non
 def test_spark_submit_entry_point_runs_the_same_service_without_the_cli(
     spark: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from mqctl.spark import submit
+    """The CLI builds spark-submit's arguments (``--submit-args``); the entry point runs them."""
+    from mqctl.services import spark_submit
 
     snap, _ = _snapshot(tmp_path)
     log = write_jsonl(tmp_path / "log.jsonl", ROWS)
     base = ["--snapshot", str(snap), "--publications", str(log), "--what-if", "down:QM3"]
+
+    def submit_args(*more: str) -> list[str]:
+        printed = run_cli(["spark", "analyze", *base, *more, "--submit-args"])
+        assert printed.exit_code == 0, printed.stderr
+        entry, *args = printed.stdout.split()
+        assert entry == spark_submit.__file__
+        return args
+
+    json_args, table_args = (
+        submit_args("--out", str(tmp_path / "a"), "-o", "json"),
+        submit_args("--out", str(tmp_path / "a")),
+    )
+    assert not (tmp_path / "a").exists()  # printing the arguments runs nothing
     capsys.readouterr()
-    assert submit.main([*base, "--out", str(tmp_path / "a"), "-o", "json"]) == 0
+    assert spark_submit.main(json_args) == 0
     by_submit = json.loads(capsys.readouterr().out)
     by_cli = run_cli(["spark", "analyze", *base, "--out", str(tmp_path / "b"), "-o", "json"])
     assert by_cli.exit_code == 0, by_cli.stderr
     assert by_submit == by_cli.json() and by_submit["variants"][0]["publications"] == 5
-    assert submit.main([*base, "--out", str(tmp_path / "a")]) == 2  # not empty: one line, exit 2
+    assert spark_submit.main(table_args) == 2  # not empty: one line, exit 2
     err = capsys.readouterr().err
     assert "not empty" in err and len(err.strip().splitlines()) == 1
+    assert spark_submit.main(["--snapshot", str(snap)]) == 2  # the CLI's options are the CLI's
+    assert "--submit-args" in capsys.readouterr().err
     # the entry point and the service it calls import neither the CLI (Typer, Rich) nor the store
     code = (
-        "import sys, mqctl.spark.submit, mqctl.services.analyze; "
+        "import sys, mqctl.services.spark_submit, mqctl.services.analyze; "
         "print(sorted(m for m in sys.modules if m.startswith(('mqctl.cli', 'mqctl.store', 'typer'))))"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
