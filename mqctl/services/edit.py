@@ -147,7 +147,11 @@ def node_dependents(store: Store, ref: NodeRef) -> list[str]:
 
 def _cluster_edit(store: Store, one: Edit) -> Change:
     """A cluster's edit: its facts (the stored DESCR, what uses it), ``apply``, the store's row."""
-    name = one.obj.name if isinstance(one, Define) and isinstance(one.obj, Cluster) else str(one.key)  # type: ignore[union-attr]
+    if isinstance(one, Define):
+        assert isinstance(one.obj, Cluster)
+        name = one.obj.name
+    else:
+        name = str(one.key)
     dependents: tuple[str, ...] = ()
     if isinstance(one, Delete):
         dependents = tuple([f"member {m}" for m in store.cluster_members(name)] + store.cluster_users(name))

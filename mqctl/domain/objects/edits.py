@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cache
 from typing import Any
 
 from mqctl.domain.model import (
@@ -80,6 +81,7 @@ _EXTRA: dict[Kind, frozenset[str]] = {
 }
 
 
+@cache
 def alterable(kind: Kind) -> frozenset[str]:
     """The fields an ``Alter`` of ``kind`` may name: the attribute table's, and ``_EXTRA``."""
     cls = _TABLE_CLASS.get(kind)
