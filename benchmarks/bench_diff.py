@@ -29,38 +29,29 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+import harness  # noqa: E402
 from gen_topology import generate  # noqa: E402
 
 TARGET = 3.0
 MQCTL = [sys.executable, "-m", "mqctl"]
 
 
-def _cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
-CPU: list[float] = [0.0]
-"""CPU seconds of the last command timed (the children's resource usage)."""
-
-
-def timed(cmd: list[str]) -> tuple[float, subprocess.CompletedProcess[str]]:
-    c0, t0 = _cpu(), time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
-    CPU[0] = _cpu() - c0
-    return time.perf_counter() - t0, proc
+def _validate_and_diff(
+    validate: list[str], diff: list[str], runs: int
+) -> tuple[dict[str, harness.Figure], dict[str, object]]:
+    """Both commands in turn after a warm-up each (the diff's report kept from its warm-up)."""
+    harness.checked(harness.timed(validate), "validate")
+    report = json.loads(harness.checked(harness.timed(diff), "diff").proc.stdout)
+    return harness.alternate({"validate": validate, "diff": diff}, runs, warmup=0), report
 
 
 def _ok(cmd: list[str]) -> subprocess.CompletedProcess[str]:
@@ -194,18 +185,8 @@ def main() -> None:
         changed = one_change(after)
         validate = [*MQCTL, "validate", "--file", str(before), "-o", "json"]
         diff = [*MQCTL, "diff", str(before), str(after), "-o", "json"]
-        times: dict[str, list[float]] = {"validate": [], "diff": []}
-        report: dict[str, object] = {}
-        for run in range(args.runs + 1):  # the first of each is a warm-up
-            for name, cmd in (("validate", validate), ("diff", diff)):
-                elapsed, proc = timed(cmd)
-                if proc.returncode not in (0, 1):
-                    raise SystemExit(f"{name} failed ({proc.returncode}): {proc.stderr.strip()[:500]}")
-                if run:
-                    times[name].append(elapsed)
-                if name == "diff":
-                    report = json.loads(proc.stdout)
-        floor, cost = statistics.median(times["validate"]), statistics.median(times["diff"])
+        figures, report = _validate_and_diff(validate, diff, args.runs)
+        floor, cost = figures["validate"].wall, figures["diff"].wall
         probes = report["probes"]
         summary = report["summary"]
         assert isinstance(probes, dict) and isinstance(summary, dict)
@@ -228,18 +209,8 @@ def estate(args: argparse.Namespace) -> None:
     mq = [str(Path(sys.executable).with_name("mqctl"))]
     validate = [*mq, "--db", f"sqlite:///{before}", "validate", "-o", "json"]
     diff = [*mq, "diff", f"sqlite:///{before}", f"sqlite:///{after}", "-o", "json"]
-    times: dict[str, list[tuple[float, float]]] = {"validate": [], "diff": []}
-    report: dict[str, object] = {}
-    for run in range(args.runs + 1):  # the first of each is a warm-up
-        for name, cmd in (("validate", validate), ("diff", diff)):
-            elapsed, proc = timed(cmd)
-            if proc.returncode not in (0, 1):
-                raise SystemExit(f"{name} failed ({proc.returncode}): {proc.stderr.strip()[:500]}")
-            if run:
-                times[name].append((elapsed, CPU[0]))
-            if name == "diff":
-                report = json.loads(proc.stdout)
-    med = {n: [statistics.median(t[i] for t in v) for i in (0, 1)] for n, v in times.items()}
+    figures, report = _validate_and_diff(validate, diff, args.runs)
+    med = {n: [f.wall, f.cpu] for n, f in figures.items()}
     probes, summary = report["probes"], report["summary"]
     assert isinstance(probes, dict) and isinstance(summary, dict)
     print(f"estate: the explain benchmark's store ({info['store_mb']} MB), upgraded copy")

@@ -24,6 +24,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import harness  # noqa: E402
 
 TARGET_SUBS_PER_S = 20_000
 APPS = ["orders", "prices", "trades", "alerts", "audit", "quotes", "risk", "fx", "rates", "news"]
@@ -84,20 +86,13 @@ CPU: dict[str, float] = {}
 """CPU seconds (user + system) of the last command run, from the children's resource usage."""
 
 
-def _children_cpu() -> float:
-    import resource
-
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
 def _mqctl(db: Path, *args: str) -> float:
     cmd = [str(Path(sys.executable).with_name("mqctl")), "--db", f"sqlite:///{db}", *args]
-    cpu0 = _children_cpu()
+    cpu0 = harness.children_cpu()
     t0 = time.perf_counter()
     proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     wall = time.perf_counter() - t0
-    CPU["last"] = _children_cpu() - cpu0
+    CPU["last"] = harness.children_cpu() - cpu0
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(args[:2])} failed ({proc.returncode}): {proc.stderr.strip()}")
     return wall

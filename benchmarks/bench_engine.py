@@ -34,6 +34,9 @@
    on the log's order (the digests recorded since issue 24 began), ``digest_job_order`` on the job's;
    each also hashes ``route``'s rows (``route_rows``: the Spark job's path, which ``explain`` does not
    take).
+6. ``--task-rss``: a routing task's peak resident size (issue 36: report it before and after a change of
+   the engine, and keep it no larger): a fresh process reads the snapshot, builds the model and routes
+   the job-order keys through ``route_batches``, as a Spark worker does; its ``ru_maxrss``.
 """
 
 from __future__ import annotations
@@ -42,7 +45,10 @@ import argparse
 import gc
 import hashlib
 import json
+import resource
+import subprocess
 import sys
+import tempfile
 import time
 import zlib
 from pathlib import Path
@@ -182,7 +188,36 @@ def digests(topology: Any, keys: list[tuple[str, str, str]]) -> dict[str, str]:
     return out
 
 
+def task_peak_rss(snapshot: Path, keys: list[tuple[str, str, str]]) -> dict[str, Any]:
+    """A routing task's peak resident size, measured in a fresh process (see the module's 6.)."""
+    with tempfile.NamedTemporaryFile("w", suffix=".json", prefix="bench-engine-keys-") as f:
+        json.dump(keys, f)
+        f.flush()
+        proc = subprocess.run(
+            [sys.executable, __file__, "--task-child", str(snapshot), f.name],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    return json.loads(proc.stdout)
+
+
+def task_child(snapshot: Path, keys_file: Path) -> int:
+    from mqctl.services.snapshot import read_topology
+
+    keys = [tuple(k) for k in json.loads(keys_file.read_text())]
+    figures = cold_rate(read_topology(snapshot), keys)
+    peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
+    print(
+        json.dumps({"keys": len(keys), "facts": figures["facts"], "peak_rss_mb": round(peak_kib / 1024, 1)})
+    )
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--task-child"]:
+        return task_child(Path(argv[1]), Path(argv[2]))
     from gen_topology import add_estate_options
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -193,6 +228,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--digest", action="store_true", help="also hash every answer (explain JSON)")
     ap.add_argument("--engine-only", action="store_true", help="also the cold rate without the facts")
     ap.add_argument("--no-rate", action="store_true", help="skip the cold rate")
+    ap.add_argument("--task-rss", action="store_true", help="also a routing task's peak resident size")
     ap.add_argument("--profile", type=Path, help="cProfile the cold run (the job's order) into this file")
     ap.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "mqctl-bench")
     args = ap.parse_args(argv)
@@ -219,6 +255,8 @@ def main(argv: list[str] | None = None) -> int:
             gc.unfreeze()
             part["engine_only"] = engine_only(topology_, keys)
         result[order] = part
+    if args.task_rss:
+        result["task_peak_rss"] = task_peak_rss(snapshot, orders["job_order"])
     if args.digest:
         gc.unfreeze()
         result["digest"] = digests(topology_, orders["log_order"])

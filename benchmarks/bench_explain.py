@@ -13,7 +13,7 @@
    same ``-o json`` answer; then ``mqctl explain`` is timed as a subprocess (wall clock, process start
    included) after a warm-up, median of ``--runs``, on both stores, against the floor of any mqctl
    command: ``python -c "import typer, rich, sqlalchemy"``. An EMS question on the big store is timed
-   for the record. Every timed process runs from compiled bytecode (``ENV``), as an installed mqctl
+   for the record. Every timed process runs from compiled bytecode (``harness.ENV``), as an installed mqctl
    does; the CPU time of the same runs is printed beside the wall clock (steadier on a shared machine).
 
 Targets: big <= 1.3 x small (explain reads only its slice), small <= 1.5 x the import floor.
@@ -23,12 +23,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import resource
-import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -36,6 +32,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 MQCTL = str(BIN / "mqctl")
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from harness import alternate, estate_parser  # noqa: E402  (ENV: every timed process from bytecode)
+
 TARGET_BIG_OVER_SMALL = 1.3
 TARGET_SMALL_OVER_FLOOR = 1.5
 MQ_QUESTION = ["--from", "C00Q005", "--topic", "/CL00/orders/003/item7", "--prop", "amount=50"]
@@ -132,32 +131,13 @@ def build_stores(out: Path, work: Path, reuse: bool) -> dict[str, Any]:
     return timings
 
 
-ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"} | {
-    "PYTHONPYCACHEPREFIX": str(Path(tempfile.gettempdir()) / "mqctl-bench-pycache")
-}
-"""The timed processes' environment: bytecode compiled at the warm-up and kept, as an installed mqctl
-has it (where ``PYTHONDONTWRITEBYTECODE`` is set, an editable mqctl otherwise recompiles its modules at
-every start, about 0.1 s of CPU that the floor's installed libraries never pay)."""
-
-
-def _children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
 def wall(cmd: list[str], runs: int, cpu: list[float] | None = None) -> float:
     """Median wall clock of ``runs`` runs after one warm-up (page cache, .pyc files); the median CPU time
     (user + system) of the same runs is appended to ``cpu`` when given."""
-    subprocess.run(cmd, capture_output=True, check=False, env=ENV)
-    times, cpus = [], []
-    for _ in range(runs):
-        c0, t0 = _children_cpu(), time.perf_counter()
-        subprocess.run(cmd, capture_output=True, check=False, env=ENV)
-        times.append(time.perf_counter() - t0)
-        cpus.append(_children_cpu() - c0)
+    figure = alternate({"command": cmd}, runs)["command"]
     if cpu is not None:
-        cpu.append(statistics.median(cpus))
-    return statistics.median(times)
+        cpu.append(figure.cpu)
+    return figure.wall
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -205,16 +185,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from gen_topology import add_estate_options
-
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_estate_options(ap)
-    ap.add_argument("--runs", type=int, default=7, help="timed runs per command, after one warm-up")
-    ap.add_argument("--cache", default="~/.cache/mqctl-bench", help="where topologies and stores are kept")
+    ap = estate_parser(__doc__, runs=7)
     ap.add_argument(
         "--reuse-stores", action="store_true", help="keep stores imported by an earlier run (and its timings)"
     )
-    ap.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     args = ap.parse_args(argv)
     if args.qmgrs_per_cluster < 6:
         ap.error("--qmgrs-per-cluster must be at least 6 (the question publishes from C00Q005)")

@@ -25,7 +25,6 @@ import argparse
 import copy
 import json
 import random
-import resource
 import statistics
 import subprocess
 import sys
@@ -36,6 +35,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import harness  # noqa: E402
 
 TARGET_STATEMENTS_PER_S = 20_000
 APPS = ["orders", "prices", "trades", "alerts", "audit", "quotes", "risk", "fx", "rates", "news"]
@@ -73,21 +74,16 @@ def generate_script(statements: int, seed: int, shape: str = "subs") -> str:
     return "\n".join(lines) + "\n"
 
 
-def _children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
 def end_to_end(script: Path, workdir: Path, run: int) -> tuple[float, float]:
     """Wall clock and CPU time of the real command on a fresh SQLite store (one transaction)."""
     db = workdir / f"e2e{run}.db"
     mqctl = Path(sys.executable).with_name("mqctl")
     cmd = [str(mqctl), "--db", f"sqlite:///{db}", "runmqsc", QMGR, str(script), "--create"]
-    cpu0 = _children_cpu()
+    cpu0 = harness.children_cpu()
     t0 = time.perf_counter()
     proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     wall = time.perf_counter() - t0
-    cpu = _children_cpu() - cpu0
+    cpu = harness.children_cpu() - cpu0
     if proc.returncode != 0:
         raise SystemExit(f"runmqsc failed ({proc.returncode}): {proc.stderr.strip()}")
     return wall, cpu

@@ -21,9 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -36,21 +34,16 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT))
 
 import bench_explain  # noqa: E402
+import harness  # noqa: E402
 from bench_validate import BARE_READ  # noqa: E402
 
 TARGET = 4.0
 
 
-def _cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
 def timed(cmd: list[str]) -> tuple[float, float, subprocess.CompletedProcess[str]]:
     """Wall seconds, CPU seconds of the child, the process."""
-    c0, t0 = _cpu(), time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
-    return time.perf_counter() - t0, _cpu() - c0, proc
+    run = harness.timed(cmd)
+    return run.wall, run.cpu, run.proc
 
 
 def write_captures(db: Path, folder: Path, count: int) -> int:
@@ -143,28 +136,19 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "--fail-on",
         "error",
     ]
-    _, _, rows = timed(bare_cmd)
-    _, _, warm = timed(rec_cmd)
-    if warm.returncode not in (0, 1):
-        raise SystemExit(f"mqctl reconcile failed ({warm.returncode}): {warm.stderr.strip()}")
-    report = json.loads(warm.stdout)
-    times: dict[str, list[tuple[float, float]]] = {"bare": [], "reconcile": []}
-    for _ in range(args.runs):
-        times["bare"].append(timed(bare_cmd)[:2])
-        times["reconcile"].append(timed(rec_cmd)[:2])
-
-    def med(name: str, i: int) -> float:
-        return round(statistics.median(t[i] for t in times[name]), 3)
+    rows = harness.checked(harness.timed(bare_cmd), "the bare read").proc  # the warm-ups
+    report = json.loads(harness.checked(harness.timed(rec_cmd), "mqctl reconcile").proc.stdout)
+    figures = harness.alternate({"bare": bare_cmd, "reconcile": rec_cmd}, args.runs, warmup=0)
 
     r: dict[str, Any] = {
         **info,
         "rows": int(rows.stdout.strip() or 0),
         "store_mb": round(db.stat().st_size / 2**20, 1),
         "runs": args.runs,
-        "bare_read_s": med("bare", 0),
-        "bare_read_cpu_s": med("bare", 1),
-        "reconcile_s": med("reconcile", 0),
-        "reconcile_cpu_s": med("reconcile", 1),
+        "bare_read_s": round(figures["bare"].wall, 3),
+        "bare_read_cpu_s": round(figures["bare"].cpu, 3),
+        "reconcile_s": round(figures["reconcile"].wall, 3),
+        "reconcile_cpu_s": round(figures["reconcile"].cpu, 3),
         "findings": report["summary"],
         "by_rule": _by_rule(report["findings"]),
     }
@@ -182,16 +166,8 @@ def _by_rule(findings: list[dict[str, Any]]) -> dict[str, int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from gen_topology import add_estate_options
-
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_estate_options(ap)
+    ap = harness.estate_parser(__doc__, runs=3)
     ap.add_argument("--capture-qmgrs", type=int, default=10, help="queue managers of CL00 captured")
-    ap.add_argument("--runs", type=int, default=3, help="timed runs of each command, after one warm-up")
-    ap.add_argument(
-        "--cache", default="~/.cache/mqctl-bench", help="where the explain benchmark keeps its store"
-    )
-    ap.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     args = ap.parse_args(argv)
     r = run(args)
     if args.json:

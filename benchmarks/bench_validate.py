@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -32,6 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import bench_explain  # noqa: E402  (the store of the explain benchmark, built the same way)
+from harness import alternate, checked, estate_parser, timed  # noqa: E402
 
 TARGET = 4.0
 BARE_READ = """
@@ -42,12 +41,6 @@ for (table,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'
     rows += len(con.execute(f'SELECT * FROM "{table}"').fetchall())
 print(rows)
 """
-
-
-def timed(cmd: list[str]) -> tuple[float, subprocess.CompletedProcess[str]]:
-    t0 = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
-    return time.perf_counter() - t0, proc
 
 
 def in_process(db: Path) -> dict[str, float]:
@@ -82,15 +75,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     db = work / "big.db"
     bare_cmd = [sys.executable, "-c", BARE_READ, str(db)]
     validate_cmd = [bench_explain.MQCTL, "--db", f"sqlite:///{db}", "validate", "-o", "json"]
-    _, rows = timed(bare_cmd)
-    _, warm = timed(validate_cmd)
-    if warm.returncode not in (0, 1):
-        raise SystemExit(f"mqctl validate failed ({warm.returncode}): {warm.stderr.strip()}")
-    report = json.loads(warm.stdout)
-    bare, full = [], []
-    for _ in range(args.runs):
-        bare.append(timed(bare_cmd)[0])
-        full.append(timed(validate_cmd)[0])
+    rows = checked(timed(bare_cmd), "the bare read").proc  # the warm-ups: page cache, bytecode
+    report = json.loads(checked(timed(validate_cmd), "mqctl validate").proc.stdout)
+    figures = alternate({"bare": bare_cmd, "validate": validate_cmd}, args.runs, warmup=0)
     r: dict[str, Any] = {
         "qmgrs": args.clusters * args.qmgrs_per_cluster,
         "topics": args.clusters * args.qmgrs_per_cluster * args.topics_per_qmgr,
@@ -100,8 +87,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "store_mb": round(db.stat().st_size / 2**20, 1),
         "store_reused": imports.get("reused", False),
         "runs": args.runs,
-        "bare_read_s": round(statistics.median(bare), 3),
-        "validate_s": round(statistics.median(full), 3),
+        "bare_read_s": round(figures["bare"].wall, 3),
+        "validate_s": round(figures["validate"].wall, 3),
         "findings": report["summary"],
     }
     r["ratio"] = round(r["validate_s"] / r["bare_read_s"], 2)
@@ -111,13 +98,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from gen_topology import add_estate_options
-
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_estate_options(ap)
-    ap.add_argument("--runs", type=int, default=5, help="timed runs of each command, after one warm-up")
-    ap.add_argument("--cache", default="~/.cache/mqctl-bench", help="where topologies and stores are kept")
-    ap.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    ap = estate_parser(__doc__, runs=5)
     args = ap.parse_args(argv)
     if args.qmgrs_per_cluster < 6:
         ap.error("--qmgrs-per-cluster must be at least 6 (the explain benchmark's store needs them)")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +31,7 @@ class Job:
     end: int = 0
     task_ms: int = 0
     tasks: int = 0
+    task_times_ms: list[int] = field(default_factory=list)
 
     @property
     def wall_ms(self) -> int:
@@ -42,15 +44,28 @@ class Log:
     app_end: int | None = None
 
 
-def read(path: Path) -> Log:
-    """The jobs of one event log (a file, compressed with zstd or not)."""
+def _text(path: Path) -> str:
     if path.suffix == ".zstd":
-        text = subprocess.run(["zstd", "-dc", str(path)], capture_output=True, text=True, check=True).stdout
-    else:
-        text = path.read_text()
+        return subprocess.run(["zstd", "-dc", str(path)], capture_output=True, text=True, check=True).stdout
+    return path.read_text()
+
+
+def _part(path: Path) -> int:
+    """The number of a rolled event file (``events_3_local-…``), for reading them in order."""
+    fields = path.name.split("_")
+    return int(fields[1]) if len(fields) > 1 and fields[1].isdigit() else 0
+
+
+def read(path: Path) -> Log:
+    """The jobs of one event log: a file (compressed with zstd or not), or the folder of a rolled one
+    (Spark 4's ``eventlog_v2_…``, its ``events_N_…`` files in order)."""
+    files = sorted(path.glob("events_*"), key=_part) if path.is_dir() else [path]
+    text = "\n".join(_text(f) for f in files)
     log = Log()
     stage_job: dict[int, Job] = {}
     for line in text.splitlines():
+        if not line:
+            continue
         event: dict[str, Any] = json.loads(line)
         kind = event["Event"]
         if kind == "SparkListenerJobStart":
@@ -70,6 +85,7 @@ def read(path: Path) -> Log:
             job = stage_job[event["Stage ID"]]
             job.task_ms += info["Finish Time"] - info["Launch Time"]
             job.tasks += 1
+            job.task_times_ms.append(info["Finish Time"] - info["Launch Time"])
         elif kind == "SparkListenerApplicationEnd":
             log.app_end = event["Timestamp"]
     return log
@@ -100,11 +116,28 @@ def phases(log: Log, after_job: int) -> dict[str, float]:
     }
 
 
+def balance(log: Log, after_job: int, before_job: int | None = None) -> dict[str, float]:
+    """The routing stage's balance (issue 36): its longest task over its median task, the routing stage
+    being the job with the most task time between ``after_job`` and ``before_job`` (exclusive)."""
+    jobs = [
+        j for i, j in sorted(log.jobs.items()) if i > after_job and (before_job is None or i < before_job)
+    ]
+    routing = max(jobs, key=lambda j: j.task_ms)
+    times = sorted(routing.task_times_ms)
+    median = statistics.median(times)
+    return {
+        "routing_tasks": len(times),
+        "longest_task_s": times[-1] / 1000,
+        "median_task_s": median / 1000,
+        "longest_over_median": round(times[-1] / median, 2) if median else float("inf"),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("log", type=Path, help="an event log file (events_*.zstd or a plain one)")
+    parser.add_argument("log", type=Path, help="an event log: a file (events_*.zstd or plain) or its folder")
     parser.add_argument(
         "--after-job",
         type=int,
@@ -122,6 +155,7 @@ def main(argv: list[str] | None = None) -> int:
         floors = [j.id for j in log.jobs.values() if "bench_spark" in j.site]
         after = max(floors) if floors else min(log.jobs)
     print(json.dumps({k: round(v, 2) for k, v in phases(log, after).items()}, indent=2))
+    print(json.dumps(balance(log, after), indent=2))
     return 0
 
 

@@ -180,8 +180,8 @@ def test_services_do_not_import_one_another_s_private_names() -> None:
 
 
 CONN_EXCEPTIONS = {"mqctl/services/observed.py"}
-"""Modules that still reach into ``Store.conn``, until the branch that owns them lands (the DISPLAY
-capture door is being rewritten on ``captures-read``): remove them then."""
+"""Modules that still reach into ``Store.conn``: the DISPLAY capture door, left to be converted to the
+edit service and the store's API after ``captures-read`` (``Store.topology()``): remove it then."""
 
 
 def conn_uses(source: str) -> int:

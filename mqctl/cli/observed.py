@@ -19,7 +19,7 @@ from mqctl.cli.common import (
     emit_json,
     no_match_exit,
     reading,
-    transaction,
+    store_url,
 )
 from mqctl.cli.formats import ENCODING_OPTION, _encoding, import_app
 
@@ -35,16 +35,26 @@ def _time(value: str | None) -> datetime | None:
 
     if value is None:
         return None
+    from datetime import UTC
+
+    from mqctl.domain.errors import clip
+
     try:
-        return datetime.fromisoformat(value.replace("Z", "+00:00"))
+        when = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        (when if when.tzinfo else when.replace(tzinfo=UTC)).astimezone(UTC)
     except ValueError:
         raise InputError(
-            f"{value!r} is not an ISO 8601 time (2026-11-26T03:00:00Z)", attribute="--at"
+            f"{clip(value)!r} is not an ISO 8601 time (2026-11-26T03:00:00Z)", attribute="--at"
         ) from None
+    except OverflowError:
+        raise InputError(f"{clip(value)!r} is out of range", attribute="--at") from None
+    return when
 
 
 _SPAN = re.compile(r"^(\d+)\s*([smhd]?)$")
 _UNITS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
+_MAX_SPAN = 100 * 366 * 86400
+"""A --max-age longer than a century is a mistake (and past 999,999,999 days, no timedelta)."""
 
 
 def _span(value: str | None) -> timedelta | None:
@@ -52,10 +62,15 @@ def _span(value: str | None) -> timedelta | None:
 
     if value is None:
         return None
+    from mqctl.domain.errors import clip
+
     found = _SPAN.match(value.strip().lower())
     if found is None:
-        raise InputError(f"{value!r} is not a duration (90s, 30m, 12h, 2d)", attribute="--max-age")
-    return timedelta(seconds=int(found.group(1)) * _UNITS[found.group(2)])
+        raise InputError(f"{clip(value)!r} is not a duration (90s, 30m, 12h, 2d)", attribute="--max-age")
+    seconds = int(found.group(1)[:20]) * _UNITS[found.group(2)]
+    if len(found.group(1)) > 12 or seconds > _MAX_SPAN:
+        raise InputError(f"{clip(value)!r} is longer than 100 years", attribute="--max-age")
+    return timedelta(seconds=seconds)
 
 
 @import_app.command("display")
@@ -76,8 +91,11 @@ def import_display_command(
     from mqctl.services.observed import import_display
 
     when = _time(at)
-    with transaction() as store:
-        results = import_display(store, paths, qmgr=qmgr, at=when, encoding=_encoding(encoding))
+    results, skipped = import_display(store_url(), paths, qmgr=qmgr, at=when, encoding=_encoding(encoding))
+    if skipped:
+        from mqctl.domain.errors import escaped
+
+        sys.stderr.write(f"mqctl: skipped, not captures by their name: {escaped(', '.join(skipped))}\n")
     summary = [r.to_json() for r in results]
     if output is Output.json:
         emit_json(summary)
@@ -91,6 +109,10 @@ def import_display_command(
         )
         if r["not_read"]:
             line += "; not read: " + ", ".join(f"{n} {k}" for k, n in r["not_read"].items())
+        if r["skipped_lines"]:
+            line += f"; {r['skipped_lines']} line(s) outside runmqsc's runs skipped"
+        if not r["kept"]:
+            line += "; not kept: the store holds a newer capture of it"
         if r["not_imported"]:
             line += "; queue manager not in the model, not imported: " + ", ".join(
                 f"{n} {k}" for k, n in r["not_imported"].items()

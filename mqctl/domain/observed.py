@@ -13,19 +13,20 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from mqctl.domain.model import Dialect, ProxySub, SubScope, TopicObject, Topology
+from mqctl.domain.model import Channel, Dialect, ProxySub, SubScope, TopicObject, Topology
 from mqctl.domain.resolution import ClusterIndex
 from mqctl.domain.topics import levels
 
-PROXY, TCLUSTER, CLUSQMGR, PUBSUB, CHSTATUS, SBSTATUS = (
+PROXY, TCLUSTER, CLUSQMGR, PUBSUB, CHSTATUS, SBSTATUS, TPSTATUS = (
     "PROXY",
     "TCLUSTER",
     "CLUSQMGR",
     "PUBSUB",
     "CHSTATUS",
     "SBSTATUS",
+    "TPSTATUS",
 )
-OBSERVED_KINDS = (PROXY, TCLUSTER, CLUSQMGR, PUBSUB, CHSTATUS, SBSTATUS)
+OBSERVED_KINDS = (PROXY, TCLUSTER, CLUSQMGR, PUBSUB, CHSTATUS, SBSTATUS, TPSTATUS)
 """Kinds of observation, as the DISPLAY command that shows them (``PROXY``: SUB with SUBTYPE(PROXY))."""
 
 INTER_QMGR_QUEUE = "SYSTEM.INTER.QMGR.PUBS"
@@ -238,19 +239,61 @@ def node_views(topology: Topology) -> dict[str, NodeView]:
     return views
 
 
-def links_down(captures: Iterable[NodeCapture]) -> dict[frozenset[str], str]:
-    """Channels observed not RUNNING and hierarchy relations not ACTIVE, as links down (``explain
-    --observed``), each with the observation behind it."""
-    out: dict[frozenset[str], str] = {}
+@dataclass(frozen=True, slots=True)
+class ChannelSeen:
+    """A channel status between queue managers seen on ``node``, linked to ``peer`` (empty: unlinked;
+    ``how`` then says why) — semantics §9 "Observed state"."""
+
+    node: str
+    peer: str
+    observation: Observation
+    how: str
+    file: str
+
+    @property
+    def status(self) -> str:
+        return self.observation.get("STATUS").upper()
+
+    @property
+    def where(self) -> str:
+        line = self.observation.line
+        return f"{self.file}{f':{line}' if line else ''}"
+
+
+def channel_statuses(captures: Iterable[NodeCapture], channels: Iterable[Channel] = ()) -> list[ChannelSeen]:
+    """Every status of a channel between queue managers in the captures, each linked to the queue
+    manager it concerns where the capture or the model's channels allow (``domain.channel_links``)."""
+    from mqctl.domain.channel_links import ChannelLinker, concerns_qmgrs
+
+    linker = ChannelLinker(channels)
+    out: list[ChannelSeen] = []
     for capture in captures:
+        clusqmgrs = [o.attributes for o in capture.of(CLUSQMGR)]
         for o in capture.of(CHSTATUS):
-            status, peer = o.get("STATUS").upper(), o.get("RQMNAME")
-            if peer and peer != capture.node and status != "RUNNING":
-                out.setdefault(
-                    frozenset((capture.node, peer)),
-                    f"channel {o.name} on {capture.node} to {peer} is {status} ({capture.file}"
-                    f"{f':{o.line}' if o.line else ''})",
-                )
+            if not concerns_qmgrs(o.attributes):
+                continue
+            link = linker.link(capture.node, o.attributes, clusqmgrs)
+            out.append(ChannelSeen(capture.node, link.peer, o, link.how, capture.file))
+    return out
+
+
+def links_down(
+    captures: Iterable[NodeCapture], channels: Iterable[Channel] = ()
+) -> dict[frozenset[str], str]:
+    """Channels observed not RUNNING (linked to their queue manager as ``channel_statuses`` does: a
+    cluster-sender RETRYING with a blank RQMNAME is a link down too) and hierarchy relations not ACTIVE,
+    as links down (``explain --observed``), each with the observation behind it."""
+    captures = list(captures)
+    out: dict[frozenset[str], str] = {}
+    for seen in channel_statuses(captures, channels):
+        if seen.peer and seen.peer != seen.node and seen.status != "RUNNING":
+            linked = "" if seen.how == "RQMNAME" else f"; {seen.how}"
+            out.setdefault(
+                frozenset((seen.node, seen.peer)),
+                f"channel {seen.observation.name} on {seen.node} to {seen.peer} is {seen.status or 'not RUNNING'}"
+                f" ({seen.where}{linked})",
+            )
+    for capture in captures:
         for o in capture.of(PUBSUB):
             relation, peer, status = o.get("TYPE").upper(), o.get("QMNAME"), o.get("STATUS").upper()
             if relation in ("PARENT", "CHILD") and peer and status != "ACTIVE":

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from mqctl.domain.model import Dialect, TopicObject, Topology
+from mqctl.domain.model import Channel, Dialect, TopicObject, Topology
 from mqctl.domain.objects import attributes
 from mqctl.domain.observed import (
     CHSTATUS,
@@ -22,8 +22,11 @@ from mqctl.domain.observed import (
     PROXY,
     PUBSUB,
     TCLUSTER,
+    TPSTATUS,
+    ChannelSeen,
     NodeCapture,
     PredictedProxy,
+    channel_statuses,
     predict_proxies,
     proxy_origin,
 )
@@ -137,6 +140,45 @@ RECONCILE_RULES: tuple[Rule, ...] = (
         "Messages and subscription interest stop crossing it until the server at the other end connects.",
         "Start the server at the other end, check the route's URL and its TLS settings.",
     ),
+    Rule(
+        "MQR013",
+        "CHANNEL_NOT_LINKED",
+        WARNING,
+        "A channel status cannot be linked to the queue manager it concerns.",
+        "DISPLAY CHSTATUS shows RQMNAME only once a channel has reached its partner; without it, nor a "
+        "cluster-receiver of that name in the model, nor the channel in DISPLAY CLUSQMGR, nor a known "
+        "CONNAME, reconcile cannot say which link is down and states no cause from it (semantics §9).",
+        "Import the model's channel definitions (dmpmqcfg) or capture DISPLAY CLUSQMGR(*) ALL with the "
+        "statuses; check the channel's CONNAME.",
+    ),
+    Rule(
+        "MQR014",
+        "TOPIC_RESOLVED_APART",
+        ERROR,
+        "Members of a cluster resolved a clustered topic string differently (DISPLAY TPSTATUS).",
+        "When several cluster topic definitions of one name differ, each queue manager uses one of them "
+        "and which one is not deterministic nor consistent across the cluster (IBM, 'Multiple cluster "
+        "topic definitions of the same name'); routing then depends on where a publication is made.",
+        "Make the definitions of the topic on its hosts identical (DISPLAY TCLUSTER shows them), then "
+        "capture DISPLAY TPSTATUS again on every member.",
+    ),
+    Rule(
+        "MQR015",
+        "HIERARCHY_RELATION_MISSING",
+        ERROR,
+        "A hierarchy relation of the model is not shown by the queue manager's DISPLAY PUBSUB.",
+        "Proxy subscriptions and publications cross a hierarchy only over a relation the queue managers "
+        "hold (semantics §4.3); one the model has and the queue manager does not is not there.",
+        "Check ALTER QMGR PARENT on the child and the channels between the two, then capture again.",
+    ),
+    Rule(
+        "MQR016",
+        "HIERARCHY_RELATION_UNKNOWN",
+        WARNING,
+        "DISPLAY PUBSUB shows a hierarchy relation the model does not have.",
+        "Publications may travel where the model says they do not (semantics §4.3).",
+        "Add the relation to the model (PARENT of the child), or remove it on the queue managers.",
+    ),
 )
 RULE = {r.code: r for r in RECONCILE_RULES}
 
@@ -196,18 +238,24 @@ class _Seen:
     captures: dict[str, NodeCapture]
     proxies: dict[str, dict[tuple[str, str], Any]] = field(default_factory=dict)
     channels: dict[tuple[str, str], list[Any]] = field(default_factory=lambda: defaultdict(list))
+    """(node, queue manager at the other end) -> the statuses linked to it (``channel_statuses``)."""
+    unlinked: dict[str, list[ChannelSeen]] = field(default_factory=lambda: defaultdict(list))
+    """node -> the statuses of channels between queue managers that could not be linked."""
     relations: dict[tuple[str, str], list[Any]] = field(default_factory=lambda: defaultdict(list))
     clusqmgrs: dict[str, set[str]] = field(default_factory=dict)
     tclusters: dict[str, list[Any]] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, captures: Iterable[NodeCapture]) -> _Seen:
+    def of(cls, captures: Iterable[NodeCapture], channels: Iterable[Channel] = ()) -> _Seen:
         seen = cls({c.node: c for c in captures})
+        for status in channel_statuses(seen.captures.values(), channels):
+            if status.peer:
+                seen.channels[(status.node, status.peer)].append(status.observation)
+            else:
+                seen.unlinked[status.node].append(status)
         for node, capture in seen.captures.items():
             if capture.shows(PROXY):
                 seen.proxies[node] = {(o.get("TOPICSTR"), proxy_origin(o)): o for o in capture.of(PROXY)}
-            for o in capture.of(CHSTATUS):
-                seen.channels[(node, o.get("RQMNAME"))].append(o)
             for o in capture.of(PUBSUB):
                 if o.get("TYPE").upper() in ("PARENT", "CHILD"):
                     seen.relations[(node, o.get("QMNAME"))].append(o)
@@ -239,10 +287,17 @@ class _Seen:
         return out
 
     def channel_missing(self, a: str, b: str) -> list[str]:
+        """No status linked between ``a`` and ``b``: said only of a capture whose every status between
+        queue managers is linked (an unlinked one may be that channel: MQR013 names it instead)."""
         out = []
         for here, there in ((a, b), (b, a)):
             capture = self.captures.get(here)
-            if capture is not None and capture.shows(CHSTATUS) and not self.channels.get((here, there)):
+            if (
+                capture is not None
+                and capture.shows(CHSTATUS)
+                and not self.channels.get((here, there))
+                and not self.unlinked.get(here)
+            ):
                 out.append(f"no channel from {here} to {there} shows a status (DISPLAY CHSTATUS)")
         return out
 
@@ -264,7 +319,7 @@ def reconcile(
     max_age: timedelta | None = None,
 ) -> list[Discrepancy]:
     """Every finding, most severe first, then by rule and objects."""
-    seen = _Seen.of(captures)
+    seen = _Seen.of(captures, topology.channels)
     mq_nodes = {n for n, node in topology.nodes.items() if node.dialect == Dialect.MQ}
     asked = frozenset(seen.proxies) | seen.troubled()
     predicted = predict_proxies(topology, asked) if asked else {}
@@ -274,6 +329,9 @@ def reconcile(
     out += _cluster_topics(topology, seen)
     out += _coverage(mq_nodes, set(topology.nodes), seen, now, max_age)
     out += _routes(topology, seen)
+    out += _unlinked(seen)
+    out += _topic_status(topology, seen)
+    out += _relations(topology, seen)
     out.sort(key=lambda d: (d.finding.sort_key(), d.pattern))
     return out
 
@@ -420,6 +478,107 @@ def _links(
                     source=(seen.captures[here].file, o.line),
                 )
             )
+    return out
+
+
+def _unlinked(seen: _Seen) -> list[Discrepancy]:
+    """Each channel status that no RQMNAME, definition, CLUSQMGR block or CONNAME links to a queue manager."""
+    out: list[Discrepancy] = []
+    for node, statuses in sorted(seen.unlinked.items()):
+        for status in statuses:
+            o = status.observation
+            kind = o.get("CHLTYPE").upper() or "type not shown"
+            out.append(
+                _make(
+                    "CHANNEL_NOT_LINKED",
+                    f"channel {o.name} ({kind}, {status.status or 'status not shown'}) on {node} cannot be "
+                    f"linked to the queue manager it concerns: {status.how}",
+                    objects=[f"channel {o.name} on {node}"],
+                    nodes=[node],
+                    source=(status.file, o.line),
+                )
+            )
+    return out
+
+
+_RESOLVED = ("CLROUTE", "PUBSCOPE", "SUBSCOPE", "PUB", "SUB")
+"""What DISPLAY TPSTATUS shows of a topic node that routing depends on (beside CLUSTER)."""
+
+
+def _topic_status(topology: Topology, seen: _Seen) -> list[Discrepancy]:
+    """A clustered topic string that members of its cluster resolved differently (MQR014)."""
+    members: dict[tuple[str, str], list[tuple[str, Any]]] = defaultdict(list)
+    for node, capture in sorted(seen.captures.items()):
+        for o in capture.of(TPSTATUS):
+            if o.get("CLUSTER"):
+                members[(o.get("TOPICSTR"), o.get("CLUSTER"))].append((node, o))
+    out: list[Discrepancy] = []
+    for (topicstr, cluster), found in sorted(members.items()):
+        differ = []
+        for keyword in _RESOLVED:
+            values = {node: o.get(keyword).upper() for node, o in found if keyword in o.attributes}
+            if len(set(values.values())) > 1:
+                differ.append(", ".join(f"{keyword}({v}) on {n}" for n, v in sorted(values.items())))
+        if not differ:
+            continue
+        first_node, first = found[0]
+        out.append(
+            _make(
+                "TOPIC_RESOLVED_APART",
+                f"topic string '{topicstr}' of cluster {cluster} is resolved differently on its members: "
+                f"{'; '.join(differ)} (DISPLAY TPSTATUS: which definition a member uses is not "
+                "deterministic)",
+                objects=[f"topic string '{topicstr}'"],
+                nodes=[n for n, _ in found],
+                pattern=topicstr,
+                subs=_under(topology, topicstr, cluster),
+                causes=[
+                    f"DISPLAY TPSTATUS on {n}: ADMIN({o.get('ADMIN')})" for n, o in found if o.get("ADMIN")
+                ],
+                source=(seen.captures[first_node].file, first.line),
+            )
+        )
+    return out
+
+
+def _relations(topology: Topology, seen: _Seen) -> list[Discrepancy]:
+    """Hierarchy relations of the model that DISPLAY PUBSUB does not show, and the reverse."""
+    expected: dict[str, set[tuple[str, str]]] = defaultdict(set)
+    for name, defined in topology.nodes.items():
+        if defined.dialect == Dialect.MQ and defined.parent:
+            expected[name].add((defined.parent, "PARENT"))
+            expected[defined.parent].add((name, "CHILD"))
+    out: list[Discrepancy] = []
+    for node, capture in sorted(seen.captures.items()):
+        if not capture.shows(PUBSUB) or node not in topology.nodes:
+            continue
+        shown = {
+            (o.get("QMNAME"), o.get("TYPE").upper()): o
+            for o in capture.of(PUBSUB)
+            if o.get("TYPE").upper() in ("PARENT", "CHILD")
+        }
+        for peer, relation in sorted(expected[node] - set(shown)):
+            out.append(
+                _make(
+                    "HIERARCHY_RELATION_MISSING",
+                    f"{node}'s DISPLAY PUBSUB shows no {relation} relation with {peer}, which the model has",
+                    objects=[f"qmgr {node}"],
+                    nodes=[node, peer],
+                    source=(capture.file, None),
+                )
+            )
+        for (peer, relation), o in sorted(shown.items()):
+            if (peer, relation) not in expected[node]:
+                out.append(
+                    _make(
+                        "HIERARCHY_RELATION_UNKNOWN",
+                        f"{node}'s DISPLAY PUBSUB shows a {relation} relation with {peer} "
+                        f"(STATUS({o.get('STATUS')})) that the model does not have",
+                        objects=[f"qmgr {node}"],
+                        nodes=[node, peer],
+                        source=(capture.file, o.line),
+                    )
+                )
     return out
 
 

@@ -9,8 +9,32 @@ if TYPE_CHECKING:
     from mqctl.domain.validation import Severity
 
 SHOWN = {"TOPICSTR", "DESTQMGR", "CLUSTER", "CLROUTE", "CLUSQMGR", "STATUS", "TYPE", "RQMNAME", "QMNAME"}
-SHOWN |= {"CONNECTED", "ZONE", "USER", "MSGS"}  # tibemsadmin routes and durables
+SHOWN |= {"CHLTYPE", "CONNAME", "XMITQ", "DEFTYPE", "QMTYPE"}  # what an incident looks at first (issue 37)
+SHOWN |= {"ADMIN", "PUBSCOPE", "SUBSCOPE"}  # DISPLAY TPSTATUS: the object resolved, the scopes
+SHOWN |= {"CONNECTED", "ZONE", "USER", "ONLINE", "MSGS"}  # tibemsadmin routes and durables
 """The attributes of an observation the table shows (`-o json` has them all)."""
+_ORDER = {
+    k: i for i, k in enumerate(("CHLTYPE", "CONNAME", "RQMNAME", "XMITQ", "STATUS", "DEFTYPE", "QMTYPE"))
+}
+"""A channel's and a cluster queue manager's attributes first in this order, the others as captured."""
+
+
+def _cell(text: str) -> str:
+    """A captured value as a table cell: control and format characters escaped (never sent to the
+    terminal), Rich markup in it shown, not interpreted."""
+    import unicodedata
+
+    from rich.markup import escape
+
+    if not text.isprintable():
+        text = "".join(
+            c
+            if c.isprintable() or c == " "
+            else (f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
+            for c in text
+        )
+        text = "".join(c for c in text if unicodedata.category(c) != "Cf")
+    return escape(text)
 
 
 def observed_table(captures: list[dict[str, Any]]) -> None:
@@ -24,10 +48,13 @@ def observed_table(captures: list[dict[str, Any]]) -> None:
         table.add_column(col)
     for c in captures:
         for o in c["observations"]:
-            shown = " ".join(f"{k}({v})" for k, v in o["attributes"].items() if k in SHOWN)
-            table.add_row(c["qmgr"], c["captured_at"], o["kind"], o["name"], shown)
+            keys = sorted(
+                (k for k in o["attributes"] if k in SHOWN), key=lambda k: _ORDER.get(k, len(_ORDER))
+            )
+            shown = " ".join(f"{k}({o['attributes'][k]})" for k in keys)
+            table.add_row(_cell(c["qmgr"]), c["captured_at"], o["kind"], _cell(o["name"]), _cell(shown))
         if not c["observations"]:
-            table.add_row(c["qmgr"], c["captured_at"], "", "", "")
+            table.add_row(_cell(c["qmgr"]), c["captured_at"], "", "", "")
     console().print(table)
 
 

@@ -25,10 +25,11 @@ from mqctl.domain.names import check_ems_server_name, check_mq_name
 from mqctl.domain.objects import subscriptions as sub_rules
 from mqctl.domain.observed import OBSERVED_KINDS, PROXY, NodeCapture, Observation
 from mqctl.formats._located import locate
-from mqctl.formats.display import Block, Capture, read_capture
+from mqctl.formats.display import Block, Capture
+from mqctl.formats.display import read_captures as read_file_captures
 from mqctl.formats.display.ems import DURABLE, ROUTE
 from mqctl.formats.text_io import read_text_file
-from mqctl.store.observed import load_captures, save_capture
+from mqctl.store.observed import captured_at, load_captures, save_capture
 from mqctl.store.repository import Store
 
 E = TypeVar("E", bound=StrEnum)
@@ -40,6 +41,7 @@ _NAME_OF = {
     "PUBSUB": "QMNAME",
     "CHSTATUS": "CHANNEL",
     "SBSTATUS": "SUB",
+    "TPSTATUS": "TOPICSTR",
 }
 _TOPIC_KEYWORDS = (
     "TOPICSTR",
@@ -73,6 +75,10 @@ class DisplayImport:
     not_read: Counter[str] = field(default_factory=Counter)
     not_imported: Counter[str] = field(default_factory=Counter)
     """Definitions left out because the queue manager is not in the model."""
+    skipped_lines: int = 0
+    """Lines outside runmqsc's runs (shell prompts, dspmqver, headings), not read."""
+    kept: bool = True
+    """False when the store holds a newer capture of the queue manager: this one changed nothing."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -87,6 +93,8 @@ class DisplayImport:
             "observations": dict(sorted(self.observations.items())),
             "not_read": dict(sorted(self.not_read.items())),
             "not_imported": dict(sorted(self.not_imported.items())),
+            "skipped_lines": self.skipped_lines,
+            "kept": self.kept,
         }
 
 
@@ -102,46 +110,102 @@ def _when(capture: Capture, at: datetime | None, path: Path) -> datetime:
         return datetime.now(UTC)
 
 
+NOT_CAPTURES = frozenset(
+    [
+        ".md",
+        ".rst",
+        ".sh",
+        ".bash",
+        ".ksh",
+        ".bat",
+        ".cmd",
+        ".ps1",
+        ".py",
+        ".mqsc",
+        ".in",
+        ".tst",
+        ".yaml",
+        ".yml",
+        ".conf",
+        ".ini",
+        ".properties",
+        ".xml",
+        ".html",
+        ".pdf",
+        ".zip",
+        ".gz",
+    ]
+)
+"""Files of a folder that are not captures by their name (scripts, notes, configuration), skipped."""
+_NOT_CAPTURE_NAMES = ("README", "LICENSE", "NOTICE", "CHANGELOG", "MAKEFILE")
+
+
+def _not_a_capture_name(path: Path) -> bool:
+    return path.suffix.lower() in NOT_CAPTURES or path.stem.upper() in _NOT_CAPTURE_NAMES
+
+
+@dataclass
+class ReadCaptures:
+    """Every capture of the files named, read and checked before the store is touched."""
+
+    captures: list[tuple[Capture, datetime]]
+    skipped_files: list[str]
+    """Files of the folders named that are not captures by their name (README, scripts, MQSC)."""
+
+
 def read_captures(
     paths: list[Path], *, qmgr: str | None, at: datetime | None, encoding: str | None = None
-) -> list[tuple[Capture, datetime]]:
-    """Every file (and every file of the folders named) read and checked before the store is touched."""
+) -> ReadCaptures:
+    """Every file (and every file of the folders named, but those that are not captures by their name)
+    read and checked; a file named is always read."""
     out = []
     files: list[Path] = []
+    skipped: list[str] = []
     for path in paths:
         if path.is_dir():
-            files += sorted(p for p in path.rglob("*") if p.is_file() and not p.name.startswith("."))
+            for p in sorted(p for p in path.rglob("*") if p.is_file() and not p.name.startswith(".")):
+                if _not_a_capture_name(p):
+                    skipped.append(str(p))
+                else:
+                    files.append(p)
         elif path.is_file():
             files.append(path)
         else:
             raise InputError("no such file or folder", file=str(path))
     for path in files:
-        capture = read_capture(read_text_file(path, encoding), file=str(path), qmgr=qmgr)
-        try:
-            if _is_ems(capture):
-                check_ems_server_name(capture.qmgr)
-            else:
-                check_mq_name(capture.qmgr, "qmgr")
-        except InputError as err:
-            line, column = capture.qmgr_at
-            raise locate(err, file=capture.file, line=line, column=column) from None
-        out.append((capture, _when(capture, at, path)))
-    return out
+        for capture in read_file_captures(read_text_file(path, encoding), file=str(path), qmgr=qmgr):
+            try:
+                if _is_ems(capture):
+                    check_ems_server_name(capture.qmgr)
+                else:
+                    check_mq_name(capture.qmgr, "qmgr")
+            except InputError as err:
+                line, column = capture.qmgr_at
+                raise locate(err, file=capture.file, line=line, column=column) from None
+            out.append((capture, _when(capture, at, path)))
+    return ReadCaptures(out, skipped)
 
 
 def import_display(
-    store: Store,
+    store_url: str,
     paths: list[Path],
     *,
     qmgr: str | None = None,
     at: datetime | None = None,
     encoding: str | None = None,
-) -> list[DisplayImport]:
-    """``mqctl import display``: the captures of ``paths``, grouped by queue manager, in one transaction."""
+) -> tuple[list[DisplayImport], list[str]]:
+    """``mqctl import display``: the captures of ``paths`` read first (a refusal opens no store, so it
+    creates none), then grouped by queue manager into the store in one transaction. Returns what each
+    queue manager's capture brought and the files skipped by their name."""
+    from mqctl.services.store_access import transaction
+
+    found = read_captures(paths, qmgr=qmgr, at=at, encoding=encoding)
     grouped: dict[str, list[tuple[Capture, datetime]]] = {}
-    for capture, when in read_captures(paths, qmgr=qmgr, at=at, encoding=encoding):
+    for capture, when in found.captures:
         grouped.setdefault(capture.qmgr, []).append((capture, when))
-    return [_import_node(store, name, parts) for name, parts in sorted(grouped.items())]
+    with transaction(store_url) as store:
+        results = [_import_node(store, name, parts) for name, parts in sorted(grouped.items())]
+    return results, found.skipped_files
 
 
 def _is_ems(capture: Capture) -> bool:
@@ -178,8 +242,11 @@ def _import_node(store: Store, name: str, parts: list[tuple[Capture, datetime]])
             if kind not in result.commands:
                 result.commands.append(kind)
         result.not_read.update(capture.others)
+        result.skipped_lines += capture.skipped
         for block in capture.blocks:
             _take(store, capture, block, result, observations, subs, mqsc, origins)
+    if _newer_kept(store, result):
+        return result
     if ref is not None:
         if mqsc:
             _apply_mqsc(store, name, mqsc, origins)
@@ -218,6 +285,7 @@ def _import_ems_node(store: Store, name: str, parts: list[tuple[Capture, datetim
             if kind not in result.commands:
                 result.commands.append(kind)
         result.not_read.update(capture.others)
+        result.skipped_lines += capture.skipped
         routes = {b.attrs["ROUTE"] for b in capture.blocks if b.kind == ROUTE}
         for block in capture.blocks:
             attrs = dict(block.attrs)
@@ -229,11 +297,21 @@ def _import_ems_node(store: Store, name: str, parts: list[tuple[Capture, datetim
                 attrs["ROUTED"] = "YES" if attrs["DURABLE"] in routes else "NO"
             observations.append(Observation(block.kind, key, attrs, block.line))
             result.observations[block.kind] += 1
+    if _newer_kept(store, result):
+        return result
     save_capture(
         store,
         NodeCapture(name, result.captured_at, ", ".join(result.files), tuple(result.commands), observations),
     )
     return result
+
+
+def _newer_kept(store: Store, result: DisplayImport) -> bool:
+    """The store keeps a capture of the node taken later than this one: it stays, this one changes
+    nothing (captures are kept by their own time, not by the order they are imported in)."""
+    kept = captured_at(store, result.qmgr)
+    result.kept = kept is None or kept <= result.captured_at
+    return not result.kept
 
 
 def _take(
@@ -419,5 +497,6 @@ def predicted_display(store: Store) -> dict[str, list[Any]]:
 def observed_links_down(store: Store) -> dict[frozenset[str], str]:
     """``explain --observed``: the links the captures show down, each with its observation."""
     from mqctl.domain.observed import links_down
+    from mqctl.store.observed import load_channels
 
-    return links_down(load_captures(store))
+    return links_down(load_captures(store), load_channels(store))

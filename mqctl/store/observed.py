@@ -8,8 +8,9 @@ from datetime import datetime
 
 from sqlalchemy import Text, cast, delete, insert, select
 
+from mqctl.domain.model import Channel
 from mqctl.domain.observed import NodeCapture, Observation
-from mqctl.store import tables
+from mqctl.store import convert, tables
 from mqctl.store.repository import Store
 
 CHUNK = 5000
@@ -45,6 +46,20 @@ def save_capture(store: Store, capture: NodeCapture) -> None:
     ]
     for start in range(0, len(rows), CHUNK):
         conn.execute(insert(o), rows[start : start + CHUNK])
+
+
+def load_channels(store: Store) -> list[Channel]:
+    """The model's cluster channels (what links a channel status to its queue manager)."""
+    n, t = tables.nodes, convert.CHANNEL.table
+    query = select(n.c.name, *convert.CHANNEL.columns()).join(n, n.c.id == t.c.node_id)
+    return [convert.CHANNEL.from_tuple(row[1:], (row[0],)) for row in store.conn.execute(query)]
+
+
+def captured_at(store: Store, node: str) -> datetime | None:
+    """When the capture kept of ``node`` was taken, if one is kept."""
+    c = tables.captures
+    found = store.conn.execute(select(c.c.captured_at).where(c.c.node == node)).scalar()
+    return None if found is None else datetime.fromisoformat(found)
 
 
 def load_captures(store: Store, nodes: Iterable[str] | None = None) -> list[NodeCapture]:

@@ -287,7 +287,7 @@ def test_api_subscriptions_modelled_marked_and_not_exported(cli: Cli, tmp_path: 
     )
     summary = ok(cli("import", "display", str(capture), "-o", "json")).json()
     assert summary[0]["subscriptions"] == {"ADMIN": 1, "API": 1}
-    assert summary[0]["not_read"] == {"AMQ8150E": 1, "DEFINE QLOCAL": 1, "DISPLAY QLOCAL": 1, "QUEUE": 1}
+    assert summary[0]["not_read"] == {"AMQ8150E": 1, "DEFINE QLOCAL": 1, "DISPLAY QLOCAL": 1}
     shown = ok(cli("display", "sub", "JMS:QM1:app1:orders", "--qmgr", "QM1", "-o", "json")).json()
     assert shown[0]["subtype"] == "API" and shown[0]["selector"] == "region = 'EU' AND (qty > 1)"
     assert shown[0]["topicstr"] == "/orders/EU" and shown[0]["durable"] is True

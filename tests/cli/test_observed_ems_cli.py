@@ -75,6 +75,8 @@ def test_session_round_trip_routes_and_durables_observed_nothing_to_reconcile(
             "observations": {"DURABLE": 2, "ROUTE": 2},
             "not_read": {"info": 1, "show queues": 1},
             "not_imported": {},
+            "skipped_lines": 0,
+            "kept": True,
         }
     ]
     (capture,) = ok(cli("display", "observed", "--qmgr", "E1", "-o", "json")).json()
@@ -171,3 +173,62 @@ def test_a_session_of_a_queue_manager_of_the_model_is_refused(cli: Cli, tmp_path
     session.write_text(HEAD + ROUTES)
     result = cli("import", "display", str(session), "--qmgr", "QM1")
     assert result.exit_code == 2 and "server QM1" in result.stderr, result.stderr
+
+
+SCRIPT_RUN = """TIBCO Enterprise Message Service Administration Tool.
+Copyright 2003-2023 by Cloud Software Group, Inc.
+All rights reserved.
+
+Version 10.2.1 V2 2023-01-10
+
+Connected to: tcp://e1:7222
+Command: info
+ Server:                   E1 (version: 10.2.1 V2)
+ Hostname:                 e1
+Command: show routes
+  Route  T ConnID URL                Zone               T
+  E2     A 5      tcp://e2:7222      default_mhop_zone  m
+  E3     A -      tcp://e3:7222      default_mhop_zone  m
+Command: show durables
+  Topic Name      Durable                   Shared  User       Msgs    Size
+ *orders.>        E2                        N       E2         0       0.0 Kb
+  orders.new      CLIENT1:sub1              N       <offline>  3       1.2 Kb
+  prices.>        PRICES:all                Y       shared     0       0.0 Kb
+  audit.>         AUDIT:sub                 N       *ldapuser  0       0.0 Kb
+"""
+
+
+def test_script_run_offline_user_and_unconnected_route(cli: Cli, store_url: str, tmp_path: Path) -> None:
+    """``tibemsadmin -script`` output (``Command:`` lines, EMS 10's ``<offline>``) is read as a session."""
+    model(cli)
+    run = tmp_path / "e1.log"
+    run.write_text("# captured 2026-11-26T03:00:00Z\n" + SCRIPT_RUN)
+    (summary,) = ok(cli("import", "display", str(run), "-o", "json")).json()
+    assert summary["qmgr"] == "E1" and summary["commands"] == ["ROUTE", "DURABLE"]
+    assert summary["observations"] == {"DURABLE": 4, "ROUTE": 2} and summary["not_read"] == {"info": 1}
+    (capture,) = ok(cli("display", "observed", "--qmgr", "E1", "-o", "json")).json()
+    seen = {o["name"]: o["attributes"] for o in capture["observations"]}
+    assert seen["orders.new:CLIENT1:sub1"]["ONLINE"] == "NO"
+    assert seen["orders.new:CLIENT1:sub1"]["USER"] == "<offline>"
+    assert seen["orders.>:E2"]["ONLINE"] == "YES" and seen["orders.>:E2"]["ROUTED"] == "YES"
+    assert seen["prices.>:PRICES:all"]["ONLINE"] == "SHARED"
+    assert (seen["audit.>:AUDIT:sub"]["USER"], seen["audit.>:AUDIT:sub"]["EXTERNAL_USER"]) == (
+        "ldapuser",
+        "YES",
+    )
+    assert seen["E3"]["CONNECTED"] == "NO" and seen["E2"]["CONNECTED"] == "YES"
+    result = cli("reconcile", "-o", "json")
+    codes = [(f["code"], f["nodes"]) for f in result.json()["findings"]]
+    assert ("ROUTE_NOT_CONNECTED", ["E1", "E3"]) in codes
+
+
+def test_not_a_session_names_the_forms_of_both_products(cli: Cli, store_url: str, tmp_path: Path) -> None:
+    ok(cli("define", "qmgr", "E1", "--dialect", "ems"))
+    before = dump_store(store_url)
+    run = tmp_path / "e1.log"
+    run.write_text(SCRIPT_RUN.split("Command: show routes")[0] + "Command: show queues\n")
+    result = cli("import", "display", str(run), "--qmgr", "E1")
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.stderr
+    for form in ("runmqsc", "runCommandJSON", "tcp://host:7222> show routes", "Command: show routes"):
+        assert form in result.stderr
+    assert dump_store(store_url) == before

@@ -19,14 +19,18 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from mqctl.domain.errors import InputError
-from mqctl.formats.display.reader import CAPTURED, Block, Capture
+from mqctl.domain.errors import InputError, clip
+from mqctl.formats.display.reader import CAPTURED, NOT_A_CAPTURE, Block, Capture, _timestamp
 
 __all__ = ["ROUTE", "DURABLE", "is_tibemsadmin", "read_tibemsadmin"]
 
 ROUTE, DURABLE = "ROUTE", "DURABLE"
 
 PROMPT = re.compile(r"^((?:tcp|ssl)://\S*?|tibemsadmin)>\s?(.*)$", re.IGNORECASE)
+SCRIPTED = re.compile(r"^Command:\s*(.*)$")
+"""What ``tibemsadmin -script FILE`` prints before each command's answer (scripts, monitoring agents)."""
+OFFLINE = ("offline", "<offline>")
+"""The User of a durable whose subscriber is not connected: ``offline`` (EMS 8), ``<offline>`` (EMS 10)."""
 _TOOL = "TIBCO Enterprise Message Service Administration Tool"
 _SERVER = re.compile(r"^\s*Server:\s+(\S+)")
 _TOKEN = re.compile(r"\S+")
@@ -39,7 +43,9 @@ def is_tibemsadmin(text: str) -> bool:
     head = text.lstrip()[:4096]
     if head.startswith(_TOOL):
         return True
-    return any(PROMPT.match(line) is not None for line in head.splitlines()[:50])
+    return any(
+        PROMPT.match(line) is not None or SCRIPTED.match(line) is not None for line in head.splitlines()[:50]
+    )
 
 
 def _fail(message: str, file: str, line: int, column: int = 1) -> InputError:
@@ -58,11 +64,11 @@ def _route(row: list[tuple[int, str]], number: int, line: str, file: str) -> Blo
         )
     (_, name), (tc, kind), (cc, connid), (_, url), (_, zone), (zc, ztype) = row
     if kind.upper() not in ("A", "P"):
-        raise _fail(f"route type {kind!r} is not A or P", file, number, tc)
+        raise _fail(f"route type {clip(kind)!r} is not A or P", file, number, tc)
     if connid != "-" and not connid.isdigit():
-        raise _fail(f"ConnID {connid!r} is neither a number nor '-'", file, number, cc)
+        raise _fail(f"ConnID {clip(connid)!r} is neither a number nor '-'", file, number, cc)
     if ztype.lower() not in ("m", "1"):
-        raise _fail(f"zone type {ztype!r} is not m or 1", file, number, zc)
+        raise _fail(f"zone type {clip(ztype)!r} is not m or 1", file, number, zc)
     attrs = {
         "ROUTE": name,
         "TYPE": "ACTIVE" if kind.upper() == "A" else "PASSIVE",
@@ -91,24 +97,39 @@ def _durable(row: list[tuple[int, str]], shared: bool, number: int, line: str, f
     if shared:
         flag = rest[0][1].upper()
         if flag not in ("Y", "N"):
-            raise _fail(f"Shared {rest[0][1]!r} is not Y or N", file, number, rest[0][0])
+            raise _fail(f"Shared {clip(rest[0][1])!r} is not Y or N", file, number, rest[0][0])
         rest = rest[1:]
     user, (mc, msgs) = rest[0][1], rest[1]
     if not msgs.isdigit():
-        raise _fail(f"Msgs {msgs!r} is not a number", file, number, mc)
+        raise _fail(f"Msgs {clip(msgs)!r} is not a number", file, number, mc)
     dynamic = topic.startswith("*")
+    external = user.startswith("*") and len(user) > 1  # a user defined outside the server (LDAP)
+    user = user[1:] if external else user
+    online = "NO" if user.lower() in OFFLINE else "SHARED" if user.lower() == "shared" else "YES"
     attrs = {
         "TOPIC": topic[1:] if dynamic else topic,
         "DURABLE": durable,
         "DYNAMIC": "YES" if dynamic else "NO",
         "USER": user,
-        "ONLINE": "NO" if user == "offline" else "YES",
+        "EXTERNAL_USER": "YES" if external else "NO",
+        "ONLINE": online,
         "MSGS": msgs,
         "SIZE": " ".join(t for _, t in rest[2:]),
     }
     if shared:
         attrs["SHARED"] = "YES" if flag == "Y" else "NO"
     return Block(DURABLE, attrs, number, row[0][0], text=line, first=number)
+
+
+def _command(capture: Capture, text: str) -> str:
+    """The table the command's answer is (ROUTE, DURABLE), else "" (and the command counted by name)."""
+    command = " ".join(text.split()).lower()
+    table = {"show routes": ROUTE, "show durables": DURABLE}.get(" ".join(command.split()[:2]), "")
+    if table:
+        capture.saw(table)
+    elif command and command not in ("exit", "quit"):
+        capture.others[" ".join(command.split()[:2])] += 1
+    return table
 
 
 def read_tibemsadmin(text: str, *, file: str, qmgr: str | None = None) -> Capture:
@@ -122,30 +143,13 @@ def read_tibemsadmin(text: str, *, file: str, qmgr: str | None = None) -> Captur
     header = False
     shared = True
     for number, line in enumerate(text.split("\n"), start=1):
-        prompt = PROMPT.match(line)
+        prompt = PROMPT.match(line) or SCRIPTED.match(line)
         if prompt is not None:
-            command = " ".join(prompt.group(2).split()).lower()
-            table, header = "", False
-            if command.split()[:2] == ["show", "routes"]:
-                table = ROUTE
-            elif command.split()[:2] == ["show", "durables"]:
-                table = DURABLE
-            elif command and command not in ("exit", "quit"):
-                capture.others[" ".join(command.split()[:2])] += 1
-            if table:
-                capture.saw(table)
+            table, header = _command(capture, prompt.group(prompt.lastindex or 1)), False
             continue
         stamp = CAPTURED.match(line)
         if stamp is not None:
-            try:
-                captured_at = datetime.fromisoformat(stamp.group(1).replace("Z", "+00:00"))
-            except ValueError:
-                raise _fail(
-                    f"capture time {stamp.group(1)!r} is not ISO 8601",
-                    file,
-                    number,
-                    line.find(stamp.group(1)) + 1,
-                ) from None
+            captured_at = _timestamp(stamp.group(1), file, number, line.find(stamp.group(1)) + 1)
             continue
         found = _SERVER.match(line)
         if found is not None and server is None:
@@ -173,11 +177,11 @@ def read_tibemsadmin(text: str, *, file: str, qmgr: str | None = None) -> Captur
     if server is not None:
         name, line_no, column = server
         if qmgr is not None and qmgr != name:
-            raise _fail(f"session of EMS server {name}, not of {qmgr} (--qmgr)", file, line_no, column)
+            raise _fail(f"session of EMS server {clip(name)}, not of {qmgr} (--qmgr)", file, line_no, column)
         capture.qmgr, capture.qmgr_at = name, (line_no, column)
     if not capture.qmgr:
         raise _fail("names no EMS server (no 'Server:' line): give --qmgr", file, 1, 1)
     if not capture.commands:
-        raise _fail("holds no 'show routes' nor 'show durables' answer", file, 1, 1)
+        raise _fail(f"holds no 'show routes' nor 'show durables' answer: {NOT_A_CAPTURE}", file, 1, 1)
     capture.captured_at = captured_at
     return capture

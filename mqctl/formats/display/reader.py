@@ -20,9 +20,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from mqctl.domain.errors import InputError
+from mqctl.domain.errors import InputError, clip
 
-__all__ = ["Block", "Capture", "read_capture"]
+__all__ = ["Block", "Capture", "read_capture", "read_captures"]
 
 BANNER = re.compile(r"^Starting MQSC for queue manager (\S+)\.\s*$")
 ECHO = re.compile(r"^\s*(\d+)\s:\s?(.*)$")
@@ -32,7 +32,7 @@ FOOTER = re.compile(r"^\s*(\d+|One) MQSC commands? read\.\s*$")
 CAPTURED = re.compile(r"^#\s*captured(?:[ _]at)?\s*:?\s*(\S+)\s*$", re.IGNORECASE)
 """A comment line a capture script may add (``# captured 2026-11-26T03:00:00Z``): the capture time."""
 
-KINDS = ("SUB", "TOPIC", "TCLUSTER", "QMGR", "PUBSUB", "CHSTATUS", "CLUSQMGR", "SBSTATUS")
+KINDS = ("SUB", "TOPIC", "TCLUSTER", "QMGR", "PUBSUB", "CHSTATUS", "CLUSQMGR", "SBSTATUS", "TPSTATUS")
 """The blocks read (``OTHER`` and ``FAILED`` are counted only)."""
 
 _VERBS = {
@@ -44,6 +44,8 @@ _VERBS = {
     "PUBSUB": "PUBSUB",
     "CHSTATUS": "CHSTATUS",
     "CLUSQMGR": "CLUSQMGR",
+    "TPSTATUS": "TPSTATUS",
+    "TPS": "TPSTATUS",
 }
 _MESSAGES = {
     "AMQ8096": "SUB",
@@ -53,6 +55,7 @@ _MESSAGES = {
     "AMQ8723": "PUBSUB",
     "AMQ8417": "CHSTATUS",
     "AMQ8441": "CLUSQMGR",
+    "AMQ8754": "TPSTATUS",
 }
 _PROXIES_SHOWN = re.compile(r"SUBTYPE\s*\(\s*(ALL|PROXY)\s*\)", re.IGNORECASE)
 """DISPLAY SUB shows proxy subscriptions only when asked for them."""
@@ -72,6 +75,7 @@ _REQUIRED = {
     "CHSTATUS": ("CHANNEL", "STATUS"),
     "CLUSQMGR": ("CLUSQMGR", "CLUSTER"),
     "SBSTATUS": ("SUB",),
+    "TPSTATUS": ("TOPICSTR",),
 }
 """What a block of each kind always shows: a block without them was cut short."""
 
@@ -124,7 +128,12 @@ class Capture:
     """The kinds of the DISPLAY commands seen (``SUB``, ``TCLUSTER``, ...), in order, once each."""
     blocks: list[Block] = field(default_factory=list)
     others: Counter[str] = field(default_factory=Counter)
-    """What is not read, counted by what it is (``QUEUE``, ``AMQ8147E``...)."""
+    """What is not read: commands by name (``DISPLAY QLOCAL``), once each, failed ones' messages
+    (``AMQ8147E``)."""
+    ran: Counter[str] = field(default_factory=Counter)
+    """Every command the output answers, by name (``DISPLAY SUB``, ``DEFINE QLOCAL``)."""
+    skipped: int = 0
+    """Lines outside the runs of runmqsc (shell prompts, ``dspmqver``, headings): not read."""
 
     def saw(self, kind: str) -> None:
         if kind not in self.commands:
@@ -132,17 +141,60 @@ class Capture:
 
 
 def read_capture(text: str, *, file: str, qmgr: str | None = None) -> Capture:
-    """The capture ``text`` holds; ``qmgr`` (``--qmgr``) when the file names none, and checked when it does."""
+    """The one capture ``text`` holds (``read_captures``); a file of several queue managers is refused."""
+    found = read_captures(text, file=file, qmgr=qmgr)
+    if len(found) > 1:
+        line, column = found[1].qmgr_at
+        raise _fail(f"holds captures of {len(found)} queue managers", file, line, column)
+    return found[0]
+
+
+def read_captures(text: str, *, file: str, qmgr: str | None = None) -> list[Capture]:
+    """The captures ``text`` holds, one per queue manager (runmqsc runs of several queue managers in one
+    file are several captures); ``qmgr`` (``--qmgr``) when the file names none, checked when it does.
+    What holds no answer to a DISPLAY read is refused: it is not a capture (docs/observed.md)."""
     stripped = text.lstrip()
     if stripped.startswith(("{", "[")):
         from mqctl.formats.display.rest import read_json
 
-        return read_json(text, file=file, qmgr=qmgr)
-    from mqctl.formats.display.ems import is_tibemsadmin, read_tibemsadmin
+        found = [read_json(text, file=file, qmgr=qmgr)]
+    else:
+        from mqctl.formats.display.ems import is_tibemsadmin, read_tibemsadmin
 
-    if is_tibemsadmin(text):
-        return read_tibemsadmin(text, file=file, qmgr=qmgr)
-    return _read_runmqsc(text, file=file, qmgr=qmgr)
+        if is_tibemsadmin(text):
+            found = [read_tibemsadmin(text, file=file, qmgr=qmgr)]
+        else:
+            from mqctl.formats.display.runmqsc import read_runmqsc
+
+            found = read_runmqsc(text, file=file, qmgr=qmgr)
+    for capture in found:
+        if not capture.commands:
+            line, column = capture.qmgr_at
+            raise _fail(_holds(capture) + ": not a capture, nothing imported", file, line, column)
+    return found
+
+
+NOT_A_CAPTURE = (
+    "not a capture: import display reads runmqsc output of DISPLAY commands ('Starting MQSC for queue "
+    "manager QM1.' then each command's answer), MQ REST runCommandJSON answers (JSON with a "
+    "commandResponse list) and tibemsadmin sessions (prompt lines 'tcp://host:7222> show routes' or "
+    "-script runs' 'Command: show routes' lines)"
+)
+
+
+def _holds(capture: Capture) -> str:
+    """What a capture without any DISPLAY answer read holds, in a few words."""
+    total = sum(capture.ran.values())
+    if not total:
+        return "no DISPLAY answer" if not capture.others else "no answer to a DISPLAY that is read"
+    displays = sorted(n for n in capture.ran if n.startswith("DISPLAY"))
+    noun = "command" if total == 1 else "commands"
+    if not displays:
+        return f"{total} {noun}, none of them DISPLAY"
+    return (
+        f"{total} {noun}, none of them a DISPLAY that is read ({', '.join(displays[:3])}"
+        f"{', ...' if len(displays) > 3 else ''})"
+    )
 
 
 # --- runmqsc ----------------------------------------------------------------------------------------
@@ -166,6 +218,8 @@ def _command_kind(command: str) -> str:
     kind = _VERBS.get(words[1].upper(), "OTHER")
     if kind == "TOPIC" and re.search(r"TYPE\s*\(\s*CLUSTER\s*\)", command, re.IGNORECASE):
         return "TCLUSTER"
+    if kind == "TPSTATUS" and re.search(r"TYPE\s*\(\s*(SUB|PUB)\s*\)", command, re.IGNORECASE):
+        return "OTHER"  # the subscription and publisher status of a topic node: not read
     return kind
 
 
@@ -178,151 +232,26 @@ def _block_kind(command_kind: str, message_id: str, first: str, attrs: dict[str,
     return kind
 
 
-_STRUCTURE = re.compile(r"^(?![ \t]+[A-Za-z]).*$", re.M)
-"""Every line that is not a line of items (those start with blanks then a keyword): message lines, echoed
-commands, counts, blank lines. What lies between two of them is the items of the block open."""
-
-
-def _read_runmqsc(text: str, *, file: str, qmgr: str | None) -> Capture:
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    capture: Capture | None = None
-    captured_at: datetime | None = None
-    command_kind = "OTHER"
-    block: Block | None = None
-    footer = skipping = False
-    echoed = ""
-    number, counted = 1, 0  # the line number at offset ``counted`` of text
-    prev_end = -1  # where the last structure line ended
-
-    def close() -> None:
-        nonlocal block
-        if block is not None and capture is not None:
-            first_key = _read_items(block, file)
-            _finish_block(capture, block, first_key, command_kind, file)
-        block = None
-
-    for found in _STRUCTURE.finditer(text):
-        start = found.start()
-        number += text.count("\n", counted, start)
-        counted = start
-        if start > prev_end + 1:  # item lines between the previous structure line and this one
-            items = text[prev_end + 1 : start - 1]
-            first = number - items.count("\n") - 1
-            if capture is None:
-                raise _fail("not runmqsc DISPLAY output nor a runCommandJSON response", file, first)
-            if block is None:
-                if not footer and not skipping:
-                    raise _fail(
-                        "expected an AMQ message line, an echoed command or KEYWORD(value) items", file, first
-                    )
-            elif not block.text:
-                block.text, block.first = items, first
-            else:
-                block.text += "\n" + items
-        prev_end = found.end()
-        line = found.group(0)
-        if not line.strip():
-            continue
-        if capture is None:
-            stamp = CAPTURED.match(line)
-            if stamp:
-                captured_at = _timestamp(stamp.group(1), file, number, line.index(stamp.group(1)) + 1)
-                continue
-            banner = BANNER.match(line)
-            if banner:
-                name = _check_qmgr(banner.group(1), qmgr, file, number, banner.start(1) + 1)
-                capture = Capture(file, name, (number, banner.start(1) + 1), captured_at)
-                continue
-            if ECHO.match(line) or MESSAGE.match(line):
-                if qmgr is None:
-                    raise _fail(
-                        "names no queue manager (no 'Starting MQSC for queue manager' line): give --qmgr",
-                        file,
-                        number,
-                    )
-                capture = Capture(file, qmgr, (number, 1), captured_at)
-            elif "Copyright" in line or line.startswith("#"):
-                continue  # runmqsc's copyright line comes before the banner; comments of a capture script
-            else:
-                raise _fail("not runmqsc DISPLAY output nor a runCommandJSON response", file, number)
-        if footer:
-            continue
-        if line[0] == "A":
-            message = MESSAGE.match(line)
-            if message:
-                close()
-                severity = message.group(2) or "I"
-                skipping = severity != "I"
-                if skipping:  # a failed command's message (and any text it quotes): counted, not read
-                    capture.others[f"{message.group(1)}{severity}"] += 1
-                    continue
-                block = Block("", {}, number, 1, line.strip())
-                continue
-        if FOOTER.match(line):
-            close()
-            footer = True
-            continue
-        more = ECHO_MORE.match(line)
-        if more and block is None:  # the continuation of an echoed command
-            echoed += " " + more.group(1)
-            if command_kind == "SUB" and _PROXIES_SHOWN.search(echoed):
-                capture.saw("PROXY")
-            continue
-        echo = ECHO.match(line)
-        if echo:
-            close()
-            skipping = False
-            echoed = echo.group(2)
-            command_kind = _command_kind(echoed)
-            if command_kind == "OTHER":
-                capture.others[_echo_name(echo.group(2))] += 1
-            else:
-                capture.saw(command_kind)
-                if command_kind == "SUB" and _PROXIES_SHOWN.search(echo.group(2)):
-                    capture.saw("PROXY")
-            continue
-        raise _fail("expected an AMQ message line, an echoed command or KEYWORD(value) items", file, number)
-    if prev_end + 1 < len(text):  # item lines at the very end (no line after them)
-        items = text[prev_end + 1 :].rstrip("\n")
-        if items:
-            number += text.count("\n", counted, prev_end + 1)
-            if capture is None or block is None:
-                raise _fail("not runmqsc DISPLAY output nor a runCommandJSON response", file, number)
-            if not block.text:
-                block.text, block.first = items, number
-            else:
-                block.text += "\n" + items
-    close()
-    if capture is None:
-        raise _fail("not runmqsc DISPLAY output nor a runCommandJSON response: it is empty", file, 1)
-    if not footer and capture.commands:
-        lines = text.rstrip("\n").split("\n")
-        raise _fail(
-            "the output is cut short: no 'N MQSC commands read.' line at its end (truncated block?)",
-            file,
-            len(lines),
-            len(lines[-1].rstrip()) + 1,
-        )
-    return capture
-
-
-def _echo_name(command: str) -> str:
+def command_name(command: str) -> str:
+    """``dis ql(*) all`` -> ``DISPLAY QL``: the verb (in full) and the object's keyword."""
     words = re.split(r"[\s(]+", command.strip(), maxsplit=2)
-    return " ".join(w.upper() for w in words[:2]) or "command"
+    verb = _VERB_NAMES.get(words[0].upper(), words[0].upper()) if words and words[0] else ""
+    return " ".join([verb, *(w.upper() for w in words[1:2])]).strip() or "command"
+
+
+_VERB_NAMES = {"DIS": "DISPLAY", "DEF": "DEFINE", "ALT": "ALTER", "DEL": "DELETE", "STA": "START"}
 
 
 def _finish_block(capture: Capture, block: Block, first: str, command_kind: str, file: str) -> None:
+    """The block into the capture; one of a command not read is left out (the command is counted), and
+    one that no echoed command explains (``runmqsc -e``) is counted by its message id."""
     message_id = block.message.split(":", 1)[0][:7]
     kind = _block_kind(command_kind, message_id, first, block.attrs)
-    if kind == "OTHER":
-        label = first or block.message.split(":", 1)[-1].strip().rstrip(".") or message_id
-        capture.others[label] += 1
+    if kind == "OTHER" or not block.attrs:
+        if not capture.ran and block.attrs:
+            capture.others[block.message.split(":", 1)[0] or "answer without a command"] += 1
         return
     block.kind = kind
-    if not block.attrs:
-        capture.others[block.message.split(":", 1)[-1].strip().rstrip(".") or message_id] += 1
-        return
     for keyword in _REQUIRED[kind]:
         if keyword not in block.attrs:
             line = block.last_line
@@ -442,12 +371,17 @@ def _unquote(value: str) -> str:
 
 
 def _timestamp(text: str, file: str, line: int, column: int) -> datetime:
+    """An ISO 8601 time, UTC when it gives no offset; one that UTC cannot hold is refused."""
+    from datetime import UTC
+
     try:
         when = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
-        raise _fail(f"{text!r} is not an ISO 8601 time", file, line, column) from None
+        raise _fail(f"{clip(text)!r} is not an ISO 8601 time", file, line, column) from None
     if when.tzinfo is None:
-        from datetime import UTC
-
         when = when.replace(tzinfo=UTC)
+    try:
+        when.astimezone(UTC)
+    except OverflowError:
+        raise _fail(f"capture time {clip(text)!r} is out of range", file, line, column) from None
     return when

@@ -8,6 +8,7 @@ request's ``qualifier`` says what was displayed, its ``qmgr`` whose answer it is
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime
 from typing import Any
 
@@ -26,10 +27,7 @@ _QUALIFIERS = {
 
 
 def read_json(text: str, *, file: str, qmgr: str | None) -> Capture:
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise _fail(f"not valid JSON: {err.msg}", file, err.lineno, err.colno) from None
+    doc = _load(text, file)
     exchanges = doc if isinstance(doc, list) else [doc]
     finder = _Finder(text)
     named: str | None = None
@@ -57,13 +55,17 @@ def read_json(text: str, *, file: str, qmgr: str | None) -> Capture:
         if isinstance(when, str):
             line, column = finder.find(json.dumps(when))
             captured_at = _timestamp(when, file, line, column)
-        qualifier = str(request.get("qualifier", "")).lower()
-        kind = _QUALIFIERS.get(qualifier, "")
-        if kind == "TOPIC" and str((request.get("parameters") or {}).get("type", "")).lower() == "cluster":
+        if str(request.get("command", "display")).lower() not in ("display", "dis"):
+            kind = ""  # the answer to another command: nothing of it is a DISPLAY answer
+            parameters: dict[str, Any] = {}
+        else:
+            kind = _QUALIFIERS.get(str(request.get("qualifier", "")).lower(), "")
+            parameters = _parameters(request, file, finder)
+        if kind == "TOPIC" and str(parameters.get("type", "")).lower() == "cluster":
             kind = "TCLUSTER"
         if kind:
             pending.append(({}, "SEEN:" + kind))
-        subtype = str((request.get("parameters") or {}).get("subtype", "")).lower()
+        subtype = str(parameters.get("subtype", "")).lower()
         if kind == "SUB" and subtype in ("all", "proxy"):
             pending.append(({}, "SEEN:PROXY"))
         for item in response["commandResponse"]:
@@ -83,6 +85,67 @@ def read_json(text: str, *, file: str, qmgr: str | None) -> Capture:
             continue
         _json_block(capture, item, kind, file, finder)
     return capture
+
+
+MAX_DEPTH = 32
+"""A runCommandJSON answer nests three or four levels; deeper is not one (and would exhaust the stack)."""
+
+
+def _load(text: str, file: str) -> Any:
+    """The JSON document, refused in one line when it is not JSON, nests too deeply or holds a number
+    Python will not convert (more than 4,300 digits)."""
+    depth = _depth(text)
+    if depth[0] > MAX_DEPTH:
+        raise _fail(
+            f"nested more than {MAX_DEPTH} levels deep: not a runCommandJSON answer", file, *depth[1:]
+        )
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise _fail(f"not valid JSON: {err.msg}", file, err.lineno, err.colno) from None
+    except (ValueError, RecursionError):
+        found = re.search(r"\d{4000,}", text)
+        at = found.start() if found else 0
+        line = text.count("\n", 0, at) + 1
+        raise _fail(
+            "a number too long to read (thousands of digits)", file, line, at - text.rfind("\n", 0, at)
+        ) from None
+
+
+def _depth(text: str) -> tuple[int, int, int]:
+    """The deepest nesting of brackets outside strings, with the line and column where it is first
+    reached past ``MAX_DEPTH`` (a scan, not a parse: the parser is what must not be sent there)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for i, c in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if depth > MAX_DEPTH:
+                    return depth, text.count("\n", 0, i) + 1, i - text.rfind("\n", 0, i)
+        elif c in "]}":
+            depth -= 1
+    return deepest, 1, 1
+
+
+def _parameters(request: dict[str, Any], file: str, finder: _Finder) -> dict[str, Any]:
+    found = request.get("parameters")
+    if found is None:
+        return {}
+    if not isinstance(found, dict):
+        line, column = finder.find('"parameters"')
+        raise _fail(f"request.parameters is a {type(found).__name__}, not an object", file, line, column)
+    return found
 
 
 class _Finder:
