@@ -93,11 +93,11 @@ def test_subscriptions_namelists_channels_memberships() -> None:
     apply(state, Define(Subscription("QM1", "S", "a/b")), seq=1)
     apply(state, Define(Namelist("QM1", "NL", ("C1", "C2"))), seq=2)
     made = apply(state, Define(Channel("QM1", "TO.QM1", ChannelType.CLUSRCVR, clusnl="NL")), seq=3)
-    assert set(state.memberships) == {"C1", "C2"} and made.notes == []
+    assert set(state.memberships) == {"C1", "C2"} and made.notes == ()
     note = apply(state, Define(Channel("QM1", "TO.X", ChannelType.CLUSRCVR, clusnl="MISSING")), seq=4)
-    assert note.notes == ["channel TO.X: namelist MISSING is not defined (yet)"]
+    assert note.notes == ("channel TO.X: namelist MISSING is not defined (yet)",)
     dropped = apply(state, Delete(Kind.NAMELIST, "NL"), seq=5)
-    assert dropped.notes == ["channel TO.QM1: namelist NL is not defined now"] and state.memberships == {}
+    assert dropped.notes == ("channel TO.QM1: namelist NL is not defined now",) and state.memberships == {}
     apply(state, Define(Membership("QM1", "EU", True)), seq=6)
     assert state.memberships["EU"].full_repository
     apply(state, Alter(Kind.MEMBERSHIP, "EU", {"full_repository": False}), seq=7)

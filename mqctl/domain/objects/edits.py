@@ -164,7 +164,7 @@ class Change:
     before: object | None = None
     after: object | None = None
     also_deleted: tuple[object, ...] = ()
-    notes: list[str] = field(default_factory=list)
+    notes: tuple[str, ...] = ()
     """What a user should know and the edit accepts (a CLUSNL naming a namelist not defined yet)."""
 
     @property

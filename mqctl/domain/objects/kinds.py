@@ -284,7 +284,7 @@ class NamelistRules:
         gone = namelists.delete(state, key, seq=seq)
         users = sorted(c.name for c in state.channels.values() if c.clusnl == key)
         return Change(
-            edit, gone, None, notes=[f"channel {c}: namelist {key} is not defined now" for c in users]
+            edit, gone, None, notes=tuple(f"channel {c}: namelist {key} is not defined now" for c in users)
         )
 
 
@@ -317,9 +317,9 @@ class ChannelRules:
         return Change(edit, channels.delete(state, key, seq=seq), None)
 
 
-def _missing_namelist(state: NodeState, ch: Channel) -> list[str]:
+def _missing_namelist(state: NodeState, ch: Channel) -> tuple[str, ...]:
     note = channels.missing_namelist(state, ch)
-    return [note] if note else []
+    return (note,) if note else ()
 
 
 class RouteRules:
