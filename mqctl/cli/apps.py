@@ -29,6 +29,7 @@ OBJECT_COMMANDS: dict[str, tuple[tuple[str, str], ...]] = {
             ("cluster", "nodes", "define alter display delete"),
             ("membership", "nodes", "define alter display delete"),
             ("observed", "observed", "display"),
+            ("proxies", "proxies", "display"),
             ("route", "routes", "define alter display delete"),
             ("route-selector", "routes", "define alter display delete"),
             ("tree", "topic_tree", "display"),
@@ -43,7 +44,23 @@ OBJECT_COMMANDS: dict[str, tuple[tuple[str, str], ...]] = {
 registers it (tests/cli/test_lazy_objects.py holds this to what the modules register)."""
 
 
-class ObjectVerb(TyperGroup):
+class PlacedGroup(TyperGroup):
+    """A group whose subcommands' usage errors know their command: click raises some without a context
+    (``--durable=no`` on a flag), and the one-line error then could not say ``define sub:``."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as exc:
+            name = ctx.invoked_subcommand
+            if exc.ctx is None and name is not None:
+                command = self.get_command(ctx, name)
+                if command is not None:
+                    exc.ctx = click.Context(command, info_name=name, parent=ctx)
+            raise
+
+
+class ObjectVerb(PlacedGroup):
     """A verb's group whose object types are imported and built one by one, on demand."""
 
     verb: ClassVar[str] = ""
@@ -81,6 +98,7 @@ class ObjectVerb(TyperGroup):
 
 def sub_app(**settings: Any) -> typer.Typer:
     """A command family's app (a group, or a single command when it registers one without a callback)."""
+    settings.setdefault("cls", PlacedGroup)
     return typer.Typer(add_completion=False, **settings)
 
 

@@ -77,7 +77,9 @@ def reading() -> Iterator[Store]:
 
 def hint(message: str) -> None:
     """Where the user is likely wrong though the command is valid: one line on stderr, exit code unchanged."""
-    sys.stderr.write(f"mqctl: hint: {message}\n")
+    from mqctl.render.safe_text import error_line
+
+    sys.stderr.write(f"mqctl: hint: {error_line(message)}\n")
 
 
 def done(message: str) -> None:

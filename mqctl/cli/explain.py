@@ -107,7 +107,7 @@ def explain_command(
     elif output is ExplainOutput.table:
         from mqctl.render.explain_tree import render
 
-        render(result, topology)
+        render(result, topology, failures)
         for note in notes:
             typer.echo(f"observed: link {' - '.join(note['link'])} down: {note['observation']}")
     else:

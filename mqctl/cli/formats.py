@@ -10,6 +10,7 @@ import typer
 
 from mqctl.cli.apps import sub_app
 from mqctl.cli.common import OUTPUT_OPTION, Output, emit_json, hint, reading, transaction
+from mqctl.render.safe_text import error_line, safe
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -65,17 +66,17 @@ def _finish(result: FileResult, continue_on_error: bool) -> None:
     """runmqsc's exit codes: 0 all processed, 2 rejected (nothing changed), 1 some skipped (--continue)."""
     run = result.run
     if run.lines:  # one write: a 100,000-command script echoes some 200,000 lines
-        typer.echo("\n".join(run.lines))
+        typer.echo(safe("\n".join(run.lines), lines=True))
     for warning in run.warnings:
-        sys.stderr.write(f"mqctl: warning: {warning}\n")
+        sys.stderr.write(f"mqctl: warning: {error_line(warning)}\n")
     if run.errors:
         first = run.errors[0]
         if continue_on_error:
             sys.stderr.write(
-                f"mqctl: {len(run.errors)} command(s) failed and were skipped; first: {first.one_line()}\n"
+                f"mqctl: {len(run.errors)} command(s) failed and were skipped; first: {error_line(first.one_line())}\n"
             )
             raise typer.Exit(1)
-        sys.stderr.write(f"mqctl: error: {first.one_line()} (script rejected, nothing changed)\n")
+        sys.stderr.write(f"mqctl: error: {error_line(first.one_line())} (script rejected, nothing changed)\n")
         raise typer.Exit(2)
 
 
@@ -145,7 +146,7 @@ def tibemsadmin_command(
     ),
     encoding: str | None = ENCODING_OPTION,
 ) -> None:
-    """Apply a tibemsadmin script (topics, routes, route selectors) to the model of SERVER."""
+    """Apply a tibemsadmin script (topics, routes, route selectors, durables) to the model of SERVER."""
     from mqctl.services.formats import tibemsadmin
 
     text, name = _script(file, encoding)
@@ -223,14 +224,17 @@ def import_mqsc_command(
     if output is Output.json:
         emit_json(summary)
         return
+    from mqctl.formats.script_run import counted
+
     for r, result in zip(summary, results, strict=True):
         typer.echo(
-            f"{r['qmgr']}: {r['read']} commands read from {r['file']}, {r['processed']} processed, "
-            f"{r['not_modelled']} not modelled, {r['attributes_not_modelled']} attributes not modelled, "
-            f"{r['skipped']} skipped"
+            f"{r['qmgr']}: {counted(r['read'], 'command')} read from {r['file']}, {r['processed']} processed, "
+            f"{r['not_modelled']} not modelled, {counted(r['attributes_not_modelled'], 'attribute')} not "
+            f"modelled, {r['skipped']} skipped"
             + (f" (not modelled: {result.run.unmodelled_text()})" if result.run.unmodelled else "")
         )
-    typer.echo(f"{len(summary)} queue managers imported, {sum(r['read'] for r in summary)} commands read.")
+    read = sum(r["read"] for r in summary)
+    typer.echo(f"{counted(len(summary), 'queue manager')} imported, {counted(read, 'command')} read.")
 
 
 @import_app.command("ems")
@@ -352,7 +356,7 @@ def export_mqsc_command(
 def _not_written(exports: list[Exported]) -> None:
     for exported in exports:
         for note in exported.not_written:
-            sys.stderr.write(f"mqctl: warning: {exported.node}: not written: {note}\n")
+            sys.stderr.write(f"mqctl: warning: {error_line(f'{exported.node}: not written: {note}')}\n")
 
 
 @export_app.command("ems")

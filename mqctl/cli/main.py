@@ -15,10 +15,9 @@ import sys
 
 import click
 import typer
-from typer.core import TyperGroup
 
 from mqctl import __version__
-from mqctl.cli.apps import VERB_APPS, verb_group
+from mqctl.cli.apps import VERB_APPS, PlacedGroup, verb_group
 from mqctl.cli.common import Settings
 
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -38,12 +37,13 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "validate": ("mqctl.cli.validate", "app"),
     "diff": ("mqctl.cli.diff", "app"),
     "reconcile": ("mqctl.cli.observed", "reconcile_app"),
+    "capture-kit": ("mqctl.cli.capture_kit", "app"),
     "spark": ("mqctl.cli.spark", "app"),
 }
 """Command name -> (module, Typer app attribute)."""
 
 
-class LazyCommands(TyperGroup):
+class LazyCommands(PlacedGroup):
     """The top-level group: a command's module is imported when that command is asked for."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -118,6 +118,7 @@ def run() -> None:
     """Console script: every failure is one line on stderr and an exit code (0-4, see docs/cli.md)."""
     from mqctl.domain.errors import MqctlError
     from mqctl.memory import command_process
+    from mqctl.render.safe_text import error_line
 
     try:
         with command_process():  # the garbage collector's one control point for a command
@@ -132,7 +133,7 @@ def run() -> None:
     except click.ClickException as exc:
         from mqctl.cli.usage import usage_line
 
-        sys.stderr.write(f"mqctl: error: {usage_line(exc)}\n")
+        sys.stderr.write(f"mqctl: error: {error_line(usage_line(exc))}\n")
         sys.exit(2 if isinstance(exc, click.UsageError) else exc.exit_code)
     except click.Abort:
         sys.stderr.write("mqctl: interrupted\n")
@@ -140,7 +141,7 @@ def run() -> None:
     except MqctlError as exc:
         if _debugging():
             _traceback()
-        sys.stderr.write(f"mqctl: error: {exc.one_line()}\n")
+        sys.stderr.write(f"mqctl: error: {error_line(exc.one_line())}\n")
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:
         sys.stderr.write("mqctl: interrupted\n")
@@ -152,11 +153,11 @@ def run() -> None:
 
         line = store_failure(exc)
         if line is not None:
-            sys.stderr.write(f"mqctl: store error: {line} (run with --debug for details)\n")
+            sys.stderr.write(f"mqctl: store error: {error_line(line)} (run with --debug for details)\n")
             sys.exit(3)
         sys.stderr.write(
             f"mqctl: internal error (a bug in mqctl, please report it): {type(exc).__name__}: "
-            f"{hide_secrets(str(exc).splitlines()[0] if str(exc) else '')} "
+            f"{error_line(hide_secrets(str(exc).splitlines()[0] if str(exc) else ''))} "
             "(run with --debug for the traceback)\n"
         )
         sys.exit(INTERNAL)

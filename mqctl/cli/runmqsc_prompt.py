@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from mqctl.cli.common import transaction
+from mqctl.render.safe_text import error_line, safe
 
 if TYPE_CHECKING:
     from prompt_toolkit import PromptSession
@@ -73,7 +74,7 @@ def _completer(names: dict[str, list[str]], pending: list[str]) -> Completer:
                 elif len(tokens) == 1:
                     choices = WORDS["nouns"]
                 else:
-                    choices = keywords_after(tokens[1])
+                    choices = keywords_after(tokens[1], tokens[0])
             for choice in choices:
                 if choice.upper().startswith(current.upper()):
                     yield Completion(choice, start_position=-len(current))
@@ -156,13 +157,13 @@ def interactive(qmgr: str, *, create: bool, inserts: Mapping[str, str]) -> None:
         try:
             result = _apply(qmgr, text, create=create, inserts=inserts)
         except InputError as err:
-            sys.stderr.write(f"mqctl: error: {err.one_line()}\n")
+            sys.stderr.write(f"mqctl: error: {error_line(err.one_line())}\n")
             continue
         if not result.run.read:
             continue  # a comment
-        typer.echo("\n".join(_shown(result, read + 1)))
+        typer.echo(safe("\n".join(_shown(result, read + 1)), lines=True))
         for warning in result.run.warnings:
-            sys.stderr.write(f"mqctl: warning: {warning}\n")
+            sys.stderr.write(f"mqctl: warning: {error_line(warning)}\n")
         read += result.run.read
         runs.append(result)
         names.update(_names(qmgr, create=True))

@@ -145,20 +145,23 @@ def display_topic(
     exact: bool = typer.Option(
         False, "--exact", help="Take a trailing * literally (EMS names like market.fx.*)."
     ),
+    every: bool = typer.Option(
+        False, "--all", help="A column per attribute (the table shows those not at their default)."
+    ),
     output: Output = OUTPUT_OPTION,
 ) -> None:
-    """Display topic objects."""
-    from mqctl.services.views import TOPIC_TABLE, display_topics, topic_table
+    """Display topic objects: the MQSC attributes not at their default (every one with --all)."""
+    from mqctl.services.views import TOPIC_TABLE, TOPIC_TABLE_ALL, display_topics, topic_table
 
     with reading() as store:  # the effective values are JSON's only: the table has no column for them
         if output is Output.json:
             rows: Sequence[Any] = display_topics(store, name, exact, qmgr)
         else:
-            rows = topic_table(store, name, exact, qmgr)
-    if output is Output.json:
+            rows = topic_table(store, name, exact, qmgr, every=every)
+    if output is Output.json:  # every attribute, --all or not (docs/cli.md)
         show_table("Topics", TOPIC_TABLE, rows, output)
     else:
-        show_tuples("Topics", TOPIC_TABLE, rows)
+        show_tuples("Topics", TOPIC_TABLE_ALL if every else TOPIC_TABLE, rows)
     no_match_exit(rows)
 
 

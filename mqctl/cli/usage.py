@@ -7,22 +7,23 @@ command and the nearest option or command, as its own input errors are.
 
 from __future__ import annotations
 
-import difflib
 import re
 
 import click
 
 from mqctl.domain.errors import escaped
+from mqctl.domain.suggest import nearest
 
 _NO_SUCH_COMMAND = re.compile(r"No such command '(?P<name>[^']*)'")
+_TAKES_NO_VALUE = re.compile(r"Option '(?P<name>[^']*)' does not take a value")
 
 
-def nearest(word: str, candidates: list[str]) -> str | None:
-    """The candidate closest to ``word`` (any, however far: a hint beats a bare "no")."""
-    if not candidates:
-        return None
-    ranked = sorted(candidates, key=lambda c: (-difflib.SequenceMatcher(None, word, c).ratio(), c))
-    return ranked[0]
+def _option(command: click.Command, ctx: click.Context, name: str) -> click.Option | None:
+    """The option of ``command`` one of whose names is ``name``."""
+    for param in command.get_params(ctx):
+        if isinstance(param, click.Option) and name in (*param.opts, *param.secondary_opts):
+            return param
+    return None
 
 
 def _options(command: click.Command, ctx: click.Context) -> list[str]:
@@ -44,7 +45,13 @@ def usage_line(exc: click.ClickException) -> str:
     if ctx is not None:
         path = ctx.command_path.split(" ", 1)
         where = path[1] + ": " if len(path) > 1 else ""
-    if isinstance(exc, click.NoSuchOption) and ctx is not None:
+    flag = _TAKES_NO_VALUE.match(exc.format_message())
+    if flag is not None and ctx is not None:
+        message = f"option {flag['name']} takes no value"
+        option = _option(ctx.command, ctx, flag["name"])
+        if option is not None and option.secondary_opts:
+            message += f"; give {' or '.join([*option.opts, *option.secondary_opts])}"
+    elif isinstance(exc, click.NoSuchOption) and ctx is not None:
         message = f"no such option {exc.option_name}"
         near = nearest(exc.option_name, _options(ctx.command, ctx))
         if near is not None:

@@ -125,6 +125,21 @@ class Hop(NamedTuple):
         return out
 
 
+@dataclass(frozen=True, slots=True)
+class Unsupported:
+    """On a delivery: its path is one IBM does not support; the validate rule (``rule``, ``code``) that
+    reports it, and a sentence saying why (``mqctl.domain.unsupported``)."""
+
+    rule: str
+    code: str
+    link: str
+    """The hierarchy link of the path IBM does not support (``CHILD->PARENT``, as its hop names it)."""
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rule": self.rule, "code": self.code, "link": self.link, "message": self.message}
+
+
 MAX_ALTERNATIVES = 8
 """A delivery lists at most this many alternative paths; ``more_alternatives`` counts the rest."""
 
@@ -141,9 +156,11 @@ class Delivery:
     """The next best paths, best first, at most ``MAX_ALTERNATIVES``."""
     more_alternatives: int = 0
     """How many further paths there are beyond ``alternatives`` (0 unless they were cut)."""
+    unsupported: Unsupported | None = None
+    """The path crosses a hierarchy link joining a topic-host routed cluster (IBM does not support it)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "subscription": self.subscription,
             "node": self.node,
             "status": str(self.status),
@@ -153,6 +170,9 @@ class Delivery:
             "alternatives": [list(a) for a in self.alternatives],
             "more_alternatives": self.more_alternatives,
         }
+        if self.unsupported is not None:  # present only then: every other answer keeps its bytes
+            out["unsupported"] = self.unsupported.to_json()
+        return out
 
 
 @dataclass(frozen=True, slots=True)

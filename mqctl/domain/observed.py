@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from mqctl.domain.model import Channel, Dialect, ProxySub, SubScope, TopicObject, Topology
+from mqctl.domain.model import Channel, Dialect, NodeState, ProxySub, SubScope, TopicObject, Topology
 from mqctl.domain.resolution import ClusterIndex
 from mqctl.domain.topics import levels
 
@@ -142,6 +142,33 @@ def predict_proxies(
                             forced_by=f"topic {obj.name} on {obj.node}",
                         )
     return out
+
+
+def proxies_at(topology: Topology, qmgr: str, state: NodeState | None = None) -> list[PredictedProxy]:
+    """The proxy subscriptions ``qmgr`` should hold, exactly those ``reconcile`` predicts for it
+    (``predict_proxies``), by pattern then originator: what `display proxies` and the runmqsc door's
+    ``DISPLAY SUB SUBTYPE(PROXY)`` show. ``state``: ``qmgr``'s definitions as a script has left them so
+    far, in place of the model's."""
+    if state is not None:
+        topology = with_state(topology, state)
+    found = predict_proxies(topology, frozenset({qmgr}))
+    return sorted(found.values(), key=lambda p: (p.pattern, p.origin, p.cluster))
+
+
+def with_state(topology: Topology, state: NodeState) -> Topology:
+    """``topology`` with one node's definitions replaced by ``state`` (a script's work in progress)."""
+    name = state.node.name
+    return Topology(
+        nodes={**topology.nodes, name: state.node},
+        memberships=[m for m in topology.memberships if m.node != name] + list(state.memberships.values()),
+        topics=[o for o in topology.topics if o.node != name] + list(state.topics.values()),
+        subscriptions=[s for s in topology.subscriptions if s.node != name]
+        + list(state.subscriptions.values()),
+        routes=topology.routes,
+        route_selectors=topology.route_selectors,
+        channels=[c for c in topology.channels if c.node != name] + list(state.channels.values()),
+        namelists=[n for n in topology.namelists if n.node != name] + list(state.namelists.values()),
+    )
 
 
 def reaching(topology: Topology, holders: Iterable[str]) -> Topology:

@@ -281,8 +281,8 @@ class _Seen:
         out = []
         for here, there in ((a, b), (b, a)):
             for o in self.channels.get((here, there), ()):
-                status = o.get("STATUS").upper()
-                if status != "RUNNING":
+                status = o.get("STATUS")  # shown as captured: upper-casing an escape changes it
+                if status.upper() != "RUNNING":
                     out.append(f"channel {o.name} on {here} to {there} is {status or 'not RUNNING'}")
         return out
 
@@ -305,8 +305,8 @@ class _Seen:
         out = []
         for here, there in ((a, b), (b, a)):
             for o in self.relations.get((here, there), ()):
-                status = o.get("STATUS").upper()
-                if status != "ACTIVE":
+                status = o.get("STATUS")
+                if status.upper() != "ACTIVE":
                     out.append(f"hierarchy relation {o.get('TYPE')} {there} on {here} is {status}")
         return out
 
@@ -441,9 +441,9 @@ def _links(
     out: list[Discrepancy] = []
     for (here, there), found in sorted(seen.channels.items()):
         for o in found:
-            status = o.get("STATUS").upper()
+            status = o.get("STATUS")  # shown as captured: upper-casing an escape changes it
             subs = needs.get(frozenset((here, there)))
-            if status == "RUNNING" or not subs:
+            if status.upper() == "RUNNING" or not subs:
                 continue
             pats = sorted(patterns[frozenset((here, there))])
             out.append(
@@ -461,9 +461,9 @@ def _links(
             )
     for (here, there), found in sorted(seen.relations.items()):
         for o in found:
-            status = o.get("STATUS").upper()
+            status = o.get("STATUS")
             subs = needs.get(frozenset((here, there)))
-            if status == "ACTIVE" or not subs:
+            if status.upper() == "ACTIVE" or not subs:
                 continue
             out.append(
                 _make(

@@ -273,6 +273,14 @@ class ClusterIndex:
     def local(self, node: str) -> Sequence[TopicObject]:
         return self._local.get(node, ())
 
+    def plain(self, node: str) -> list[TopicObject]:
+        """``node``'s objects that are local to it alone: those with no CLUSTER and those naming a cluster
+        it is not a member of (such a definition reaches nobody, §9, so it is shared with no cluster).
+        At ``node`` they win over every clustered definition with the same TOPICSTR or name (§3 "the
+        local one wins", §9 "a local object hides a cluster object") and take part in no conflict."""
+        mine = self._clusters.get(node, ())
+        return [o for o in self.local(node) if not o.cluster or o.cluster not in mine]
+
     def clustered(self, cluster: str) -> Sequence[TopicObject]:
         """Definitions naming ``cluster`` made on its members (a non-member's reach nobody, §9)."""
         return self._clustered.get(cluster, ())
@@ -516,16 +524,16 @@ class TopicTree:
     def for_node(cls, topology: Topology | ClusterIndex, qmgr: str) -> TopicTree:
         """Build Q's tree (§3, §9 Definitions).
 
-        Q's plain (non-clustered) objects always win and hide clustered ones with the same TOPICSTR or
-        name. Clustered definitions, Q's own included, go through conflict detection; the losers drop
+        Q's plain objects (no CLUSTER, or a cluster Q is not a member of: ``ClusterIndex.plain``) always
+        win and hide clustered ones with the same TOPICSTR or name. Clustered definitions, Q's own included, go through conflict detection; the losers drop
         out. Among alike definitions of one clustered topic, Q's own is the one kept.
         """
         index = topology if isinstance(topology, ClusterIndex) else ClusterIndex(topology)
         tree = cls(qmgr, index)
-        plain = sorted((o for o in index.local(qmgr) if not o.cluster), key=_recency)
+        plain = sorted(index.plain(qmgr), key=_recency)
         strs, names = {o.topicstr for o in plain}, {o.name for o in plain}
         clusters = index.clusters_of(qmgr)
-        own = [o for o in index.local(qmgr) if o.cluster]
+        own = [o for o in index.local(qmgr) if o.cluster and o.cluster in clusters]
         shared_strs, shared_names = index.keys_among(clusters)
         if (
             all(o.cluster in clusters for o in own)

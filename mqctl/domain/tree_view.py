@@ -157,7 +157,7 @@ def tree_view(topology: Topology, qmgr: str, topic: str | None = None) -> TreeVi
 
 
 def _set_aside(tree: TopicTree, point: Callable[[str], TreeNode]) -> None:
-    plain = {o.topicstr: o for o in tree.index.local(tree.node) if not o.cluster}
+    plain = {o.topicstr: o for o in tree.index.plain(tree.node)}
     plain_by_name = {o.name: o for o in plain.values()}
     for obj in tree.hidden:
         by = plain.get(obj.topicstr) or plain_by_name[obj.name]

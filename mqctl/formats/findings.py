@@ -9,19 +9,23 @@ JSON (docs/cli.md)::
 SARIF: one run whose driver lists the rules that ran (id, name, descriptions, help, default level);
 each result names its rule, level and message, and points at the file and line of its first object
 that came from a file (the others are related locations). A finding about objects that came from no
-file has a logical location naming them instead. JUnit: one test case per finding (a failure when it
-is at or above ``--fail-on``), and one passing test case per rule that found nothing.
+file has a logical location naming them instead (``validate`` anchors a cluster's finding at its queue
+managers' definitions when they came from files). JUnit: one test case per finding, named by its rule
+and objects (a failure carrying the message when it is at or above ``--fail-on``), and one passing test
+case per rule that found nothing.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
 from xml.etree import ElementTree as ET
 
 from mqctl.domain.validation import Finding, Rule, Severity, Source, summary
+from mqctl.render.safe_text import safe
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_VERSION = "2.1.0"
@@ -105,6 +109,8 @@ def _physical(source: Source) -> dict[str, Any]:
     physical: dict[str, Any] = {"artifactLocation": {"uri": artifact_uri(source.file)}}
     if source.line is not None and source.line >= 1:
         physical["region"] = {"startLine": source.line}
+        if source.column is not None and source.column >= 1:
+            physical["region"]["startColumn"] = source.column
     return {"physicalLocation": physical}
 
 
@@ -113,8 +119,13 @@ def _logical(f: Finding) -> dict[str, Any]:
 
 
 def _fingerprint(f: Finding) -> str:
-    """Stable across runs and line moves: the rule and the objects, not the wording or the line."""
-    return hashlib.sha256("\n".join([f.rule.id, *f.objects]).encode()).hexdigest()[:32]
+    """Stable across runs and line moves: the rule and the objects, not the wording or the line. A
+    finding that names only files (an import error: a file has several) adds its message, which holds
+    the error's text but not its line."""
+    keys = [f.rule.id, *f.objects]
+    if all(name.startswith("file ") for name in f.objects):
+        keys.append(f.message)
+    return hashlib.sha256("\n".join(keys).encode()).hexdigest()[:32]
 
 
 # --- JUnit XML ---------------------------------------------------------------------------------------
@@ -125,8 +136,12 @@ def to_junit(findings: Sequence[Finding], rules: Sequence[Rule], fail_on: Severi
     (the finding in its system-out) and for each rule that found nothing."""
     cases: list[ET.Element] = []
     failures = 0
+    names = Counter(_case_name(f) for f in findings)
     for f in findings:
-        case = ET.Element("testcase", _case_attributes(f.rule, f"{f.rule.code}: {f.message}", f.source))
+        name = _case_name(f)
+        if names[name] > 1 and f.source is not None and f.source.line is not None:
+            name += f" line {f.source.line}"  # the errors of one file
+        case = ET.Element("testcase", _case_attributes(f.rule, name, f.source))
         details = _details(f)
         if f.severity.rank >= fail_on.rank:
             failures += 1
@@ -142,7 +157,14 @@ def to_junit(findings: Sequence[Finding], rules: Sequence[Rule], fail_on: Severi
     suite = ET.SubElement(suites, "testsuite", {"name": f"{TOOL} validate", **counts})
     suite.extend(cases)
     ET.indent(suites)
-    return ET.tostring(suites, encoding="unicode", xml_declaration=True) + "\n"
+    # what XML 1.0 cannot carry (most C0 controls) and what a viewer would act on, shown escaped
+    return safe(ET.tostring(suites, encoding="unicode", xml_declaration=True), lines=True) + "\n"
+
+
+def _case_name(f: Finding) -> str:
+    """``MQC018 qmgr LEGACY, cluster EU, topic T on GW``: the rule and the objects (the identity of the
+    SARIF fingerprint), not the message, so a test's history survives a change of wording."""
+    return f"{f.rule.id} {', '.join(f.objects)}" if f.objects else f.rule.id
 
 
 def _case_attributes(rule: Rule, name: str, source: Source | None) -> dict[str, str]:

@@ -41,3 +41,8 @@ class ScriptRun:
         return ", ".join(
             f"{name} ({n})" for name, n in sorted(self.unmodelled.items(), key=lambda x: (-x[1], x[0]))
         )
+
+
+def counted(n: int, noun: str) -> str:
+    """``1 command``, ``3 commands``: a count and its noun, singular for one."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

@@ -72,6 +72,37 @@ class Group:
     members: list[str] = field(default_factory=list)
 
 
+MARK_MEANINGS = {
+    Mark.PUBLISHER: "publisher",
+    Mark.FULL_REPOSITORY: "full repository (thick border)",
+    Mark.GATEWAY: "gateway: in several clusters (double or dashed thick border)",
+    Mark.TOPIC_HOST: "topic host",
+    Mark.DELIVERED: "delivered",
+    Mark.STORED: "stored for later",
+    Mark.MISSED: "not delivered, or reaches no subscriber",
+    Mark.DOWN: "DOWN: node down (dashed border)",
+}
+"""What each mark means, as the legend says it (its box drawn with the mark's style)."""
+SHAPE_MEANINGS = {
+    Shape.QMGR: "MQ queue manager",
+    Shape.SERVER: "EMS server",
+    Shape.SUBSCRIPTION: "subscription",
+    Shape.CLUSTER: "cluster anchor",
+}
+BROKEN = "broken line marked down: the link, or the node beyond it, is down"
+
+
+@dataclass(frozen=True, slots=True)
+class LegendEntry:
+    """One line of a picture's legend, drawn as a small box in the legend group (with ``mark``'s style,
+    or ``shape``), or said of a line kind (``line``)."""
+
+    text: str
+    mark: Mark | None = None
+    shape: Shape = Shape.QMGR
+    line: Line | None = None
+
+
 @dataclass(slots=True)
 class Diagram:
     title: str
@@ -80,6 +111,11 @@ class Diagram:
     groups: list[Group] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     """Said beside the picture (comments in the text): warnings, what was left out."""
+    captions: list[str] = field(default_factory=list)
+    """Sentences shown beside the picture (a "notes" group of plain boxes, and comments): what a shape
+    only names by a short word or code, said in full."""
+    line_meanings: dict[Line, str] = field(default_factory=dict)
+    """What each kind of line drawn means in this picture (the legend says it)."""
     _drawn: dict[tuple[object, ...], Arrow] = field(default_factory=dict, repr=False)
 
     def box(self, key: str, first_line: str, shape: Shape = Shape.QMGR) -> Box:
@@ -111,6 +147,27 @@ class Diagram:
                 out.append((group, boxes))
         loose = [b for k, b in self.boxes.items() if k not in placed]
         return out, loose
+
+
+def legend_entries(diagram: Diagram) -> list[LegendEntry]:
+    """The legend every picture carries: the shapes and marks it draws, the kinds of line it draws with
+    what they mean, and broken lines when something is down."""
+    out = [
+        LegendEntry(SHAPE_MEANINGS[shape], shape=shape)
+        for shape in Shape
+        if any(b.shape is shape for b in diagram.boxes.values())
+    ]
+    marks = {m for b in diagram.boxes.values() for m in b.marks}
+    out += [LegendEntry(text, mark=mark) for mark, text in MARK_MEANINGS.items() if mark in marks]
+    drawn = {a.line for a in diagram.arrows}
+    out += [
+        LegendEntry(f"{line} line: {text}", line=line)
+        for line, text in diagram.line_meanings.items()
+        if line in drawn
+    ]
+    if any(a.down for a in diagram.arrows):
+        out.append(LegendEntry(BROKEN, line=Line.DASHED))
+    return out
 
 
 def wrap(text: str, width: int = 48) -> list[str]:
@@ -176,4 +233,9 @@ def diagram_json(diagram: Diagram) -> dict[str, Any]:
             for a in diagram.arrows
         ],
         "notes": list(diagram.notes),
+        "captions": list(diagram.captions),
+        "legend": [
+            {"text": e.text, "mark": str(e.mark) if e.mark else None, "line": str(e.line) if e.line else None}
+            for e in legend_entries(diagram)
+        ],
     }

@@ -11,9 +11,10 @@ import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from mqctl.domain.diff.routing import RoutingChange, by_subscription
+from mqctl.domain.diff.routing import Outcome, RoutingChange, by_subscription
 from mqctl.domain.validation import Finding, Rule, Severity, Source
-from mqctl.render.diagram import Arrow, Box, Diagram, Mark, Shape
+from mqctl.render.diagram import Arrow, Box, Diagram, Line, Mark, Shape
+from mqctl.render.safe_text import json_text, safe
 
 if TYPE_CHECKING:
     from mqctl.services.diff import DiffReport
@@ -39,12 +40,12 @@ def write_json(report: DiffReport) -> None:
 
     data = report.to_json()
     routing = data.pop("routing")
-    head = json.dumps(data, indent=2, ensure_ascii=False).removesuffix("\n}")  # the other keys
+    head = json_text(json.dumps(data, indent=2, ensure_ascii=False)).removesuffix("\n}")  # the other keys
     write = sys.stdout.write
     write(head + ',\n  "routing": [')
     chunk: list[str] = []
     for i, entry in enumerate(routing):
-        chunk.append(("\n    " if i == 0 else ",\n    ") + json.dumps(entry, ensure_ascii=False))
+        chunk.append(("\n    " if i == 0 else ",\n    ") + json_text(json.dumps(entry, ensure_ascii=False)))
         if len(chunk) >= 4096:
             write("".join(chunk))
             chunk.clear()
@@ -86,7 +87,8 @@ def headline(report: DiffReport) -> str:
 
 def render_text(report: DiffReport) -> None:
     from rich.console import Console
-    from rich.markup import escape
+
+    from mqctl.render.safe_text import markup as escape
 
     console = Console(highlight=False)
     console.print(
@@ -106,7 +108,7 @@ def render_text(report: DiffReport) -> None:
     for label, items in (("+", report.introduced), ("-", report.resolved)):
         for f in items:
             console.print(f"  {label} {f.rule.id} {f.rule.code}  {escape(f.message)}", soft_wrap=True)
-    console.print(f"\n[bold]Routing[/bold] ({report.probes.how})")
+    console.print(f"\n[bold]Routing[/bold] ({escape(report.probes.how)})")
     for r, n in grouped(report.routing):
         probe = f"{r.probe.topic} ({_props(r)})" if r.probe.properties else r.probe.topic
         more = f" [dim](+{n - 1} probes)[/dim]" if n > 1 else ""
@@ -117,8 +119,22 @@ def render_text(report: DiffReport) -> None:
         )
         console.print(f"      before: {escape(r.before.text() if r.before else '-')}", soft_wrap=True)
         console.print(f"      after:  {escape(r.after.text() if r.after else '-')}", soft_wrap=True)
+        for side, outcome in (("before", r.before), ("after", r.after)):
+            if outcome is not None and outcome.unsupported is not None:
+                console.print(
+                    f"      [red]{side}: {escape(outcome.unsupported.message)}[/red]", soft_wrap=True
+                )
     style = "red" if report.routing else "green"
     console.print(f"\n[bold {style}]{escape(headline(report))}[/bold {style}]")
+
+
+def _outcome_cell(outcome: Outcome | None) -> str:
+    """A Markdown cell: the outcome, and the sentence of an unsupported path under it."""
+    if outcome is None:
+        return "-"
+    if outcome.unsupported is None:
+        return _cell(outcome.text())
+    return f"{_cell(outcome.text())}<br>⚠️ {_cell(outcome.unsupported.message)}"
 
 
 def _where(source: tuple[str, int | None] | None) -> str:
@@ -131,9 +147,10 @@ def _where(source: tuple[str, int | None] | None) -> str:
 
 
 def _cell(text: str) -> str:
-    """Text safe in a Markdown table cell: no pipe, no line break, no HTML."""
+    """Text safe in a Markdown table cell: no pipe, no line break, no HTML, no control character."""
     return (
-        text.replace("\\", "\\\\")
+        safe(text)
+        .replace("\\", "\\\\")
         .replace("|", "\\|")
         .replace("<", "&lt;")
         .replace(">", "&gt;")
@@ -178,8 +195,7 @@ def render_markdown(report: DiffReport) -> str:
             more = f" (+{n - 1} probes)" if n > 1 else ""
             out.append(
                 f"| {_cell(r.subscription)} | {_cell(r.node)} | {r.change} | {_cell(r.probe.publisher + _alike(r))} | "
-                f"{_cell(topic)}{more} | {_cell(r.before.text() if r.before else '-')} | "
-                f"{_cell(r.after.text() if r.after else '-')} |"
+                f"{_cell(topic)}{more} | {_outcome_cell(r.before)} | {_outcome_cell(r.after)} |"
             )
         out += [
             "",
@@ -199,6 +215,7 @@ def mermaid(report: DiffReport) -> str:
     from mqctl.render.mermaid import write_mermaid
 
     diagram = Diagram(f"mqctl diff {report.before.spec} -> {report.after.spec}")
+    diagram.line_meanings = {Line.SOLID: "a hop of a changed path: red before the change, green after"}
     colours: list[str] = []
     drawn: set[tuple[str, str, str]] = set()
     rows = grouped(c for c in report.routing if c.change in ("lost", "gained", "path", "host"))

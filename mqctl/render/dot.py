@@ -7,7 +7,7 @@ quoted strings in which ``\\`` and ``"`` are escaped and lines end with ``\\n``.
 
 from __future__ import annotations
 
-from mqctl.render.diagram import Arrow, Box, Diagram, Line, Mark, Shape, identifiers
+from mqctl.render.diagram import Arrow, Box, Diagram, Line, Mark, Shape, identifiers, legend_entries, wrap
 
 _FONT = 'fontname="Helvetica"'
 _STYLES = {
@@ -57,6 +57,20 @@ def write_dot(diagram: Diagram) -> str:
         out.extend(f"    {_box(ids, b)}" for b in boxes)
         out.append("  }")
     out.extend(f"  {_box(ids, b)}" for b in loose)
+    if diagram.captions:  # the sentences a shape only names by a short word, beside the picture
+        out.append("  subgraph cluster_mqctl_notes {")
+        out.append(f'    label={quote("Notes")}; style="rounded"; color="#888888";')
+        out.extend(
+            f"    note_{i} [label={label(wrap(c, 60))}, shape=note];"
+            for i, c in enumerate(diagram.captions, 1)
+        )
+        out.append("  }")
+    out.append("  subgraph cluster_mqctl_legend {")
+    out.append(f'    label={quote("Legend")}; style="rounded"; color="#888888";')
+    for i, entry in enumerate(legend_entries(diagram), start=1):
+        box = Box(f"legend_{i}", [entry.text], entry.shape, {entry.mark} if entry.mark else set())
+        out.append(f"    {_box({box.key: box.key}, box)}")
+    out.append("  }")
     out.extend(f"  {_arrow(ids, a)}" for a in diagram.arrows)
     out.append("}")
     return "\n".join(out) + "\n"
@@ -65,6 +79,8 @@ def write_dot(diagram: Diagram) -> str:
 def _box(ids: dict[str, str], box: Box) -> str:
     attrs = [f"label={label(box.lines)}", "shape=circle" if box.shape is Shape.CLUSTER else "shape=box"]
     styles = list(_STYLES[box.shape])
+    if Mark.DOWN in box.marks and "dashed" not in styles:
+        styles.append("dashed")  # a border broken, not colour alone (the label says DOWN too)
     fills = [_FILLS[m] for m in _FILLS if m in box.marks]
     if fills:
         fill, outline = fills[-1]
@@ -83,7 +99,9 @@ def _arrow(ids: dict[str, str], arrow: Arrow) -> str:
     attrs = []
     if arrow.lines:
         attrs.append(f"label={label(arrow.lines)}")
-    if arrow.line is not Line.SOLID:
+    if arrow.down:
+        attrs.append("style=dashed")  # broken, not colour alone (the label says "down" too)
+    elif arrow.line is not Line.SOLID:
         attrs.append(f"style={arrow.line}")
     if not arrow.directed:
         attrs.append("dir=none")

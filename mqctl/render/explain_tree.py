@@ -5,19 +5,22 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from mqctl.domain.explanation import Explanation
+    from mqctl.domain.explanation import Explanation, Failures, Hop
     from mqctl.domain.model import Topology
 
 
-def render(result: Explanation, topology: Topology | None = None) -> None:
+def render(result: Explanation, topology: Topology | None = None, failures: Failures | None = None) -> None:
     """A Rich tree of the journey, then the misses with their reasons, then the warnings.
 
-    ``topology``, the model explained, lets a route hop say who defines the route."""
+    ``topology``, the model explained, lets a route hop say who defines the route; ``failures`` marks a
+    hop to a node that is down, or over a link that is down, in words."""
     from rich.tree import Tree
 
     from mqctl.render.console import console as make_console
+    from mqctl.render.safe_text import markup as e
     from mqctl.render.wording import (
         NO_SUBSCRIBER,
+        UNSUPPORTED,
         delivery_status,
         hop_links,
         hop_phrase,
@@ -37,10 +40,10 @@ def render(result: Explanation, topology: Topology | None = None) -> None:
     if res.cluster:
         where += f", cluster {res.cluster}, CLROUTE {res.clroute}"
     tree = Tree(
-        f"[bold]{pub.topic}[/bold] published on [bold]{pub.from_node}[/bold]"
-        + (f" ({props})" if props else "")
+        f"[bold]{e(pub.topic)}[/bold] published on [bold]{e(pub.from_node)}[/bold]"
+        + (f" ({e(props)})" if props else "")
     )
-    origin = tree.add(f"{pub.from_node} {where}")
+    origin = tree.add(e(f"{pub.from_node} {where}"))
     branches: dict[tuple[str, ...], Tree] = {(pub.from_node,): origin}
     for d in result.deliveries:
         node_key: tuple[str, ...] = (pub.from_node,)
@@ -48,42 +51,65 @@ def render(result: Explanation, topology: Topology | None = None) -> None:
         for hop in d.hops:
             node_key = (*node_key, hop.to_node)
             if node_key not in branches:
-                label = f"-> {hop.to_node}  [dim]via {hop_phrase(hop, links)}[/dim]"
+                label = (
+                    f"-> {e(hop.to_node)}  [dim]via {e(hop_phrase(hop, links))}[/dim]{_down(hop, failures)}"
+                )
                 if hop.selector:
-                    label += f"  [dim]route selector: {hop.selector}[/dim]"
+                    label += f"  [dim]route selector: {e(hop.selector)}[/dim]"
                 branches[node_key] = parent.add(label)
             parent = branches[node_key]
+        unsupported = d.unsupported
         leaf = parent.add(
-            f"[green]delivered[/green] to sub [bold]{d.subscription}[/bold] on {d.node}"
-            if d.status == "delivered"
-            else f"[yellow]{delivery_status(d)}[/yellow]"
+            (
+                f"[green]delivered[/green] to sub [bold]{e(d.subscription)}[/bold] on {e(d.node)}"
+                if d.status == "delivered"
+                else f"[yellow]{e(delivery_status(d))}[/yellow]"
+            )
+            # on the delivery itself: in an incident "delivered" must not read as "this works"
+            + (f"  [red]{UNSUPPORTED} ({unsupported.rule})[/red]" if unsupported is not None else "")
         )
+        if unsupported is not None:
+            leaf.add(f"[red]{unsupported.rule} {unsupported.code}[/red]: {e(unsupported.message)}")
         for alt in d.alternatives:
-            leaf.add(f"[dim]alternative path: {' -> '.join(alt)}[/dim]")
+            leaf.add(f"[dim]alternative path: {e(' -> '.join(alt))}[/dim]")
         if d.more_alternatives:
             leaf.add(f"[dim]... and {d.more_alternatives} more alternative paths[/dim]")
     for hop in unreached_host_hops(result):  # it carries the publication even when nobody gets it
-        origin.add(f"-> {hop.to_node}  [dim]via {hop_phrase(hop)}[/dim]  [yellow]{NO_SUBSCRIBER}[/yellow]")
+        origin.add(
+            f"-> {e(hop.to_node)}  [dim]via {e(hop_phrase(hop))}[/dim]{_down(hop, failures)}  "
+            f"[yellow]{NO_SUBSCRIBER}[/yellow]"
+        )
     console = make_console()
     console.print(tree)
     if not result.deliveries:
         console.print("No subscription receives this publication.")
     if result.topic_hosts:
         console.print(
-            f"\n[bold]Topic hosts[/bold] {pub.from_node} chooses among (rank, then availability, priority, weight)"
+            f"\n[bold]Topic hosts[/bold] {e(pub.from_node)} chooses among (rank, then availability, priority, weight)"
         )
         for h in result.topic_hosts:
             state = "available" if h.available else "[red]not available[/red]"
             chosen = ", [green]the path's host[/green]" if h.chosen else ""
             console.print(
-                f"  {h.node}: rank {h.rank}, priority {h.priority}, weight {h.weight}, {state}, "
+                f"  {e(h.node)}: rank {h.rank}, priority {h.priority}, weight {h.weight}, {state}, "
                 f"share {h.share:.0%}{chosen}"
             )
     if result.not_delivered:
         console.print("\n[bold]Not delivered[/bold]")
         for n in result.not_delivered:
-            console.print(f"  {n.subscription} on {n.node}: [red]{n.reason}[/red] - {n.detail}")
+            console.print(f"  {e(n.subscription)} on {e(n.node)}: [red]{e(n.reason)}[/red] - {e(n.detail)}")
     if result.warnings:
         console.print("\n[bold]Warnings[/bold]")
         for w in result.warnings:
-            console.print(f"  [yellow]{w.code}[/yellow] - {w.message}")
+            console.print(f"  [yellow]{w.code}[/yellow] - {e(w.message)}")
+
+
+def _down(hop: Hop, failures: Failures | None) -> str:
+    """``  DOWN`` after a hop to a node that is down, ``  link down`` over a link that is down."""
+    if failures is None:
+        return ""
+    if failures.node_down(hop.to_node):
+        return "  [red]DOWN[/red]"
+    if failures.link_down(hop.from_node, hop.to_node):
+        return "  [red]link down[/red]"
+    return ""

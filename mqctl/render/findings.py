@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from mqctl.domain.validation import Finding, Severity
 from mqctl.render.console import all_plain, plain_output
+from mqctl.render.safe_text import safe, shorten
 
 HEADINGS = {"error": "Errors", "warning": "Warnings", "info": "Information"}
 STYLES = {"error": "red", "warning": "yellow", "info": "cyan"}
@@ -15,10 +16,10 @@ STYLES = {"error": "red", "warning": "yellow", "info": "cyan"}
 def render(findings: Sequence[Finding], fail_on: Severity) -> None:
     """Findings grouped by severity (most severe first), then a summary table and the verdict."""
     from rich.console import Console
-    from rich.markup import escape
     from rich.table import Table
 
     from mqctl.domain.validation import failing, summary
+    from mqctl.render.safe_text import markup as escape
 
     console = Console(highlight=False)
     direct = plain_output()
@@ -27,8 +28,9 @@ def render(findings: Sequence[Finding], fail_on: Severity) -> None:
     def line(markup: str, text: str) -> None:
         """One line, never wrapped (CI logs are read with grep): written as it is when Rich would print
         exactly ``text`` (a pipe, nothing in it Rich interprets), a report of thousands of findings."""
-        if direct and "\\" not in text and all_plain([text.lstrip(" ")]):
-            sys.stdout.write(text + "\n")
+        shown = shorten(safe(text))
+        if direct and "\\" not in shown and all_plain([shown.lstrip(" ")]):
+            sys.stdout.write(shown + "\n")
         else:
             console.print(markup, soft_wrap=True)
 

@@ -25,6 +25,7 @@ from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect, Route, Subscription, TopicObject, Topology
 from mqctl.domain.resolution import ClusterIndex, Resolution, TopicTrees, chain_topicstrs
 from mqctl.domain.subscriptions import receives
+from mqctl.domain.suggest import did_you_mean
 from mqctl.domain.topics import TopicSyntaxError, levels, matches, validate_topic
 from mqctl.render.diagram import Arrow, Diagram, Group, Line, Mark, Shape
 from mqctl.render.wording import and_list, route_links
@@ -61,12 +62,17 @@ def topology_diagram(
     """The picture of ``topology``, limited to the members of ``clusters`` and to ``nodes`` when given."""
     index = ClusterIndex(topology)
     dialects = _dialects(topology)
-    visible = _chosen(index, dialects, clusters, nodes)
+    visible = _chosen(index, dialects, clusters, nodes, {m.cluster for m in topology.memberships})
     focus = _focus(topology, dialects, topic) if topic is not None else None
     if focus is not None:
         visible &= focus.nodes
     title = "mqctl graph" + (f" of topic '{topic}'" if topic is not None else "")
     diagram = Diagram(title)
+    diagram.line_meanings = {
+        Line.SOLID: "an EMS route (an arrow from its definer when active-passive)",
+        Line.DASHED: "a hierarchy link, child to parent; a gateway's membership of a cluster",
+        Line.DOTTED: "a subscription on its node",
+    }
     repos: dict[str, list[str]] = defaultdict(list)
     for m in sorted(topology.memberships, key=lambda m: m.cluster):
         if m.full_repository:
@@ -96,8 +102,14 @@ def _dialects(topology: Topology) -> dict[str, Dialect]:
 
 
 def _chosen(
-    index: ClusterIndex, dialects: dict[str, Dialect], clusters: Sequence[str], nodes: Sequence[str]
+    index: ClusterIndex,
+    dialects: dict[str, Dialect],
+    clusters: Sequence[str],
+    nodes: Sequence[str],
+    known: set[str],
 ) -> set[str]:
+    """The nodes drawn: the members of ``clusters`` and ``nodes`` (every node without either); a name
+    that is none of ``known`` (the clusters with members) or of the nodes is refused with the nearest."""
     if not clusters and not nodes:
         return set(dialects)
     chosen: set[str] = set()
@@ -105,12 +117,18 @@ def _chosen(
         members = index.members(cluster)
         if not members:
             raise InputError(
-                "no queue manager is a member of it", obj=f"cluster {cluster}", attribute="--cluster"
+                f"no such cluster (no queue manager is a member of it){did_you_mean(cluster, known)}",
+                obj=f"cluster {cluster}",
+                attribute="--cluster",
             )
         chosen.update(members)
     for name in nodes:
         if name not in dialects:
-            raise InputError("no such queue manager or EMS server", obj=name, attribute="--node")
+            raise InputError(
+                f"no such queue manager or EMS server{did_you_mean(name, dialects)}",
+                obj=name,
+                attribute="--node",
+            )
         chosen.add(name)
     return chosen
 

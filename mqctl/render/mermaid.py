@@ -4,7 +4,10 @@ Mermaid's flowchart grammar decides the spelling: identifiers are plain words (`
 every label is a double-quoted string, inside which a character other than letters, digits and a few
 harmless signs is written as an entity code ``#<decimal>;`` (so ``"``, ``#``, ``/``, ``>``, ``<``, ``|``,
 ``%`` and ``;`` can never end a string, start a comment or open a shape); label lines are joined with
-``<br/>``. Marks become ``classDef`` styles, broken links a red ``linkStyle``.
+``<br/>``. Marks become ``classDef`` styles; a link down is drawn broken (Mermaid's dotted link) with a
+red ``linkStyle`` and the word "down" in its label. Every chart ends with a "Legend" subgraph (one box
+per shape, mark and kind of line drawn) and, when the builder has sentences to say beside the picture, a
+"Notes" subgraph of plain boxes.
 """
 
 from __future__ import annotations
@@ -12,7 +15,8 @@ from __future__ import annotations
 import re
 import string
 
-from mqctl.render.diagram import Arrow, Box, Diagram, Line, Mark, Shape, identifiers
+from mqctl.render.diagram import Arrow, Box, Diagram, Line, Mark, Shape, identifiers, legend_entries, wrap
+from mqctl.render.safe_text import safe
 
 _SAFE = frozenset(string.ascii_letters + string.digits + " ._-:,=()*+!?@$'~[]{}^")
 _SHAPES = {
@@ -58,19 +62,40 @@ def label(lines: list[str]) -> str:
 
 
 def _comment(text: str) -> str:
-    return "%% " + " ".join(text.split())
+    return "%% " + " ".join(safe(text).split())
+
+
+LEGEND = "Legend"
+NOTES = "Notes"
 
 
 def write_mermaid(diagram: Diagram) -> str:
     ids = identifiers(diagram.boxes, "n_")
     group_ids = identifiers((g.key for g in diagram.groups), "g_")
-    out = [_comment(diagram.title), *(_comment(n) for n in diagram.notes), "flowchart LR"]
+    out = [
+        _comment(diagram.title),
+        *(_comment(n) for n in diagram.notes),
+        *(_comment(c) for c in diagram.captions),
+        "flowchart LR",
+    ]
     groups, loose = diagram.grouped()
     for group, boxes in groups:
         out.append(f"  subgraph {group_ids[group.key]}[{label([group.label])}]")
         out.extend(f"    {_box(ids, b)}" for b in boxes)
         out.append("  end")
     out.extend(f"  {_box(ids, b)}" for b in loose)
+    if diagram.captions:  # the sentences a shape only names by a short word, beside the picture
+        out.append(f"  subgraph mqctl_notes[{label([NOTES])}]")
+        out.extend(
+            f"    note_{i}[{label(wrap(caption, 60))}]" for i, caption in enumerate(diagram.captions, start=1)
+        )
+        out.append("  end")
+    legend = legend_entries(diagram)
+    out.append(f"  subgraph mqctl_legend[{label([LEGEND])}]")
+    for i, entry in enumerate(legend, start=1):
+        opening, closing = _SHAPES[entry.shape]
+        out.append(f"    legend_{i}{opening}{label([entry.text])}{closing}")
+    out.append("  end")
     broken: list[str] = []
     for index, arrow in enumerate(diagram.arrows):
         out.append(f"  {_arrow(ids, arrow)}")
@@ -80,6 +105,7 @@ def write_mermaid(diagram: Diagram) -> str:
         out.append(f"  linkStyle {','.join(broken)} {_DOWN_LINK}")
     for mark, style in _STYLES.items():
         marked = [ids[k] for k, b in diagram.boxes.items() if mark in b.marks]
+        marked += [f"legend_{i}" for i, e in enumerate(legend, start=1) if e.mark is mark]
         if marked:
             out.append(f"  classDef {mark} {style}")
             out.append(f"  class {','.join(marked)} {mark}")
@@ -92,6 +118,8 @@ def _box(ids: dict[str, str], box: Box) -> str:
 
 
 def _arrow(ids: dict[str, str], arrow: Arrow) -> str:
-    link = _LINKS[(arrow.directed, arrow.line is not Line.SOLID)]
+    link = _LINKS[
+        (arrow.directed, arrow.line is not Line.SOLID or arrow.down)
+    ]  # down: broken, not colour alone
     text = f"|{label(arrow.lines)}|" if arrow.lines else ""
     return f"{ids[arrow.tail]} {link}{text} {ids[arrow.head]}"

@@ -13,28 +13,12 @@ SHOWN |= {"CHLTYPE", "CONNAME", "XMITQ", "DEFTYPE", "QMTYPE"}  # what an inciden
 SHOWN |= {"ADMIN", "PUBSCOPE", "SUBSCOPE"}  # DISPLAY TPSTATUS: the object resolved, the scopes
 SHOWN |= {"CONNECTED", "ZONE", "USER", "ONLINE", "MSGS"}  # tibemsadmin routes and durables
 """The attributes of an observation the table shows (`-o json` has them all)."""
+NAME_LIMIT = 200
+"""A cell's longest run without a space shown whole (``NAME… (200001 characters)`` beyond)."""
 _ORDER = {
     k: i for i, k in enumerate(("CHLTYPE", "CONNAME", "RQMNAME", "XMITQ", "STATUS", "DEFTYPE", "QMTYPE"))
 }
 """A channel's and a cluster queue manager's attributes first in this order, the others as captured."""
-
-
-def _cell(text: str) -> str:
-    """A captured value as a table cell: control and format characters escaped (never sent to the
-    terminal), Rich markup in it shown, not interpreted."""
-    import unicodedata
-
-    from rich.markup import escape
-
-    if not text.isprintable():
-        text = "".join(
-            c
-            if c.isprintable() or c == " "
-            else (f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
-            for c in text
-        )
-        text = "".join(c for c in text if unicodedata.category(c) != "Cf")
-    return escape(text)
 
 
 def observed_table(captures: list[dict[str, Any]]) -> None:
@@ -42,29 +26,32 @@ def observed_table(captures: list[dict[str, Any]]) -> None:
     from rich.table import Table
 
     from mqctl.render.console import console
+    from mqctl.render.safe_text import text
 
     table = Table(title="Observed", title_justify="left")
     for col in ("QMGR", "CAPTURED", "KIND", "NAME", "ATTRIBUTES"):
         table.add_column(col)
     for c in captures:
+        qmgr, captured = text(c["qmgr"], limit=NAME_LIMIT), text(str(c["captured_at"]), limit=NAME_LIMIT)
         for o in c["observations"]:
             keys = sorted(
                 (k for k in o["attributes"] if k in SHOWN), key=lambda k: _ORDER.get(k, len(_ORDER))
             )
             shown = " ".join(f"{k}({o['attributes'][k]})" for k in keys)
-            table.add_row(_cell(c["qmgr"]), c["captured_at"], o["kind"], _cell(o["name"]), _cell(shown))
+            cells = (o["kind"], o["name"], shown)
+            table.add_row(qmgr, captured, *(text(str(v), limit=NAME_LIMIT) for v in cells))
         if not c["observations"]:
-            table.add_row(_cell(c["qmgr"]), c["captured_at"], "", "", "")
+            table.add_row(qmgr, captured, "", "", "")
     console().print(table)
 
 
 def reconcile_text(found: list[Discrepancy], fail_on: Severity) -> None:
     """One line per finding (never wrapped: logs are read with grep), its causes and subscriptions below."""
     from rich.console import Console
-    from rich.markup import escape
 
     from mqctl.domain.reconcile import failing
     from mqctl.domain.validation import summary
+    from mqctl.render.safe_text import markup as escape
 
     out = Console(highlight=False)
     styles = {"error": "red", "warning": "yellow", "info": "cyan"}

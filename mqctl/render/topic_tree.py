@@ -41,7 +41,7 @@ def escape(text: str) -> str:
     Rich: a piped tree never needs it."""
     if "[" not in text and not text.endswith("\\"):
         return text
-    from rich.markup import escape as rich_escape
+    from mqctl.render.safe_text import markup as rich_escape
 
     return rich_escape(text)
 
@@ -129,7 +129,9 @@ def _label(view: TreeView, node: TreeNode) -> str:
     facts = []
     if res.cluster:
         point = res.cluster_point.name if res.cluster_point is not None else ""
-        hosts = f", hosts {', '.join(res.hosts)}" if res.hosts else ""
+        # topic hosts are CLROUTE(TOPICHOST)'s: with DIRECT every member routes the publication itself
+        topichost = str(res.clroute) == "TOPICHOST"
+        hosts = f", hosts {', '.join(res.hosts)}" if res.hosts and topichost else ""
         facts.append(f"cluster {res.cluster} CLROUTE({res.clroute}) from {point}{hosts}")
     else:
         facts.append("not clustered")

@@ -9,6 +9,7 @@ from mqctl.domain.model import Route
 
 __all__ = [
     "NO_SUBSCRIBER",
+    "UNSUPPORTED",
     "and_list",
     "delivery_status",
     "hop_links",
@@ -51,8 +52,12 @@ def hop_links(result: Explanation, routes: Iterable[Route]) -> Links:
 
 
 def hop_phrase(hop: Hop, links: Links | None = None) -> str:
-    """``topichost USA``, ``hierarchy QM2->QM1``; a route hop says who defines it when it is known:
+    """``topichost USA``, ``hierarchy QM2->QM1 (child to parent)`` in the direction the publication goes
+    (the hop's name is always ``CHILD->PARENT``); a route hop says who defines it when it is known:
     ``route B defined on A only (active-passive)``."""
+    if hop.via is Via.HIERARCHY:
+        up = hop.name == f"{hop.from_node}->{hop.to_node}"
+        return f"hierarchy {hop.from_node}->{hop.to_node} ({'child to parent' if up else 'parent to child'})"
     if hop.via is not Via.ROUTE or links is None:
         return f"{hop.via} {hop.name}"
     definers = sorted(links.get(frozenset((hop.from_node, hop.to_node)), {}))
@@ -69,6 +74,9 @@ def delivery_status(delivery: Delivery) -> str:
         return f"delivered to {delivery.subscription} on {delivery.node}"
     return f"stored at {delivery.stored_at} for {delivery.subscription} on {delivery.node}"
 
+
+UNSUPPORTED = "unsupported path"
+"""What the tree and the pictures say of a delivery whose path IBM does not support (``Delivery.unsupported``)."""
 
 NO_SUBSCRIBER = "reaches no subscriber"
 """What the tree and the pictures say of a hop to a topic host that no delivery goes on from."""

@@ -10,13 +10,14 @@ Spark counts the log's rows, and a refusal cancels the count.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mqctl.domain.errors import InputError
+from mqctl.domain.errors import InputError, clip
 from mqctl.domain.what_if import parse_variant
 from mqctl.services.snapshot import read_snapshot
 
@@ -56,9 +57,55 @@ def _check_out(out: Path, force: bool) -> None:
 
 
 def _spark_failure(exc: BaseException) -> str:
-    """The first line of what Spark said, without the JVM's stack."""
+    """What Spark said in one line, without the JVM's stack: a Python worker's exception is its last
+    line (``UnicodeDecodeError: 'utf-8' codec can't decode byte 0xff...``), the cause; else the first."""
     text = str(getattr(exc, "desc", None) or exc).strip()
-    return (text.splitlines() or [type(exc).__name__])[0][:300]
+    lines = text.splitlines() or [type(exc).__name__]
+    raised = [line.strip() for line in lines if _RAISED.match(line.strip())]
+    return clip(raised[-1] if raised else lines[0], 300)
+
+
+_RAISED = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception): ")
+"""A Python traceback's last line: the exception's type and message."""
+
+
+def _failure(exc: BaseException, publications: Path) -> InputError:
+    """A Spark failure as one line: a row that is not UTF-8 text named by its file, line and column
+    (found by reading the log again, only then), anything else with Spark's cause."""
+    cause = _spark_failure(exc)
+    if "UnicodeDecodeError" in cause or "UTF-8" in cause.upper():
+        found = _first_undecodable(publications)
+        if found is not None:
+            return found
+    return InputError(f"Spark failed: {cause}", obj=f"publications {publications}")
+
+
+def _first_undecodable(publications: Path) -> InputError | None:
+    """Where the first byte that is not UTF-8 stands in the log's text files (JSON lines, CSV)."""
+    files = (
+        [publications]
+        if publications.is_file()
+        else sorted(p for p in publications.rglob("*") if p.is_file())
+    )
+    for path in files:
+        if path.suffix.lower() == ".parquet" or path.name.startswith((".", "_")):
+            continue
+        try:
+            with path.open("rb") as handle:
+                for number, line in enumerate(handle, start=1):
+                    try:
+                        line.decode("utf-8")
+                    except UnicodeDecodeError as err:
+                        shown = line[err.start : err.start + 1].hex().upper()
+                        return InputError(
+                            f"byte 0x{shown} is not UTF-8 text (the log's text must be UTF-8)",
+                            file=str(path),
+                            line=number,
+                            column=len(line[: err.start].decode("utf-8", "replace")) + 1,
+                        )
+        except OSError:
+            continue
+    return None
 
 
 def analyze(request: AnalyzeRequest, progress: Progress | None = None) -> Analysis:
@@ -110,6 +157,4 @@ def analyze(request: AnalyzeRequest, progress: Progress | None = None) -> Analys
                 packed=packed,
             )
     except (PySparkException, Py4JError) as exc:
-        raise InputError(
-            f"Spark failed: {_spark_failure(exc)}", obj=f"publications {request.publications}"
-        ) from exc
+        raise _failure(exc, request.publications) from exc

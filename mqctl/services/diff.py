@@ -10,6 +10,8 @@ derives the probes from the change and routes each on both sides with the one en
 from __future__ import annotations
 
 import dataclasses
+import os
+import re
 import subprocess
 import tempfile
 from collections.abc import Callable, Sequence
@@ -19,7 +21,7 @@ from typing import Any
 
 from mqctl.domain.diff import ObjectChange, Probe, ProbeSet, RoutingChange, derive, diff_objects, route_diff
 from mqctl.domain.diff.routing import CHANGES, RouteStats, by_subscription
-from mqctl.domain.errors import InputError, MqctlError
+from mqctl.domain.errors import InputError, MqctlError, clip
 from mqctl.domain.model import Topology
 from mqctl.domain.validation import Finding, validate
 
@@ -100,9 +102,9 @@ class DiffReport:
 # --- the sides -----------------------------------------------------------------------------------------
 
 
-def read_side(spec: str, *, encoding: str | None = None) -> Side:
-    """One side from what the user wrote; any failure is one ``InputError`` naming the side (a store
-    URL without its password)."""
+def read_side(spec: str, *, encoding: str | None = None, role: str = "side") -> Side:
+    """One side from what the user wrote; any failure is one ``InputError`` naming the side (``role``,
+    BEFORE or AFTER, and what was written: a store URL without its password)."""
     label = spec
     try:
         if spec.startswith("git:"):
@@ -113,6 +115,12 @@ def read_side(spec: str, *, encoding: str | None = None) -> Side:
             label = redact(spec)
             return Side(label, "store", _store_topology(spec))
         path = Path(spec.partition("=")[2] if "=" in spec and not Path(spec).exists() else spec)
+        if not path.exists():
+            raise InputError(
+                "no such file or folder (a side is MQSC or EMS files, a folder of them, a snapshot "
+                "folder, a store URL or git:REV:PATH)",
+                obj=f"{role} {spec}",
+            )
         if path.is_dir() and (path / "manifest.json").is_file():
             from mqctl.services.snapshot import read_topology
 
@@ -140,38 +148,106 @@ def _files_topology(paths: Sequence[str | Path], encoding: str | None) -> Topolo
 
 
 def _git(args: list[str]) -> subprocess.CompletedProcess[bytes]:
+    """``git ARGS``: pathspecs literal (no ``:(magic)``), no pager, no prompt; the caller separates what
+    came from the user from the options (``--end-of-options``, ``--``)."""
     try:
-        return subprocess.run(["git", *args], capture_output=True, check=False)
+        return subprocess.run(
+            ["git", "--literal-pathspecs", "--no-pager", *args],
+            capture_output=True,
+            check=False,
+            stdin=subprocess.DEVNULL,
+            env={**os.environ, "GIT_TERMINAL_PROMPT": "0"},
+        )
     except OSError as exc:
         raise InputError(f"cannot run git: {exc.strerror or exc}", attribute="--git") from None
 
 
+def _commit(rev: str) -> str:
+    """The commit ``rev`` names, checked before anything else sees it: a revision that begins with ``-``
+    is a revision here (``--end-of-options``), never an option of git's."""
+    if not rev or "\0" in rev or "\n" in rev:
+        raise InputError(f"{clip(rev)!r} is not a revision", attribute="--git")
+    found = _git(["rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"])
+    sha = found.stdout.decode(errors="replace").strip()
+    if found.returncode != 0 or not _SHA.fullmatch(sha):
+        raise InputError(f"{clip(rev)!r} is not a commit of this repository", attribute="--git")
+    return sha
+
+
+_SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+
+
 def _git_side(spec: str, encoding: str | None) -> Side:
-    """``REV:PATH`` read through ``git archive`` (no checkout), PATH relative to the current folder."""
+    """``REV:PATH`` read through ``git archive`` (no checkout), PATH relative to the current folder.
+
+    Untrusted (a pull request's CI runs it): REV is resolved to a commit first and handed over after
+    ``--end-of-options`` (PATH after it too, a literal pathspec); the tree is unpacked into mqctl's own
+    temporary folder only, refusing links that lead out of it; errors name the repository's paths."""
     rev, sep, path = spec.partition(":")
     if not sep or not rev:
-        raise InputError(f"{spec!r} is not REV:PATH (e.g. origin/main:mq/)", attribute="--git")
+        raise InputError(f"{clip(spec)!r} is not REV:PATH (e.g. origin/main:mq/)", attribute="--git")
     path = path.strip() or "."
     top = _git(["rev-parse", "--show-prefix"])
     if top.returncode != 0:
         raise InputError(
             "not inside a git repository (run diff --git from the repository)", attribute="--git"
         )
-    prefix = top.stdout.decode().strip()
-    archive = _git(["archive", "--format=tar", rev, "--", path])
+    prefix = top.stdout.decode(errors="replace").strip()
+    sha = _commit(rev)
+    archive = _git(["archive", "--format=tar", "--end-of-options", sha, path])
     if archive.returncode != 0:
         first = (archive.stderr.decode(errors="replace").strip().splitlines() or ["git archive failed"])[0]
-        raise InputError(f"{rev}:{path}: {first.removeprefix('fatal: ')}", attribute="--git")
+        raise InputError(f"{clip(rev)}:{path}: {clip(first.removeprefix('fatal: '), 200)}", attribute="--git")
     import io
     import tarfile
 
     with tempfile.TemporaryDirectory(prefix="mqctl-diff-") as folder:
         root = Path(folder)
-        with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
-            tar.extractall(root, filter="data")
-        base = root / prefix if (root / prefix / path).exists() else root
-        topology = _files_topology([base / path], encoding)
+        try:
+            with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+                _unpack(tar, root)
+            base = root / prefix if (root / prefix / path).exists() else root
+            topology = _files_topology([base / path], encoding)
+        except MqctlError as exc:
+            raise _in_repository(exc, str(root), prefix) from None
         return Side(f"git:{spec}", "git", _relocated(topology, str(base), path))
+
+
+def _unpack(tar: Any, root: Path) -> None:
+    """The archive's files under ``root`` by tarfile's ``data`` filter: a symbolic link to an absolute
+    path or out of the tree, a device, a path out of ``root`` is refused, naming the member."""
+    import tarfile
+
+    try:
+        tar.extractall(root, filter="data")
+    except tarfile.FilterError as exc:
+        member = getattr(exc, "tarinfo", None)
+        name = member.name if member is not None else "?"
+        what = (
+            "a symbolic link that leads outside the tree"
+            if member is not None and member.issym()
+            else ("a link or path that leads outside the tree, or a special file")
+        )
+        raise InputError(f"is {what}; not followed", file=name, attribute="--git") from None
+    except (tarfile.TarError, OSError) as exc:
+        raise InputError(f"cannot unpack git archive's output: {exc}", attribute="--git") from None
+
+
+def _in_repository(exc: MqctlError, temporary: str, prefix: str) -> MqctlError:
+    """``exc`` naming the repository's paths (``mq/QM1.mqsc``) instead of the temporary folder's, which
+    is gone once the side is read."""
+    base = temporary + "/" + prefix if prefix else temporary + "/"
+    base = base if base.endswith("/") else base + "/"
+
+    def moved(text: str | None) -> str | None:
+        if text is None:
+            return None
+        return text.replace(base, "").replace(temporary + "/", "").replace(temporary, ".")
+
+    exc.file = moved(exc.file)
+    exc.message = moved(exc.message) or ""
+    exc.obj = moved(exc.obj)
+    return exc
 
 
 def _relocated(topology: Topology, temporary: str, path: str) -> Topology:
@@ -303,8 +379,8 @@ def run_diff(
     if max_probes < 1:
         raise InputError("must be at least 1", attribute="--max-probes")
     extra = read_publications(publications) if publications is not None else []
-    before = read_side(before_spec, encoding=encoding)
-    after = read_side(after_spec, encoding=encoding)
+    before = read_side(before_spec, encoding=encoding, role="BEFORE")
+    after = read_side(after_spec, encoding=encoding, role="AFTER")
     _same_names_same_dialects(before, after)
     objects = diff_objects(before.topology, after.topology)
     old = {_finding_key(f): f for f in validate(before.topology)}

@@ -20,7 +20,8 @@ from pathlib import Path
 from mqctl.domain.errors import InputError, MqctlError
 from mqctl.domain.model import Topology
 from mqctl.domain.validation import FileRef, Finding, find_rule, finding
-from mqctl.services.formats import MqscFile, import_ems, import_mqsc, mqsc_files, named_path
+from mqctl.formats.walk import files_under
+from mqctl.services.formats import FileRejected, MqscFile, import_ems, import_mqsc, mqsc_files, named_path
 
 EMS_CONFIG_SUFFIXES = {".conf", ".json"}
 
@@ -29,6 +30,8 @@ EMS_CONFIG_SUFFIXES = {".conf", ".json"}
 class EmsFile:
     path: Path
     server: str | None = None
+    root: Path | None = None
+    """The folder it was found in: its pointers (topics = ...) must stay inside it."""
 
 
 @dataclass
@@ -50,11 +53,13 @@ def classify(paths: Sequence[str | Path]) -> tuple[list[MqscFile], list[EmsFile]
     for item in paths:
         name, path = named_path(item)
         if path.is_dir():
-            found_ems = sorted(p for p in path.rglob("tibemsd.*") if p.suffix.lower() in EMS_CONFIG_SUFFIXES)
+            found_ems = sorted(
+                p for p in files_under(path, "tibemsd.*") if p.suffix.lower() in EMS_CONFIG_SUFFIXES
+            )
             found_mqsc = mqsc_files([item])
             if not found_ems and not found_mqsc:
                 raise InputError("holds no MQSC file and no tibemsd.conf/tibemsd.json", file=str(path))
-            ems += [EmsFile(p) for p in found_ems]
+            ems += [EmsFile(p, root=path) for p in found_ems]
             mqsc += found_mqsc
         elif path.is_file():
             if path.suffix.lower() in EMS_CONFIG_SUFFIXES:
@@ -85,6 +90,7 @@ def read_files(paths: Sequence[str | Path], encoding: str | None = None) -> File
                     routes=None,
                     durables=None,
                     encoding=encoding,
+                    within=conf.root,
                 )
             except InputError as exc:
                 model.errors.append(exc)
@@ -102,24 +108,29 @@ def read_files(paths: Sequence[str | Path], encoding: str | None = None) -> File
 
 
 def import_error(exc: InputError, path: Path) -> list[Finding]:
-    """IMPORT_ERROR at the file and line; a selector that does not parse is an INVALID_SELECTOR there too."""
+    """IMPORT_ERROR at the file, line and column of each error of the file (a script refused as a whole
+    names all of them, as runmqsc does); a selector that does not parse is an INVALID_SELECTOR there too."""
     from mqctl.domain.selector import SelectorError
 
-    file = exc.file or str(path)
-    what = MqctlError(exc.message, obj=exc.obj, attribute=exc.attribute).one_line()
-    column = f" (column {exc.column})" if exc.column is not None and exc.line is not None else ""
-    where = [FileRef(file, exc.line)]
-    out = [
-        finding(
-            find_rule("IMPORT_ERROR"),
-            f"{file} is not imported, so its definitions are not validated: {what}{column}.",
-            where,
-        )
-    ]
-    if isinstance(exc, SelectorError):
+    out: list[Finding] = []
+    for error in exc.errors if isinstance(exc, FileRejected) else [exc]:
+        file = error.file or exc.file or str(path)
+        what = MqctlError(error.message, obj=error.obj, attribute=error.attribute).one_line()
+        column = f" (column {error.column})" if error.column is not None and error.line is not None else ""
+        where = [FileRef(file, error.line, error.column if error.line is not None else None)]
         out.append(
             finding(
-                find_rule("INVALID_SELECTOR"), f"A selector in {file} is not valid: {exc.message}.", where
+                find_rule("IMPORT_ERROR"),
+                f"{file} is not imported, so its definitions are not validated: {what}{column}.",
+                where,
             )
         )
+        if isinstance(error, SelectorError):
+            out.append(
+                finding(
+                    find_rule("INVALID_SELECTOR"),
+                    f"A selector in {file} is not valid: {error.message}.",
+                    where,
+                )
+            )
     return out

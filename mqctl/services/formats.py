@@ -16,8 +16,11 @@ from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect, Node, NodeState, SubType
 from mqctl.domain.names import check_mq_name, check_node_name, node_label
 from mqctl.domain.objects import nodes
+from mqctl.domain.observed import PredictedProxy, proxies_at
+from mqctl.formats import sniff
 from mqctl.formats.script_run import ScriptRun
 from mqctl.formats.text_io import read_text_file
+from mqctl.formats.walk import files_under
 from mqctl.services.edit import ensure_ems_peers, run_script
 from mqctl.store.repository import NodeRef, Store
 
@@ -31,6 +34,23 @@ class FileResult:
     file: str
     node: str
     run: ScriptRun = field(default_factory=ScriptRun)
+
+
+class FileRejected(InputError):
+    """A file refused as a whole: reads as its first error; ``errors`` holds every one, in file order,
+    as runmqsc reports them (``validate --file`` makes a finding of each, so CI sees them in one run)."""
+
+    def __init__(self, errors: Sequence[InputError]) -> None:
+        first = errors[0]
+        super().__init__(
+            first.message,
+            obj=first.obj,
+            attribute=first.attribute,
+            file=first.file,
+            line=first.line,
+            column=first.column,
+        )
+        self.errors = list(errors)
 
 
 def _ensure_node(store: Store, name: str, dialect: Dialect, create: bool) -> NodeRef:
@@ -79,12 +99,22 @@ def runmqsc(
             progress=progress,
             dialect_of=lambda name: store.dialects([name]).get(name),
             cluster_view=store.cluster_view,
+            proxies=lambda now: _proxies(store, now),
         )
         result.run = run
         return [] if run.applied else None
 
     run_script(store, ref, change)
+    if result.run.errors and not result.run.processed:
+        # nothing of it was MQSC that applied: say what the file is, if it is another door's
+        result.run.errors[0].message += sniff.hint(text, sniff.MQSC)
     return result
+
+
+def _proxies(store: Store, state: NodeState) -> list[PredictedProxy]:
+    """The proxy subscriptions the model predicts ``state``'s queue manager holds, with the script's
+    changes so far (the rest of the model as stored)."""
+    return proxies_at(store.topology(), state.node.name, state)
 
 
 @dataclass(frozen=True)
@@ -132,8 +162,8 @@ def mqsc_files(paths: Iterable[Path | str | MqscFile]) -> list[MqscFile]:
             continue
         qmgr, path = named_path(item)
         if path.is_dir():
-            for p in path.rglob("*"):
-                if p.is_file() and p.suffix.lower() in MQSC_SUFFIXES:
+            for p in files_under(path):
+                if p.suffix.lower() in MQSC_SUFFIXES:
                     found.append(MqscFile(p, qmgr or _folder_qmgr(path, p), qmgr is not None))
         elif path.is_file():
             found.append(MqscFile(path, qmgr, qmgr is not None))
@@ -232,9 +262,22 @@ def import_mqsc(
         )
         results.append(result)
         if result.run.errors:
-            raise result.run.errors[0]
+            raise FileRejected(result.run.errors)
         advance(text.count("\n") + (0 if text.endswith("\n") or not text else 1))
     return results
+
+
+def _hint_door(err: InputError, doors: Mapping[Path | None, sniff.Kind], encoding: str | None) -> None:
+    """Add to ``err`` what its file looks like when that is another door's (``import ems --tibemsd
+    topics.conf``: this looks like an EMS topics.conf)."""
+    for path, door in doors.items():
+        if path is not None and err.file == str(path) and "looks like" not in err.message:
+            try:
+                text = read_text_file(path, encoding)
+            except InputError:
+                return
+            err.message += sniff.hint(text, door)
+            return
 
 
 @dataclass
@@ -258,19 +301,30 @@ def import_ems(
     routes: Path | None,
     durables: Path | None,
     encoding: str | None = None,
+    within: Path | None = None,
 ) -> EmsImport:
-    """One EMS server from its files: they replace its topic definitions, routes and durables in the model."""
+    """One EMS server from its files: they replace its topic definitions, routes and durables in the model.
+    ``within``: the folder the files were found in (tibemsd.conf's pointers must stay in it)."""
     from mqctl.formats.ems import read_server
 
-    config = read_server(
-        tibemsd,
-        server=server,
-        topics=topics,
-        routes=routes,
-        durables=durables,
-        next_seq=store.next_seq,
-        encoding=encoding,
-    )
+    try:
+        config = read_server(
+            tibemsd,
+            server=server,
+            topics=topics,
+            routes=routes,
+            durables=durables,
+            next_seq=store.next_seq,
+            encoding=encoding,
+            within=within,
+        )
+    except InputError as err:
+        _hint_door(
+            err,
+            {tibemsd: sniff.TIBEMSD, topics: sniff.TOPICS, routes: sniff.ROUTES, durables: sniff.DURABLES},
+            encoding,
+        )
+        raise
     ref = _ensure_node(store, config.name, Dialect.EMS, create=True)
     created = ensure_ems_peers(store, sorted(config.peers))
     read = config.state

@@ -24,11 +24,13 @@ from mqctl.domain.model import Dialect, NodeState, SubScope, Subscription, SubTy
 from mqctl.domain.names import check_ems_server_name, check_mq_name
 from mqctl.domain.objects import subscriptions as sub_rules
 from mqctl.domain.observed import OBSERVED_KINDS, PROXY, NodeCapture, Observation
+from mqctl.formats import sniff
 from mqctl.formats._located import locate
 from mqctl.formats.display import Block, Capture
 from mqctl.formats.display import read_captures as read_file_captures
 from mqctl.formats.display.ems import DURABLE, ROUTE
 from mqctl.formats.text_io import read_text_file
+from mqctl.formats.walk import files_under
 from mqctl.store.observed import captured_at, load_captures, save_capture
 from mqctl.store.repository import Store
 
@@ -163,7 +165,8 @@ def read_captures(
     skipped: list[str] = []
     for path in paths:
         if path.is_dir():
-            for p in sorted(p for p in path.rglob("*") if p.is_file() and not p.name.startswith(".")):
+            # files_under: a link out of the folder is refused, never read
+            for p in sorted(p for p in files_under(path) if not p.name.startswith(".")):
                 if _not_a_capture_name(p):
                     skipped.append(str(p))
                 else:
@@ -173,7 +176,13 @@ def read_captures(
         else:
             raise InputError("no such file or folder", file=str(path))
     for path in files:
-        for capture in read_file_captures(read_text_file(path, encoding), file=str(path), qmgr=qmgr):
+        text = read_text_file(path, encoding)
+        try:
+            captures = read_file_captures(text, file=str(path), qmgr=qmgr)
+        except InputError as err:
+            err.message += sniff.hint(text, sniff.DISPLAY)  # an MQSC script: runmqsc or import mqsc
+            raise
+        for capture in captures:
             try:
                 if _is_ems(capture):
                     check_ems_server_name(capture.qmgr)

@@ -15,6 +15,7 @@ from mqctl.formats.mqsc.vocabulary import (
     CHANNEL_IGNORED,
     CHANNEL_MODELLED,
     COMMON,
+    DELETE_KEYWORDS,
     DISPLAY_OPTIONS,
     NAMELIST_IGNORED,
     NAMELIST_MODELLED,
@@ -34,20 +35,31 @@ if TYPE_CHECKING:
 PROMPT_FILE = "<prompt>"
 """How errors name a command typed at the prompt (``<prompt>:LINE:COL``, the line within the command)."""
 
-KEYWORDS: dict[str, frozenset[str]] = {
-    "TOPIC": TOPIC_MODELLED | TOPIC_IGNORED | COMMON | DISPLAY_OPTIONS,
-    "SUB": SUB_MODELLED | SUB_IGNORED | COMMON | DISPLAY_OPTIONS,
-    "NAMELIST": NAMELIST_MODELLED | NAMELIST_IGNORED | COMMON | DISPLAY_OPTIONS,
-    "CHANNEL": CHANNEL_MODELLED | CHANNEL_IGNORED | COMMON | DISPLAY_OPTIONS,
-    "QMGR": QMGR_MODELLED | frozenset({"FORCE"}) | DISPLAY_OPTIONS,
+CHANGES: dict[str, frozenset[str]] = {
+    "TOPIC": TOPIC_MODELLED | TOPIC_IGNORED | COMMON,
+    "SUB": SUB_MODELLED | SUB_IGNORED | COMMON,
+    "NAMELIST": NAMELIST_MODELLED | NAMELIST_IGNORED | COMMON,
+    "CHANNEL": CHANNEL_MODELLED | CHANNEL_IGNORED | COMMON,
+    "QMGR": QMGR_MODELLED | frozenset({"FORCE"}),
 }
-"""The keywords completion offers after each noun (what the runmqsc door accepts for it)."""
+"""What DEFINE and ALTER take after each object type (what the runmqsc door accepts for it)."""
+KEYWORDS: dict[str, dict[str, frozenset[str]]] = {
+    "DEFINE": CHANGES,
+    "ALTER": CHANGES,
+    "DELETE": DELETE_KEYWORDS,
+    # DISPLAY names attributes (every one the door knows) and its own selecting parameters
+    "DISPLAY": {noun: keywords | DISPLAY_OPTIONS for noun, keywords in CHANGES.items()},
+}
+"""The keywords completion offers after each verb and object type: never one the verb refuses (a
+DISPLAY-only WHERE after DEFINE)."""
 WORDS = {"verbs": sorted(set(VERBS.values())), "nouns": sorted(NOUNS)}
 
 
-def keywords_after(noun: str) -> list[str]:
-    """The keywords of the object type ``noun`` (``TOPIC``, ``SUB(S1)``, an abbreviation such as ``NL``)."""
-    return sorted(KEYWORDS.get(NOUNS.get(noun.split("(")[0].upper(), ""), frozenset()))
+def keywords_after(noun: str, verb: str) -> list[str]:
+    """The keywords ``verb`` (``DEFINE``, ``DEF``, ...) takes after the object type ``noun`` (``TOPIC``,
+    ``SUB(S1)``, an abbreviation such as ``NL``); none for a verb mqctl does not model."""
+    by_noun = KEYWORDS.get(VERBS.get(verb.upper(), ""), {})
+    return sorted(by_noun.get(NOUNS.get(noun.split("(")[0].upper(), ""), frozenset()))
 
 
 def run_command(

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from mqctl.domain.errors import InputError, MqctlError
+from mqctl.render.safe_text import error_line
 from mqctl.services.analyze import AnalyzeRequest
 
 
@@ -95,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         request, output = decode(args[0])
         result = analyze(request)
     except MqctlError as exc:
-        sys.stderr.write(f"mqctl: error: {exc.one_line()}\n")
+        sys.stderr.write(f"mqctl: error: {error_line(exc.one_line())}\n")
         return exc.exit_code
     sys.stdout.write(summary_text(result.summary) if output == "json" else table(result.summary))
     return 0

@@ -98,7 +98,7 @@ def revision(url: str) -> tuple[str | None, str]:
 
     if store_file_missing(url):
         return None, HEAD
-    engine = make_engine(url)
+    engine = make_engine(url, create=False)
     try:
         return current_revision(engine), HEAD
     finally:

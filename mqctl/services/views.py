@@ -21,6 +21,8 @@ QMGR = "queue manager"
 SERVER = "EMS server"
 TOPIC_TABLE = read_models.TOPIC_TABLE
 """The columns of ``display topic``'s table (``topic_table``'s values, in order)."""
+TOPIC_TABLE_ALL = read_models.TOPIC_TABLE_ALL
+"""The columns of ``display topic --all``'s table (``topic_table(..., every=True)``'s values)."""
 
 
 def require_node(store: Store, node: str | None, what: str = QMGR, option: str = "--qmgr") -> None:
@@ -51,10 +53,13 @@ def display_topics(
     return topics(store, pattern, exact, node, effective=effective)
 
 
-def topic_table(store: Store, pattern: str, exact: bool, node: str | None) -> list[tuple[Any, ...]]:
-    """``display topic``'s table: the values of its columns only (``read_models.topic_table``)."""
+def topic_table(
+    store: Store, pattern: str, exact: bool, node: str | None, *, every: bool = False
+) -> list[tuple[Any, ...]]:
+    """``display topic``'s table: the values of its columns only (``read_models.topic_table``); with
+    ``every`` (``--all``), a column per attribute."""
     require_node(store, node)
-    return read_models.topic_table(store, pattern, exact, node)
+    return read_models.topic_table(store, pattern, exact, node, every=every)
 
 
 def display_subscriptions(store: Store, pattern: str, exact: bool, node: str | None) -> list[dict[str, Any]]:

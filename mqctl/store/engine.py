@@ -77,16 +77,30 @@ def redact(url: str | URL) -> str:
     """The URL as it may be shown: never with its password, in the user part or the query string."""
     try:
         parsed = make_url(url)
-    except ArgumentError:
+    except (ArgumentError, ValueError):  # ValueError: a port that is no number (``[::1:5432``)
         return "<invalid URL>"
     return hide_secrets(parsed.render_as_string(hide_password=True))
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    _sqlite_connection(dbapi_connection, read_only=False)
+
+
+def _sqlite_read_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    _sqlite_connection(dbapi_connection, read_only=True)
+
+
+def _sqlite_connection(dbapi_connection: Any, *, read_only: bool) -> None:
+    """The pragmas of every connection. A read neither sets the journal mode (that writes the file: a
+    0-byte file would become a 4 KB store, a rollback-journal one be switched to WAL) nor may write
+    (``query_only``): reads never write."""
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute(f"PRAGMA busy_timeout={lock_timeout_ms()}")
-    cursor.execute("PRAGMA journal_mode=WAL")
+    if read_only:
+        cursor.execute("PRAGMA query_only=ON")
+    else:
+        cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     # 64 MB page cache (default 2 MB), used only as filled: an import's bulk insert adds rows to every
     # digest index at random places, and with the small cache it re-reads index pages from the WAL
@@ -97,6 +111,11 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     dbapi_connection.isolation_level = None
 
 
+def _read_only_begin(conn: Any) -> None:
+    """PostgreSQL: a read's transaction is read only (the server refuses any write in it)."""
+    conn.exec_driver_sql("SET TRANSACTION READ ONLY")
+
+
 def _sqlite_begin(conn: Any) -> None:
     """A writer takes the write lock first (``BEGIN IMMEDIATE``): writers run one after another, each
     reading what the previous one committed, so no update is lost."""
@@ -105,11 +124,14 @@ def _sqlite_begin(conn: Any) -> None:
 
 def make_engine(url: str, *, create: bool = True) -> Engine:
     """An engine with the SQLite pragmas (WAL, foreign keys, busy timeout); a new SQLite file is 0600 in a
-    folder created 0700. Without ``create`` a SQLite file that does not exist is refused, not created."""
+    folder created 0700. Without ``create`` the engine reads only: a SQLite file that does not exist is
+    refused, not created, and nothing is written to one that does (nor to a PostgreSQL database)."""
     try:
         parsed = make_url(url)
     except ArgumentError as exc:
-        raise StoreError(f"not a database URL: {exc}") from None
+        raise StoreError(f"not a database URL: {hide_secrets(str(exc))}") from None
+    except ValueError:  # the port of ``postgresql://u:p@[::1:5432/x`` (the text would show the password)
+        raise StoreError("not a database URL (is a host or port malformed?)") from None
     if parsed.get_backend_name() == "sqlite":
         _prepare_sqlite_file(parsed, create=create)
     try:
@@ -117,8 +139,10 @@ def make_engine(url: str, *, create: bool = True) -> Engine:
     except (NoSuchModuleError, ArgumentError, ImportError) as exc:
         raise StoreError(f"cannot use {redact(parsed)}: {exc}") from None
     if engine.dialect.name == "sqlite":
-        event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "connect", _sqlite_pragmas if create else _sqlite_read_pragmas)
         event.listen(engine, "begin", _sqlite_begin)
+    elif engine.dialect.name == "postgresql" and not create:
+        event.listen(engine, "begin", _read_only_begin)
     event.listen(engine, "before_cursor_execute", _text_parameters)
     return engine
 
@@ -141,7 +165,7 @@ def store_file_missing(url: str) -> bool:
     """A SQLite store whose file does not exist yet (``db current`` answers without creating it)."""
     try:
         parsed = make_url(url)
-    except ArgumentError:
+    except (ArgumentError, ValueError):
         return False
     database = parsed.database if parsed.get_backend_name() == "sqlite" else None
     return (
@@ -164,11 +188,19 @@ def _prepare_sqlite_file(url: URL, *, create: bool) -> None:
     if not create:
         raise StoreError(f"the store {redact(url)} {NO_SCHEMA_YET}")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)  # it holds a whole topology
+        _private_folders(path.parent)  # it holds a whole topology
         fd = os.open(path, os.O_CREAT | os.O_WRONLY, 0o600)
         os.close(fd)
     except OSError as exc:
         raise StoreError(f"cannot create the store file {path}: {exc.strerror}") from None
+
+
+def _private_folders(folder: Path) -> None:
+    """``folder`` and each missing parent created 0700 (``mkdir(parents=True)`` gives the parents the
+    umask's mode, 0755 mostly)."""
+    missing = [p for p in (folder, *folder.parents) if not p.exists()]
+    for path in reversed(missing):
+        path.mkdir(mode=0o700, exist_ok=True)
 
 
 BASE = "base"

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from functools import partial
 from operator import itemgetter
 from typing import Any, NamedTuple
 
 from sqlalchemy import ColumnElement, Select, Text, case, func, select, type_coerce, union
 
-from mqctl.domain.model import Dialect, Membership, TopicObject, Topology
+from mqctl.domain.errors import escaped
+from mqctl.domain.model import ClRoute, Dialect, Membership, TopicObject, Topology
 from mqctl.domain.objects import attributes
 from mqctl.store import convert, tables
 from mqctl.store.repository import Store
@@ -236,16 +238,37 @@ def display_topics(
     return ShownTopics(rows, shown, every=generic and pattern == "*" and node is None)
 
 
-TOPIC_TABLE = ("qmgr", "name", "topicstr", "cluster", "clroute", "wildcard", "properties")
-"""The columns of ``display topic``'s table, in order."""
+TOPIC_SHOWN = tuple(a for a in attributes.TOPIC if a.field not in ("topicstr", "cluster", "clroute"))
+"""The attributes of ``display topic``'s ATTRIBUTES column (WILDCARD, PUBSCOPE, SUBSCOPE, PROXYSUB, PUB,
+SUB, DESCR: every one of the table but TOPICSTR, CLUSTER and CLROUTE, which have columns of their own)."""
+TOPIC_TABLE = ("qmgr", "name", "topicstr", "cluster", "clroute", "attributes", "properties")
+"""The columns of ``display topic``'s table, in order: ATTRIBUTES holds those of ``TOPIC_SHOWN`` that
+are not their defaults, as MQSC writes them."""
+TOPIC_TABLE_ALL = (
+    "qmgr",
+    "name",
+    "topicstr",
+    "cluster",
+    "clroute",
+    *(a.field for a in TOPIC_SHOWN),
+    "properties",
+)
+"""The columns of ``display topic --all``: every attribute in a column of its own."""
+_DIRECT = str(ClRoute.DIRECT)
+_SHOWN_DEFAULTS = tuple("" if a.default is None else str(a.default) for a in TOPIC_SHOWN)
+"""``TOPIC_SHOWN``'s defaults as the store holds them (an enumeration as its text)."""
+_SETTINGS = tuple(partial(attributes.mqsc_setting, a) for a in TOPIC_SHOWN)
 
 
-def topic_table(store: Store, pattern: str, exact: bool, node: str | None) -> list[tuple[Any, ...]]:
+def topic_table(
+    store: Store, pattern: str, exact: bool, node: str | None, *, every: bool = False
+) -> list[tuple[Any, ...]]:
     """What ``display topic``'s table shows, and no more: per topic object matching ``pattern`` (on
-    ``node``), in display order, its values of ``TOPIC_TABLE``, properties decoded. An EMS topic
-    definition has None for CLUSTER, CLROUTE and WILDCARD (MQ's attributes: its row has no such column);
-    an MQ object's blank CLUSTER is ''. The rows of ``display_topics`` hold the same values: a table
-    reads seven of their fifteen columns, builds no dict, and decodes only properties that are not ``{}``.
+    ``node``), in display order, its values of ``TOPIC_TABLE`` (``TOPIC_TABLE_ALL`` with ``every``),
+    properties decoded. An EMS topic definition has None for MQ's attributes (its row has no such
+    column); an MQ object's blank CLUSTER is ''. CLROUTE is blank where it means nothing (DIRECT in no
+    cluster) unless ``every``, which shows each stored value as DISPLAY TOPIC ALL does. The rows of
+    ``display_topics`` hold the same values: a table reads only its columns and builds no dict.
     """
     t, n = tables.topics, tables.nodes
     generic = not exact and pattern.endswith("*")
@@ -258,7 +281,7 @@ def topic_table(store: Store, pattern: str, exact: bool, node: str | None) -> li
             t.c.topicstr,
             case((mq, func.coalesce(t.c.cluster, ""))),
             case((mq, t.c.clroute)),
-            case((mq, t.c.wildcard)),
+            *(case((mq, t.c[a.field])) for a in TOPIC_SHOWN),
             type_coerce(t.c.properties, Text),
         )
         .join(n, n.c.id == t.c.node_id)
@@ -266,7 +289,35 @@ def topic_table(store: Store, pattern: str, exact: bool, node: str | None) -> li
         .order_by(n.c.name, t.c.name)
     )
     json_value = convert.json_value
-    return [(*row[:6], json_value(row[6])) for row in store.conn.execute(stmt).all()]
+    rows = store.conn.execute(stmt).all()
+    if every:
+        return [(*row[:-1], json_value(row[-1])) for row in rows]
+    return [
+        (*row[:4], _clroute_cell(row[3], row[4]), _attributes_cell(tuple(row[5:-1])), json_value(row[-1]))
+        for row in rows
+    ]
+
+
+def _clroute_cell(cluster: str | None, clroute: str | None) -> str | None:
+    """CLROUTE as the table shows it: blank for an object in no cluster that keeps the default (DIRECT
+    means nothing there); TOPICHOST without a cluster stays (validate's MQC010 is about it)."""
+    if clroute is None or cluster or clroute != _DIRECT:
+        return clroute
+    return ""
+
+
+def _attributes_cell(values: tuple[Any, ...]) -> str | None:
+    """``PUBSCOPE(QMGR) DESCR('EU prices')``: the attributes of ``TOPIC_SHOWN`` that are not their
+    default; None for an EMS definition, which has none of them, and for an object that keeps every
+    default (a column no row fills is left out of the table)."""
+    if values[0] is None or values == _SHOWN_DEFAULTS:  # most objects keep every default: one compare
+        return None
+    changed = [
+        escaped(setting(value))
+        for setting, value, default in zip(_SETTINGS, values, _SHOWN_DEFAULTS, strict=True)
+        if ("" if value is None else value) != default
+    ]
+    return " ".join(changed) or None
 
 
 def _clusters_of(qmgr: str) -> Select[Any]:

@@ -24,6 +24,7 @@ from mqctl.domain import topics as topic_strings
 from mqctl.domain.errors import InputError
 from mqctl.domain.explanation import Failures
 from mqctl.domain.model import Dialect, Membership, Topology
+from mqctl.domain.suggest import did_you_mean
 from mqctl.store import convert, tables
 from mqctl.store.convert import digest
 
@@ -74,7 +75,8 @@ def load_slice(conn: Connection, publisher: str, topic: str, failures: Failures)
     reader.load_nodes([publisher, *failures.down, *links, *(node for node, _ in failures.offline)])
     node = reader.topology.nodes.get(publisher)
     if node is None:
-        raise InputError("no such node", obj=publisher, attribute="--from")
+        names = conn.execute(select(tables.nodes.c.name)).scalars()  # a mistake's price only
+        raise InputError(f"no such node{did_you_mean(publisher, names)}", obj=publisher, attribute="--from")
     _check_offline(reader, failures)
     if node.dialect is Dialect.EMS:
         topic_strings.validate_topic(topic, Dialect.EMS)

@@ -13,8 +13,9 @@ import pytest
 
 from mqctl.domain.model import Scope
 from mqctl.render.console import emit_json, show_table
+from mqctl.render.safe_text import json_text
 from mqctl.services.display import FEW_QMGRS
-from mqctl.services.views import TOPIC_TABLE
+from mqctl.services.views import TOPIC_TABLE, TOPIC_TABLE_ALL
 from tests.conftest import Result
 
 Cli = Callable[..., Result]
@@ -123,7 +124,10 @@ def test_emit_json_streams_the_bytes_of_json_dumps(data: Any) -> None:
     buf = io.StringIO()
     with redirect_stdout(buf):
         emit_json(data)
-    assert buf.getvalue() == json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    # json.dumps's bytes, but for what a terminal would act on (U+2028, DEL, C1, bidi), escaped as
+    # \uXXXX by the output sanitiser: the same JSON value either way
+    assert buf.getvalue() == json_text(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"
+    assert json.loads(buf.getvalue()) == json.loads(json.dumps(data))
 
 
 def test_tree_from_its_slice_is_the_tree_of_the_whole_model(cli: Cli, store_url: str) -> None:
@@ -166,12 +170,46 @@ def test_the_topic_table_is_the_table_of_the_json_rows(cli: Cli, args: tuple[str
     ok(cli("define", "topic", "orders.*", "--server", "E1", "--prop", "global", "--prop", "maxbytes=1GB"))
     ok(cli("define", "topic", "prices.>", "--server", "E1"))
     table = cli("display", "topic", *args)
+    every = cli("display", "topic", *args, "--all")
     rows = cli("display", "topic", *args, "-o", "json")
-    assert table.exit_code == rows.exit_code
+    assert table.exit_code == every.exit_code == rows.exit_code
+    shown = rows.json()
+    assert isinstance(shown, list)
     buf = io.StringIO()
     with redirect_stdout(buf):
-        show_table("Topics", TOPIC_TABLE, rows.json(), as_json=False)
+        show_table("Topics", TOPIC_TABLE, [table_row(row) for row in shown], as_json=False)
     assert table.stdout == buf.getvalue()
+    buf = io.StringIO()
+    with redirect_stdout(buf):
+        show_table("Topics", TOPIC_TABLE_ALL, shown, as_json=False)
+    assert every.stdout == buf.getvalue()
+
+
+SHOWN = ("wildcard", "pubscope", "subscope", "proxysub", "pub", "sub", "descr")
+DEFAULTS = {
+    "wildcard": "PASSTHRU",
+    "pubscope": "ASPARENT",
+    "subscope": "ASPARENT",
+    "proxysub": "FIRSTUSE",
+    "pub": "ASPARENT",
+    "sub": "ASPARENT",
+    "descr": "",
+}
+
+
+def table_row(row: dict[str, Any]) -> dict[str, Any]:
+    """A JSON row as the table shows it (issue 37): CLROUTE blank for DIRECT in no cluster, the
+    attributes that are not their default in one ATTRIBUTES cell, as MQSC writes them."""
+    if row["dialect"] != "mq":
+        return row
+    settings = [
+        f"{key.upper()}('{row[key]}')" if key == "descr" else f"{key.upper()}({row[key]})"
+        for key in SHOWN
+        if row[key] != DEFAULTS[key]
+    ]
+    clroute = row["clroute"] if row["cluster"] or row["clroute"] != "DIRECT" else ""
+    out = {k: v for k, v in row.items() if k not in SHOWN} | {"clroute": clroute}
+    return out | ({"attributes": " ".join(settings)} if settings else {})
 
 
 def test_graph_reads_only_what_it_draws_and_draws_the_whole_models_picture(cli: Cli, store_url: str) -> None:

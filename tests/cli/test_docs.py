@@ -65,3 +65,16 @@ def test_every_command_is_in_cli_md(path: tuple[str, ...], command: Any) -> None
 @pytest.mark.parametrize("top", sorted({p[0] for p, _ in COMMANDS}))
 def test_readme_shows_each_top_level_command(top: str) -> None:
     assert re.search(rf"^mqctl {re.escape(top)}\b", README, re.M), f"README.md never shows `mqctl {top}`"
+
+
+def test_readme_mermaid_sample_reads_back_with_its_legend() -> None:
+    """The README's explain picture is one mqctl draws today: the strict reader takes it, with the legend
+    every picture carries, the cluster group, a node down said in words, a reason short in its shape."""
+    from tests.render.mermaid_grammar import parse
+
+    (block,) = re.findall(r"```mermaid\n(.*?)```", README, re.S)
+    chart = parse(block)
+    assert chart.legend and [g[0] for g in chart.groups.values()] == [["cluster USA"]]
+    assert chart.nodes[chart.node_named("QM3")] == ["QM3", "DOWN"]
+    assert chart.nodes[chart.node_named("sub EVERYTHING")][1] == "not delivered: WILDCARD_ABOVE_CLUSTER [1]"
+    assert chart.notes and chart.notes[0][0].startswith("[1] sub EVERYTHING on QM1: WILDCARD_ABOVE_CLUSTER.")

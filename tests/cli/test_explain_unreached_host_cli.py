@@ -54,12 +54,11 @@ def _mermaid_host(cli: Cli) -> tuple[list[str], bool, list[tuple[str, bool]]]:
 def _dot_host(cli: Cli) -> tuple[list[str], str | None, list[tuple[str, str | None]]]:
     """QM2's label lines, its fill colour, and the QM1 -> QM2 edges as (label, style)."""
     (graph,) = pydot.graph_from_dot_data(ok(cli(*QUESTION, "-o", "dot")).stdout)
+    nodes = [*graph.get_nodes(), *(n for s in graph.get_subgraphs() for n in s.get_nodes())]  # in groups too
     labels = {
-        n.get_name(): unquote(n.get("label"))
-        for n in graph.get_nodes()
-        if n.get_name() not in ("graph", "node", "edge")
+        n.get_name(): unquote(n.get("label")) for n in nodes if n.get_name() not in ("graph", "node", "edge")
     }
-    (host,) = [n for n in graph.get_nodes() if n.get_name() in labels and labels[n.get_name()][0] == "QM2"]
+    (host,) = [n for n in nodes if n.get_name() in labels and labels[n.get_name()][0] == "QM2"]
     edges = [
         ("\n".join(unquote(e.get("label"))), e.get("style"))
         for e in graph.get_edges()

@@ -342,7 +342,7 @@ def test_the_not_modelled_counts_add_up_to_what_is_named(cli: Cli) -> None:
     script = "DEFINE QLOCAL(Q1)\nDEFINE TOPIC(T) TOPICSTR('/a') NPMSGDLV(ALL) DEFPSIST(YES)\nDEFINE TOPIC(U) TOPICSTR('/u') TYPE(LOCAL)\n"
     shown = ok(cli("runmqsc", "QM1", stdin=script)).stdout
     assert (
-        "1 commands not modelled by mqctl and skipped; 0 skipped for an insert with no value; "
+        "1 command not modelled by mqctl and skipped; 0 skipped for an insert with no value; "
         "2 attributes not modelled and ignored." in shown
     ), shown
     assert "Not modelled: DEFINE QLOCAL (1), DEFPSIST on TOPIC (1), NPMSGDLV on TOPIC (1)." in shown
@@ -443,7 +443,9 @@ def test_runmqsc_counts_unknown_keywords_and_bad_values_as_syntax_errors(cli: Cl
     assert out[1].startswith("AMQ8405I: Syntax error detected: <stdin>:1:32: unknown parameter BOGUS")
     assert out[3].startswith("AMQ8405I: Syntax error detected: <stdin>:2:40: CLROUTE: 'SIDEWAYS'")
     assert "2 commands have a syntax error." in out
-    assert "One valid MQSC command could not be processed." in out  # W: TOPICSTR already used
+    # W (TOPICSTR already used) failed and Z, valid, was not applied: neither was processed (issue 37)
+    assert "2 valid MQSC commands could not be processed." in out
+    assert "All valid MQSC commands were processed." not in out
     assert out[-1].startswith("The script is rejected")
     kept = cli("runmqsc", "QM1", "--continue", stdin=script)
     assert kept.exit_code == 1

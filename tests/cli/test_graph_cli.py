@@ -43,7 +43,10 @@ def test_graph_draws_the_demo_topology(cli: Cli) -> None:
     (dot,) = pydot.graph_from_dot_data(ok(cli("graph", "-o", "dot")).stdout)
     assert len(dot.get_subgraphs()[0].get_nodes()) == 6
     data = ok(cli("graph", "--topic", "/USA/Alaska/Juneau", "-o", "json")).json()
-    assert isinstance(data, dict) and set(data) == {"title", "groups", "boxes", "arrows", "notes"}
+    assert isinstance(data, dict)
+    assert set(data) == {"title", "groups", "boxes", "arrows", "notes", "captions", "legend"}
+    legend = {e["text"]: e["mark"] for e in data["legend"]}  # issue 37: every picture carries one
+    assert legend["topic host"] == "host" and legend["full repository (thick border)"] == "fullrepo"
     subs = sorted(b["lines"][0] for b in data["boxes"] if b["shape"] == "subscription")
     assert subs == ["sub ALL.USA", "sub EVERYTHING", "sub JUNEAU"]
     qm4 = next(b for b in data["boxes"] if b["key"] == "QM4")

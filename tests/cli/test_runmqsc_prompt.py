@@ -129,3 +129,20 @@ def test_a_queue_manager_that_does_not_exist_is_refused_before_the_prompt(
     term = Terminal(["--db", store_url, "runmqsc", "NOSUCH"])
     assert term.close() == 2
     assert "mqctl: error: qmgr NOSUCH: does not exist (give --create to define it)" in term.text
+
+
+def test_completion_offers_only_the_keywords_the_verb_takes(terminal: Terminal) -> None:
+    """Issue 37: after DEFINE TOPIC, DUR completes to DURSUB alone (DURABLE is DISPLAY's); after DISPLAY,
+    WHE completes to WHERE."""
+    t = terminal
+    t.expect(r"QM1>")
+    t.type("DEFINE TOPIC(X) TOPICSTR('/x') DUR" + TAB)
+    t.expect(r"DURSUB")  # one keyword DEFINE takes: completed (with DURABLE offered too, only "DUR" stays)
+    t.type("(YES)" + ENTER)
+    t.expect(r"1 : DEFINE TOPIC\(X\) TOPICSTR\('/x'\) DURSUB\(YES\)\s+AMQ8690I[\s\S]*QM1>")
+    t.type("DISPLAY TOPIC(*) WHE" + TAB)
+    t.expect(r"WHERE")
+    t.type("(TOPICSTR EQ '/x')" + ENTER)
+    t.expect(r"2 : DISPLAY TOPIC\(\*\) WHERE\(TOPICSTR EQ '/x'\)[\s\S]*QM1>")
+    t.type("end" + ENTER)
+    t.close()

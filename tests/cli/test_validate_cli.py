@@ -575,8 +575,15 @@ def test_sarif(lite: Cli, tmp_path: Path) -> None:
     by_rule = {r["ruleId"]: r for r in run["results"]}
     assert by_rule["MQC013"]["level"] == "error" and by_rule["MQC007"]["level"] == "note"
     located = by_rule["MQC033"]["locations"][0]["physicalLocation"]
-    assert located == {"artifactLocation": {"uri": Path(bad).as_uri()}, "region": {"startLine": 1}}
-    assert by_rule["MQC013"]["locations"][0]["logicalLocations"][0]["fullyQualifiedName"] == "cluster CL1"
+    region = {"startLine": 1, "startColumn": 1}
+    assert located == {"artifactLocation": {"uri": Path(bad).as_uri()}, "region": region}
+    # a cluster has no definition: its finding is placed at its member's CLUSRCVR channel (issue 37)
+    anchor = by_rule["MQC013"]["locations"][0]["physicalLocation"]
+    assert anchor == {
+        "artifactLocation": {"uri": (tmp_path / "QM1.mqsc").as_uri()},
+        "region": {"startLine": 1},
+    }
+    assert by_rule["MQC013"]["properties"]["objects"] == ["cluster CL1"]
     only = lite("validate", "--select", "MQC020", "-o", "sarif").json()
     check_sarif(only)
     assert isinstance(only, dict) and [r["id"] for r in only["runs"][0]["tool"]["driver"]["rules"]] == [

@@ -95,3 +95,29 @@ def codes(e: Explanation) -> list[str]:
 
 def hops(d: Delivery) -> list[tuple[str, str, str, str]]:
     return [(h.from_node, h.to_node, str(h.via), h.name) for h in d.hops]
+
+
+def with_relay_loop(t: Topology, members: list[str], outsider: str | None, child_first: bool) -> Topology:
+    """Issue 38's shape added to a generated estate: the first two ``members`` (of one cluster) joined by a
+    hierarchy link too, and ``outsider`` (not a member) linked to the third, when none of them has a
+    parent yet and no link would close a cycle of parents. Nodes are replaced, never mutated."""
+    from dataclasses import replace
+
+    def ancestors(name: str) -> set[str]:
+        seen: set[str] = set()
+        node = t.nodes.get(name)
+        while node is not None and node.parent and node.parent not in seen:
+            seen.add(node.parent)
+            node = t.nodes.get(node.parent)
+        return seen
+
+    pairs = [(members[0], members[1])] if len(members) >= 2 else []
+    if outsider is not None and len(members) >= 3:
+        pairs.append((members[2], outsider))
+    for a, b in pairs:
+        child, parent = (a, b) if child_first else (b, a)
+        node = t.nodes.get(child)
+        if node is None or node.parent or child in ancestors(parent) or child == parent:
+            continue
+        t.nodes[child] = replace(node, parent=parent)
+    return t

@@ -41,6 +41,12 @@ def mq_estates(draw: st.DrawFn) -> Topology:
     for cluster in clusters:
         members = draw(st.just(names) | st.lists(st.sampled_from(names), min_size=2, max_size=n, unique=True))
         parts += [Membership(m, cluster, full_repository=draw(st.booleans())) for m in members]
+    if draw(st.integers(0, 2)) == 0:  # issue 38: a hierarchy link beside a cluster, interest relayed into it
+        inside = [m.node for m in parts if isinstance(m, Membership) and m.cluster == "A"]
+        outsiders = [n for n in names if n not in inside]
+        loop = (draw(st.permutations(inside)), draw(st.sampled_from(outsiders)) if outsiders else None)
+    else:
+        loop = None
     for k in range(draw(st.integers(1, 5))):
         topicstr = draw(st.sampled_from(TOPICS))
         cluster = draw(st.sampled_from(["", *clusters]))
@@ -65,7 +71,8 @@ def mq_estates(draw: st.DrawFn) -> Topology:
                 durable=draw(st.booleans()),
             )
         )
-    return mq.topo(*parts)
+    estate = mq.topo(*parts)
+    return estate if loop is None else mq.with_relay_loop(estate, *loop, draw(st.booleans()))
 
 
 def changed(before: Topology, after: Topology, probes: list[Probe]) -> set[tuple[str, str]]:

@@ -17,9 +17,11 @@ from tests.domain.test_routing_model import mq_topologies
 
 def direct_tree(index: ClusterIndex, qmgr: str) -> tuple[dict[str, object], list[str]]:
     """The tree as §3 and §9 describe it, with nothing shared."""
-    plain = sorted((o for o in index.local(qmgr) if not o.cluster), key=_recency)
+    mine = index.clusters_of(qmgr)
+    # a definition for a cluster Q is not a member of is Q's alone: plain, it wins at Q (issue 37)
+    plain = sorted((o for o in index.local(qmgr) if o.cluster not in mine), key=_recency)
     strs, names = {o.topicstr for o in plain}, {o.name for o in plain}
-    own = [o for o in index.local(qmgr) if o.cluster]
+    own = [o for o in index.local(qmgr) if o.cluster in mine]
     remote = [o for c in sorted(index.clusters_of(qmgr)) for o in index.clustered(c) if o.node != qmgr]
     clustered = [o for o in [*own, *remote] if o.topicstr not in strs and o.name not in names]
     conflicts = find_conflicts(clustered)

@@ -29,6 +29,7 @@ from mqctl.domain.model import (
 )
 from mqctl.domain.routing import RoutingModel, Rows, explain, route
 from tests.domain import ems_builders as ems
+from tests.domain import mq_builders as mb
 from tests.domain import test_routing_mq as mq_cases
 
 QMS = ["QM0", "QM1", "QM2", "QM3", "QM4", "QM5"]
@@ -59,6 +60,12 @@ def mq_topologies(draw: st.DrawFn) -> Topology:
             if draw(st.booleans()):
                 t.add(Channel(name, f"{cluster}.{name}", cluster=cluster, clwlrank=draw(st.integers(0, 2)),
                               clwlprty=draw(st.integers(0, 2)), clwlwght=draw(st.sampled_from([1, 50, 99]))))  # fmt: skip
+    if draw(st.integers(0, 2)) == 0:  # issue 38: a hierarchy link beside a cluster, interest relayed into it
+        members = sorted({m.node for m in t.memberships if m.cluster == "CL1"})
+        outsiders = [n for n in names if n not in members]
+        members = draw(st.permutations(members))
+        outsider = draw(st.sampled_from(outsiders)) if outsiders else None
+        mb.with_relay_loop(t, members, outsider, draw(st.booleans()))
     for i in range(draw(st.integers(0, 6))):
         seq += 1
         t.add(

@@ -9,6 +9,8 @@ import json
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mqctl.domain.explanation import Explanation, Failures, Publication, Reason, Status
 from mqctl.domain.messages import JmsValue
@@ -332,6 +334,109 @@ def test_hierarchy_beside_cluster_duplicates_possible() -> None:
     d = got(e, "QM2", "S")
     assert d.path == ["QM1", "QM2"] and hops(d)[0][2] == "cluster" and d.alternatives == []
     assert codes(e) == ["DUPLICATES_POSSIBLE"]
+
+
+def relay_loop(clroute: ClRoute = ClRoute.DIRECT, *extra: object) -> Topology:
+    """Issue 38: QM0 -> QM1 (hierarchy, QM1 PARENT(QM0)); QM1, QM2, QM3 in C1 (T2 '/a' on QM1); QM3
+    PARENT(QM2), a hierarchy link beside C1. S5 ('/a/d/3/#') on QM0, S0 ('/#') on QM3."""
+    return topo(
+        qm("QM0"),
+        qm("QM1", parent="QM0"),
+        qm("QM2"),
+        qm("QM3", parent="QM2"),
+        cluster("C1", "QM1", "QM2", "QM3"),
+        topic("QM1", "T2", "/a", "C1", clroute=clroute),
+        sub("QM0", "S5", "/a/d/3/#"),
+        sub("QM3", "S0", "/#"),
+        *extra,
+    )
+
+
+def test_interest_relayed_around_a_loop_beside_a_direct_cluster() -> None:
+    """Issue 38, §4.3: S5's proxy reaches QM1 over the hierarchy and goes into C1 (QM1 treats it as
+    local); QM2 and QM3 pass the copy they got from C1 over their link, and push the one they got over
+    the link into C1, to QM1 only (never back to the neighbour it came from). QM1 then sends QM3 a copy,
+    on which S0 ('/#') rides (§5.5), and the loop is named."""
+    e = ask(relay_loop(), "QM1", "/a/d/3")
+    d = got(e, "QM3", "S0")
+    assert d.path == ["QM1", "QM3"] and hops(d) == [("QM1", "QM3", "cluster", "C1")]
+    assert d.alternatives == [["QM1", "QM2", "QM3"]]
+    assert got(e, "QM0", "S5").path == ["QM1", "QM0"]
+    assert codes(e) == ["DUPLICATES_POSSIBLE"]
+    assert e.warnings[0].message.startswith(
+        "The hierarchy link QM3->QM2 lies beside cluster C1, which already joins QM2 and QM3: a loop"
+    )
+
+
+def test_interest_relayed_around_the_loop_beside_a_topic_host_cluster() -> None:
+    """Issue 38's TOPICHOST twin (QM3 a host too): S5's proxy goes from QM1 to the other host QM3, which
+    passes it over the link to QM2, which pushes it into C1 to the host QM1 (not back to QM3). QM1 acts
+    as host: QM1 -> QM2 -> QM3; no second path, so no loop warning."""
+    t = relay_loop(ClRoute.TOPICHOST, topic("QM3", "T2", "/a", "C1", clroute=ClRoute.TOPICHOST))
+    e = ask(t, "QM1", "/a/d/3")
+    d = got(e, "QM3", "S0")
+    assert d.path == ["QM1", "QM2", "QM3"] and d.alternatives == []
+    assert hops(d) == [("QM1", "QM2", "cluster", "C1"), ("QM2", "QM3", "hierarchy", "QM3->QM2")]
+    assert "DUPLICATES_POSSIBLE" not in codes(e)
+
+
+def test_a_subscope_qmgr_relay_stops_the_interest_around_the_loop() -> None:
+    """Issue 38 with QM2 a SUBSCOPE(QMGR) relay ('/a/d' on QM2, §9 Scopes apply at every relay): QM2
+    neither passes nor pushes S5's proxy, so QM1 holds none from QM3 and S0 gets no copy (SCOPE: one
+    would arrive were every scope ALL); no loop warning."""
+    e = ask(relay_loop(ClRoute.DIRECT, topic("QM2", "LOCAL", "/a/d", subscope=Scope.QMGR)), "QM1", "/a/d/3")
+    assert missed(e, "QM3", "S0").reason is Reason.SCOPE
+    assert got(e, "QM0", "S5").path == ["QM1", "QM0"]
+    assert "DUPLICATES_POSSIBLE" not in codes(e)
+
+
+@st.composite
+def loop_estates(draw: st.DrawFn) -> tuple[Topology, str, str, str]:
+    """Issue 38's shape at random: a DIRECT cluster C1 of 3 to 6 members ('/a' clustered on one of
+    them), a hierarchy link (either way) between two members X and Y, and an outsider O linked (either
+    way) to a third member R, O subscribing under '/a'; '/#' on X and Y. Returns the estate, X, Y, R."""
+    members = [f"M{i}" for i in range(draw(st.integers(3, 6)))]
+    x, y, r = draw(st.permutations(members))[:3]
+    parents: dict[str, str] = {}
+    for a, b in ((x, y), (r, "O")):
+        child, parent = (a, b) if draw(st.booleans()) else (b, a)
+        parents[child] = parent
+    return (
+        topo(
+            [qm(n, parent=parents.get(n)) for n in [*members, "O"]],
+            cluster("C1", *members),
+            topic(draw(st.sampled_from(members)), "T", "/a", "C1"),
+            sub("O", "SO", draw(st.sampled_from(["/a/#", "/a/d/#", "/a/d"]))),
+            sub(x, "WX", "/#"),
+            sub(y, "WY", "/#"),
+        ),
+        x,
+        y,
+        r,
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(loop_estates(), st.data())
+def test_interest_relayed_into_a_loop_reaches_both_ends(
+    case: tuple[Topology, str, str, str], data: st.DataObject
+) -> None:
+    """§4.3 on issue 38's shape: O's proxy, pushed into C1 by R, reaches X and Y from the cluster; each
+    passes it over their link and pushes what it got over the link into C1. So every member holds a
+    proxy from X and from Y, and the '/#' subscriptions there ride on it (§5.5) whoever publishes in
+    C1; a publisher other than X and Y reaches both along two paths (the loop, named)."""
+    t, x, y, r = case
+    publisher = data.draw(st.sampled_from(sorted(m.node for m in t.memberships)))
+    e = ask(t, publisher, "/a/d")
+    for node, name in ((x, "WX"), (y, "WY")):
+        assert got(e, node, name).status is Status.DELIVERED
+    assert got(e, "O", "SO").path[-2:] == [r, "O"]
+    looping = [w.message for w in e.warnings if str(w.code) == "DUPLICATES_POSSIBLE"]
+    if publisher not in (x, y):
+        link = next(
+            f"{n.name}->{n.parent}" for n in t.nodes.values() if n.parent and {n.name, n.parent} == {x, y}
+        )
+        assert len(looping) == 1 and f"The hierarchy link {link} lies beside cluster C1" in looping[0]
 
 
 def test_proxy_from_one_cluster_never_pushed_into_another() -> None:

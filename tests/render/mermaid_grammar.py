@@ -53,6 +53,11 @@ class Flowchart:
     classes: dict[str, list[str]] = field(default_factory=dict)
     link_styles: dict[int, str] = field(default_factory=dict)
     comments: list[str] = field(default_factory=list)
+    legend: list[tuple[str, list[str]]] = field(default_factory=list)
+    """The "Legend" subgraph every picture carries, set aside from ``nodes``, ``groups`` and ``classes``:
+    (the entry's one line, the classes it is drawn with)."""
+    notes: list[list[str]] = field(default_factory=list)
+    """The "Notes" subgraph's boxes (sentences beside the picture), set aside likewise: their lines."""
 
     def node_named(self, first_line: str) -> str:
         found = [i for i, lines in self.nodes.items() if lines[0] == first_line]
@@ -114,7 +119,35 @@ def parse(text: str) -> Flowchart:
     for index in chart.link_styles:
         if index >= len(chart.edges):
             raise MermaidError(f"linkStyle {index} has no link")
+    _set_aside(chart)
     return chart
+
+
+LEGEND_GROUP = "mqctl_legend"
+NOTES_GROUP = "mqctl_notes"
+
+
+def _set_aside(chart: Flowchart) -> None:
+    """The legend and the notes are not the picture: moved out of its nodes, groups and classes."""
+    if LEGEND_GROUP not in chart.groups:
+        raise MermaidError("the picture has no legend")
+    for group in (LEGEND_GROUP, NOTES_GROUP):
+        label, members = chart.groups.pop(group, ([], []))
+        for ident in members:
+            if any(ident in (tail, head) for tail, head, *_ in chart.edges):
+                raise MermaidError(f"an edge joins {ident} of the {label[0]}")
+            lines = chart.nodes.pop(ident)
+            chart.shapes.pop(ident)
+            classes = [name for name, ids in chart.classes.items() if ident in ids]
+            for name in classes:
+                chart.classes[name].remove(ident)
+            if group == LEGEND_GROUP:
+                if len(lines) != 1:
+                    raise MermaidError(f"legend entry {ident} has {len(lines)} lines")
+                chart.legend.append((lines[0], classes))
+            else:
+                chart.notes.append(lines)
+    chart.classes = {name: ids for name, ids in chart.classes.items() if ids}
 
 
 def _statement(chart: Flowchart, line: str, group: str | None) -> str | None:

@@ -60,6 +60,8 @@ def dot_members(text: str) -> tuple[Drawn, set[str]]:
         if node.get("label"):
             first[node.get_name()] = unquote(node.get("label"))[0]
     for sub in graph.get_subgraphs():
+        if sub.get_name() in ("cluster_mqctl_legend", "cluster_mqctl_notes"):
+            continue  # beside the picture, not a cluster of it
         cluster = unquote(sub.get("label"))[0].removeprefix("cluster ")
         inside = set()
         for node in sub.get_nodes():
@@ -72,9 +74,10 @@ def dot_members(text: str) -> tuple[Drawn, set[str]]:
             else:
                 inside.add(first[node.get_name()])
         out[cluster] = inside
+    pictured = [s for s in graph.get_subgraphs() if s.get_name() != "cluster_mqctl_legend"]
     gateways = {
         first[n.get_name()]
-        for n in graph.get_nodes() + [n for s in graph.get_subgraphs() for n in s.get_nodes()]
+        for n in graph.get_nodes() + [n for s in pictured for n in s.get_nodes()]
         if n.get("peripheries") == "2"
     }
     return out, gateways

@@ -10,8 +10,8 @@ import pydot
 import pytest
 
 from mqctl.domain.explanation import Failures
-from mqctl.render.diagram import Diagram
-from mqctl.render.dot import write_dot
+from mqctl.render.diagram import Diagram, legend_entries, wrap
+from mqctl.render.dot import _FILLS, write_dot
 from mqctl.render.graph import topology_diagram
 from mqctl.render.journey import journey_diagram
 from tests.domain import ems_builders as ems
@@ -34,8 +34,19 @@ def read_back(diagram: Diagram) -> pydot.Dot:
     (graph,) = pydot.graph_from_dot_data(text)
     labels: dict[str, tuple[str, ...]] = {}
     groups = []
+    legend: list[tuple[str, str | None]] = []
+    notes: list[list[str]] = []
     for sub in graph.get_subgraphs():
         assert sub.get_name().startswith("cluster_")
+        if sub.get_name() in ("cluster_mqctl_legend", "cluster_mqctl_notes"):  # beside the picture
+            for node in sub.get_nodes():
+                lines = unquote(node.get("label"))
+                if sub.get_name() == "cluster_mqctl_notes":
+                    notes.append(lines)
+                else:
+                    (line,) = lines
+                    legend.append((line, node.get("fillcolor")))
+            continue
         members = []
         for node in sub.get_nodes():
             labels[node.get_name()] = tuple(unquote(node.get("label")))
@@ -68,6 +79,13 @@ def read_back(diagram: Diagram) -> pydot.Dot:
         for g in diagram.groups
     )
     assert sorted(groups) == want_groups
+    entries = legend_entries(diagram)  # every picture carries one: its shapes, marks and lines
+    assert [text for text, _ in legend] == [e.text for e in entries]
+    assert all((fill is not None) == (e.mark in _FILLS) for (_, fill), e in zip(legend, entries, strict=True))
+    assert notes == [wrap(c, 60) for c in diagram.captions]
+    for e in graph.get_edges():  # a link down is broken, and says so
+        if e.get("color") is not None:
+            assert e.get("style") == "dashed" and "down" in " ".join(unquote(e.get("label")))
     return graph
 
 
@@ -119,5 +137,15 @@ def test_marks_become_graphviz_styles() -> None:
     assert qm1.get("penwidth") == "3"
     result = mq.ask(topologies.demo(), "QM6", "/USA/Alabama/Mobile", down=["QM3", "QM4"])
     journey = read_back(journey_diagram(result, Failures(down=frozenset({"QM3", "QM4"})), topologies.demo()))
-    qm3 = next(n for n in journey.get_nodes() if n.get("label") and unquote(n.get("label"))[0] == "QM3")
+    nodes = [*journey.get_nodes(), *(n for s in journey.get_subgraphs() for n in s.get_nodes())]
+    qm3 = next(n for n in nodes if n.get("label") and unquote(n.get("label"))[0] == "QM3")
     assert qm3.get("fillcolor") == '"#fdecea"' and "filled" in qm3.get("style")
+    # issue 37: down in words and by a broken border, not by colour alone; inside its cluster's group
+    assert unquote(qm3.get("label")) == ["QM3", "DOWN"] and "dashed" in qm3.get("style")
+    (usa,) = [s for s in journey.get_subgraphs() if unquote(s.get("label")) == ["cluster USA"]]
+    assert "QM3" in {unquote(n.get("label"))[0] for n in usa.get_nodes()}
+    (legend,) = [s for s in journey.get_subgraphs() if unquote(s.get("label")) == ["Legend"]]
+    down = next(
+        n for n in legend.get_nodes() if unquote(n.get("label")) == ["DOWN: node down (dashed border)"]
+    )
+    assert down.get("fillcolor") == '"#fdecea"' and "dashed" in down.get("style")

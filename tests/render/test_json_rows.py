@@ -59,7 +59,10 @@ def written_bytes(rows: list[dict[str, Any]], encoding: str = "utf-8") -> bytes:
 
 
 def expected(rows: list[dict[str, Any]]) -> str:
-    return json.dumps(rows, indent=2, ensure_ascii=False) + "\n"
+    """json.dumps's text, what a terminal acts on escaped (issue 33: ``safe_text.json_text``)."""
+    from mqctl.render.safe_text import json_text
+
+    return json_text(json.dumps(rows, indent=2, ensure_ascii=False)) + "\n"
 
 
 @given(st.lists(ROW, max_size=5))

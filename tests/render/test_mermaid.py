@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mqctl.render.diagram import Diagram, Shape
+from mqctl.render.diagram import Diagram, Shape, legend_entries, wrap
 from mqctl.render.graph import topology_diagram
 from mqctl.render.journey import journey_diagram
 from mqctl.render.mermaid import _SAFE, escape, write_mermaid
@@ -40,6 +40,11 @@ def read_back(diagram: Diagram) -> None:
     assert groups == want_groups
     broken = {i for i, a in enumerate(diagram.arrows) if a.down}
     assert set(chart.link_styles) == broken
+    assert all(dotted for (*_, dotted), a in zip(chart.edges, diagram.arrows, strict=True) if a.down)
+    legend = legend_entries(diagram)  # every picture carries one: its shapes, marks and lines
+    assert [text for text, _ in chart.legend] == [e.text for e in legend]
+    assert [classes for _, classes in chart.legend] == [[str(e.mark)] if e.mark else [] for e in legend]
+    assert chart.notes == [wrap(c, 60) for c in diagram.captions]
 
 
 def test_the_checker_refuses_what_mermaid_would_misread() -> None:
@@ -162,7 +167,64 @@ def test_explain_journey_with_a_host_down() -> None:
     hops = {(chart.nodes[t][0], chart.nodes[h][0], tuple(lines)) for t, h, lines, d, _ in chart.edges if d}
     assert ("QM6", "QM4", ("topichost USA",)) in hops and ("QM4", "QM5", ("cluster USA",)) in hops
     missed = chart.nodes[chart.node_named("sub EVERYTHING")]
-    assert missed[1] == "not delivered: WILDCARD_ABOVE_CLUSTER"
+    assert missed[1:] == ["not delivered: WILDCARD_ABOVE_CLUSTER [1]"]  # the code inside, nothing more
+    (note,) = [
+        n for n in chart.notes if n[0].startswith("[1] sub EVERYTHING on QM1: WILDCARD_ABOVE_CLUSTER.")
+    ]
+    assert "above the clustered point" in " ".join(note)  # the sentence beside the picture
+
+
+def test_explain_pictures_mark_down_in_words_and_broken_lines_with_a_legend() -> None:
+    """Issue 37: a node down says DOWN (dashed border), a hop to it and a link down are broken lines that
+    say "down", not colour alone; the legend says what each mark and line means."""
+    t = topologies.demo()
+    from mqctl.domain.explanation import Failures
+
+    failures = Failures(down=frozenset({"QM3", "QM4"}), links_down=frozenset({frozenset({"QM1", "QM2"})}))
+    result = mq.ask(t, "QM6", "/USA/Alabama/Mobile", down=["QM3", "QM4"], links=[("QM1", "QM2")],
+                    properties=ems.props(amount=250))  # fmt: skip
+    chart = parse(write_mermaid(journey_diagram(result, failures, t)))
+    named = {i: lines[0] for i, lines in chart.nodes.items()}
+    for host in ("QM3", "QM4"):
+        assert chart.nodes[chart.node_named(host)][-1] == "DOWN"
+    assert sorted(named[i] for i in chart.classes["down"]) == ["QM3", "QM4"]
+    broken = {
+        (named[a], named[b], tuple(lines), dotted)
+        for i, (a, b, lines, _, dotted) in enumerate(chart.edges)
+        if i in chart.link_styles
+    }
+    assert ("QM1", "QM2", ("link down",), True) in broken
+    assert ("QM6", "QM3", ("topichost USA", "QM3 down"), True) in broken
+    legend = dict(chart.legend)
+    assert legend["DOWN: node down (dashed border)"] == ["down"]
+    assert "broken line marked down: the link, or the node beyond it, is down" in legend
+    assert legend["stored for later"] == ["stored"]
+    (label, members) = next(iter(chart.groups.values()))
+    assert label == ["cluster USA"] and {"QM3", "QM4", "QM6"} <= {named[m] for m in members}
+
+
+def test_explain_pictures_group_by_cluster_and_label_the_hierarchy_the_way_it_goes() -> None:
+    """Issue 37: FR1, FR2, GW in group "cluster EU", LEGACY outside; the hop GW -> LEGACY is labelled
+    "hierarchy GW->LEGACY (parent to child)", and marked unsupported (MQC018) with its sentence beside."""
+    t = mq.topo(
+        [mq.qm(n) for n in ("FR1", "FR2", "GW")],
+        mq.qm("LEGACY", parent="GW"),
+        mq.cluster("EU", "FR1", "FR2", "GW"),
+        mq.hosted("EU", "PRICES.EU", "/Prices/EU", "FR2"),
+        mq.sub("LEGACY", "OLDFEED", "/Prices/EU/#"),
+        mq.sub("FR1", "PARIS", "/Prices/EU/Paris"),
+    )
+    diagram = journey_diagram(mq.ask(t, "FR1", "/Prices/EU/Paris"), None, t)
+    read_back(diagram)
+    chart = parse(write_mermaid(diagram))
+    named = {i: lines[0] for i, lines in chart.nodes.items()}
+    ((label, members),) = chart.groups.values()
+    assert label == ["cluster EU"]
+    assert sorted(named[m] for m in members) == ["FR1", "FR2", "GW", "sub PARIS"]
+    edges = {(named[a], named[b]): lines for a, b, lines, _, _ in chart.edges}
+    assert edges[("GW", "LEGACY")] == ["hierarchy GW->LEGACY (parent to child)", "unsupported path (MQC018)"]
+    assert chart.nodes[chart.node_named("sub OLDFEED")][1:] == ["delivered", "unsupported path (MQC018) [1]"]
+    assert " ".join(chart.notes[0]).startswith("[1] sub OLDFEED on LEGACY: IBM does not support this path")
 
 
 def test_explain_journey_stored_and_link_down() -> None:

@@ -235,3 +235,29 @@ def test_spark_submit_entry_point_runs_the_same_service_without_the_cli(
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert proc.stdout.strip() == "[]"
+
+
+def test_a_row_that_is_not_utf8_is_one_line_naming_its_line(spark: Any, tmp_path: Path) -> None:
+    """A Python worker's error (issue 33: ~46 lines of traceback) is one line with its cause and place."""
+    snap, _ = _snapshot(tmp_path)
+    log = tmp_path / "log.jsonl"
+    log.write_bytes(
+        b'{"from": "QM2", "topic": "/USA/Alabama"}\n{"from": "QM2", "topic": "/USA/\xff\xfeb"}\n'
+        b'{"from": "QM2", "topic": "/USA/c"}\n'
+    )
+    result = run_cli(
+        [
+            "spark",
+            "analyze",
+            "--snapshot",
+            str(snap),
+            "--publications",
+            str(log),
+            "--out",
+            str(tmp_path / "o"),
+        ]
+    )
+    assert result.exit_code == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+    assert f"{log}:2:32: byte 0xFF is not UTF-8 text" in lines[0], lines[0]

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from mqctl.domain.diff.probes import Probe, Properties
 from mqctl.domain.diff.publishers import PublisherClass, Publishers
-from mqctl.domain.explanation import Explanation, Publication, Reason, Via
+from mqctl.domain.explanation import Explanation, Publication, Reason, Unsupported, Via
 from mqctl.domain.messages import Message
 from mqctl.domain.model import Topology
 from mqctl.domain.routing import RoutingModel, explain
@@ -30,25 +30,37 @@ class Outcome:
     path: tuple[str, ...] = ()
     host: str | None = None
     reason: str | None = None
+    unsupported: Unsupported | None = field(default=None, compare=False)
+    """The delivery's path is one IBM does not support (``Delivery.unsupported``): said with the answer,
+    not a change of its own."""
 
     @property
     def receives(self) -> bool:
         return self.status != "not_delivered"
 
     def to_json(self) -> dict[str, Any]:
-        return {"status": self.status, "path": list(self.path), "host": self.host, "reason": self.reason}
+        out: dict[str, Any] = {
+            "status": self.status,
+            "path": list(self.path),
+            "host": self.host,
+            "reason": self.reason,
+        }
+        if self.unsupported is not None:  # present only then, as in explain's deliveries
+            out["unsupported"] = self.unsupported.to_json()
+        return out
 
     def first_hop_from(self, publisher: str) -> Outcome:
         """The same outcome for a publisher alike (``publishers``): the path starts there instead."""
         if not self.path:
             return self
-        return Outcome(self.status, (publisher, *self.path[1:]), self.host, self.reason)
+        return Outcome(self.status, (publisher, *self.path[1:]), self.host, self.reason, self.unsupported)
 
     def text(self) -> str:
         if not self.receives:
             return f"not delivered ({self.reason})"
         via = f" via host {self.host}" if self.host else ""
-        return f"{self.status} {' -> '.join(self.path)}{via}"
+        warned = f" (unsupported path: {self.unsupported.rule})" if self.unsupported is not None else ""
+        return f"{self.status} {' -> '.join(self.path)}{via}{warned}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +115,7 @@ def outcomes(answer: Explanation) -> dict[tuple[str, str], Outcome]:
     out: dict[tuple[str, str], Outcome] = {}
     for d in answer.deliveries:
         host = next((h.to_node for h in d.hops if h.via is Via.TOPICHOST), None)
-        out[(d.node, d.subscription)] = Outcome(str(d.status), tuple(d.path), host)
+        out[(d.node, d.subscription)] = Outcome(str(d.status), tuple(d.path), host, None, d.unsupported)
     for n in answer.not_delivered:
         out.setdefault((n.node, n.subscription), Outcome("not_delivered", reason=str(n.reason)))
     return out

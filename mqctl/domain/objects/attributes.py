@@ -181,3 +181,12 @@ def laid_out(table: tuple[Attribute, ...], layout: tuple[str, ...]) -> tuple[Att
         raise KeyError(f"not in the attribute table: {unknown}")
     named = set(layout)
     return tuple(by_keyword[k] for k in layout) + tuple(a for a in table if a.keyword not in named)
+
+
+def mqsc_setting(attr: Attribute, value: object) -> str:
+    """``PUBSCOPE(QMGR)``, ``DESCR('EU prices')``: one attribute as MQSC writes it (a text quoted, its
+    quotes doubled), for a table cell (``display topic``'s ATTRIBUTES)."""
+    if attr.type is str:
+        text = str(value).replace("'", "''")
+        return f"{attr.keyword}('{text}')"
+    return f"{attr.keyword}({value})"

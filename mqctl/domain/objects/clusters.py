@@ -7,7 +7,6 @@ CLUSRCVR channel or REPOS (``domain.memberships``): joining defines that channel
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
 from mqctl.domain import memberships
@@ -16,6 +15,7 @@ from mqctl.domain.model import Dialect, NodeState
 from mqctl.domain.names import check_mq_name
 from mqctl.domain.objects.edit import NotDefined, in_use
 from mqctl.domain.objects.text import check_descr
+from mqctl.domain.suggest import did_you_mean
 from mqctl.domain.valid_text import check_text
 
 
@@ -38,11 +38,7 @@ def new_cluster_notes(named: Iterable[str], known: Iterable[str]) -> list[str]:
     have = sorted(set(known))
     notes = []
     for name in sorted({n for n in named if n} - set(have)):
-        near = difflib.get_close_matches(name, have, n=3, cutoff=0.6)
-        hint = (
-            f"; did you mean {', '.join(near[:-1]) + ' or ' if near[1:] else ''}{near[-1]}?" if near else ""
-        )
-        notes.append(f"cluster {name} is new{hint}")
+        notes.append(f"cluster {name} is new{did_you_mean(name, have)}")
     return notes
 
 

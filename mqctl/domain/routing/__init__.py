@@ -58,6 +58,7 @@ from mqctl.domain.explanation import Explanation, Failures, Publication
 from mqctl.domain.model import Dialect, Topology
 from mqctl.domain.routing.ladder import Rows
 from mqctl.domain.routing.model import RoutingModel
+from mqctl.domain.suggest import did_you_mean
 
 __all__ = ["RoutingModel", "Rows", "explain", "route"]
 
@@ -104,7 +105,9 @@ def _question(
     nodes = model.topology.nodes
     node = nodes.get(publication.from_node)
     if node is None:
-        raise InputError("no such node", obj=publication.from_node)
+        raise InputError(
+            f"no such node{did_you_mean(publication.from_node, nodes)}", obj=publication.from_node
+        )
     failures = failures or Failures()
     if failures.down or failures.links_down or failures.offline:
         named = [(n, "--down") for n in failures.down]
@@ -112,5 +115,5 @@ def _question(
         named += [(n, "--offline") for n, _ in failures.offline]
         for name, option in sorted(named):
             if name not in nodes:
-                raise InputError("no such node", obj=name, attribute=option)
+                raise InputError(f"no such node{did_you_mean(name, nodes)}", obj=name, attribute=option)
     return model, node.dialect, failures

@@ -52,6 +52,7 @@ from mqctl.domain.explanation import (
     Reason,
     Resolved,
     TopicHost,
+    Unsupported,
     Via,
     Warning,
     WarningCode,
@@ -87,6 +88,12 @@ from mqctl.domain.topics import (
     levels,
     matches,
     widen_char_pattern,
+)
+from mqctl.domain.unsupported import (
+    TopichostJoin,
+    first_unsupported,
+    topichost_joins,
+    unsupported_delivery,
 )
 
 __all__ = ["MqPrepared", "explain_mq", "route_mq"]
@@ -137,6 +144,9 @@ class _Routed:
     detail: bool
     plan: Plan | None = None
     """``ladder.plan_rows`` of the outcomes, made by the first ``rows`` that can use it."""
+    flagged: dict[frozenset[str], Unsupported] = field(default_factory=dict)
+    """Hierarchy links (their two ends) IBM does not support for this topic (``_Engine.flagged``): a
+    delivery crossing one says so. Empty in every estate without such a link."""
 
     def answer(self, publication: Publication, failures: Failures, verdicts: Verdicts) -> Explanation:
         """A fresh explanation for ``publication``: only the selector step is run again (the verdicts
@@ -150,6 +160,11 @@ class _Routed:
         )
         ladder = Ladder(explanation, failures, MQ, self.detail)
         ladder.record(ladder.rows(self.outcomes, verdicts.of(publication.properties, publication.headers)))
+        if self.flagged:
+            hierarchy = Via.HIERARCHY
+            for d in explanation.deliveries:
+                hops = ((h.from_node, h.to_node) for h in d.hops if h.via is hierarchy)
+                d.unsupported = first_unsupported(hops, self.flagged)
         return explanation
 
     def rows(self, publication: Publication, failures: Failures, verdicts: Verdicts) -> Rows:
@@ -418,6 +433,17 @@ class MqPrepared:
         self.verdicts = Verdicts(min(cache_size, VERDICTS_KEPT))
         """Selector verdicts per message content (``ladder.Verdicts``): they depend on nothing else."""
 
+    @cached_property
+    def topichost_joins(self) -> dict[frozenset[str], list[TopichostJoin]]:
+        """Hierarchy links joining a topic-host routed cluster, by their two ends (MQC018's definition):
+        none, at no cost, in an estate without hierarchy links."""
+        out: dict[frozenset[str], list[TopichostJoin]] = defaultdict(list)
+        if self._neighbours:
+            nodes = {n: node for n, node in self.topology.nodes.items() if node.dialect == MQ}
+            for join in topichost_joins(nodes, self.index):
+                out[frozenset((join.child, join.parent))].append(join)
+        return dict(out)
+
     def is_mq(self, name: str) -> bool:
         """A name known only from a membership or a subscription is taken to be a queue manager."""
         node = self.topology.nodes.get(name)
@@ -664,16 +690,30 @@ class _Kind(Enum):
 
 
 def _propagate(prepared: MqPrepared, source: _Source, scopes: bool) -> _Spread:
-    """Spread one proxy subscription; every queue manager relays it once, never back to its sender.
+    """Spread one proxy subscription as §4.3 says, for DIRECT and TOPICHOST clusters alike.
 
-    Rule 1 (into the cluster) for a local or hierarchy-received proxy, rule 3 (to hierarchy neighbours)
-    for all. Depends on the source (origin, fixed prefix, own scope) and the topology, not on the topic.
+    A queue manager treats what it holds from its own subscription or over the hierarchy as local: rule
+    1 (into the cluster its pattern resolves to there) and rule 3 (to every hierarchy neighbour); what
+    it holds from a cluster goes to its hierarchy neighbours only. Never back to the queue manager it
+    came from, never back to the origin, never from one cluster into another.
+
+    A queue manager relays each receipt once per (way, sender that matters): a hierarchy receipt per
+    neighbour it came from, a cluster receipt once, or once more per hierarchy neighbour it came from.
+    So a hierarchy link beside a cluster that already joins its two ends (a loop, §4.3) carries the
+    proxy both ways: each end passes the copy it got from the cluster over the link, and pushes the one
+    it got over the link into the cluster (to the others). Depends on the source (origin, fixed
+    prefix, own scope) and the topology, not on the topic.
     """
     if scopes and source.own_qmgr:
         return ()
+    origin = source.origin
     grants: list[_Grant] = []
-    queue: deque[tuple[str, str | None, _Kind]] = deque([(source.origin, None, _Kind.ORIGIN)])
-    relayed = {source.origin}
+    over_link: set[tuple[str, str]] = set()
+    """Hierarchy proxies granted (from, to): a queue manager sends its neighbour one."""
+    queue: deque[tuple[str, str | None, _Kind]] = deque([(origin, None, _Kind.ORIGIN)])
+    seen: set[tuple[str, str | None, bool]] = {(origin, None, False)}
+    """Receipts relayed: (queue manager, the sender that matters, from a cluster)."""
+    neighbours = prepared.neighbours
     while queue:
         node, came_from, kind = queue.popleft()
         res = prepared.trees.at(node).resolve_pattern(source.prefix)
@@ -682,19 +722,24 @@ def _propagate(prepared: MqPrepared, source: _Source, scopes: bool) -> _Spread:
         if kind is not _Kind.CLUSTER and res.clustered and prepared.index.is_member(node, res.cluster):
             direct = res.clroute == ClRoute.DIRECT
             targets = prepared.member_set(res.cluster) if direct else frozenset(res.hosts)
-            excluded = frozenset(n for n in (node, came_from, source.origin) if n is not None)
+            excluded = frozenset(n for n in (node, came_from, origin) if n is not None)
             grants.append(_Grant(_Held(node, False, res.cluster), targets, excluded))
             for target in prepared.in_hierarchy(targets):  # only they can relay it further
-                if target not in excluded and target not in relayed:
-                    relayed.add(target)
-                    if any(n != node for n in prepared.neighbours(target)):
-                        queue.append((target, node, _Kind.CLUSTER))
-        for target in prepared.neighbours(node):
-            if target in (came_from, source.origin):
+                if target in excluded:
+                    continue
+                around = neighbours(target)
+                key = (target, node if node in around else None, True)
+                if key not in seen and any(n != node for n in around):
+                    seen.add(key)
+                    queue.append((target, node, _Kind.CLUSTER))
+        for target in neighbours(node):
+            if target in (came_from, origin) or (node, target) in over_link:
                 continue
+            over_link.add((node, target))
             grants.append(_Grant(_Held(node, True, ""), frozenset((target,))))
-            if target not in relayed:
-                relayed.add(target)
+            key = (target, node, False)
+            if key not in seen:
+                seen.add(key)
                 queue.append((target, node, _Kind.HIERARCHY))
     return tuple(grants)
 
@@ -961,7 +1006,24 @@ class _Engine:
             self._for_readers()
         e = self.explanation
         warnings = [(w.code, w.message) for w in e.warnings]
-        return _Routed(e.resolved, outcomes, warnings, e.topic_hosts, self.detail)
+        routed = _Routed(e.resolved, outcomes, warnings, e.topic_hosts, self.detail)
+        if self.prepared.topichost_joins:
+            routed.flagged = self.flagged()
+        return routed
+
+    def flagged(self) -> dict[frozenset[str], Unsupported]:
+        """The hierarchy links IBM does not support for this topic (``unsupported.topichost_joins``):
+        those joining a cluster to a queue manager outside it where, at the member end, T resolves to a
+        topic-host routed object of that cluster."""
+        out: dict[frozenset[str], Unsupported] = {}
+        for ends, joins in self.prepared.topichost_joins.items():
+            for join in joins:
+                res = self.res_t(join.inside)
+                point = res.cluster_point
+                if res.cluster == join.cluster and res.clroute == ClRoute.TOPICHOST and point is not None:
+                    out[ends] = unsupported_delivery(join, point.topicstr)
+                    break
+        return out
 
     def _for_readers(self) -> None:
         """Topic hosts and warnings (``detail`` only)."""
@@ -1217,8 +1279,8 @@ class _Engine:
             f"and {self._hierarchy_there(node, res.cluster if res.clustered else '')}."
         )
 
-    def _hierarchy_there(self, node: str, cluster: str) -> str:
-        """The hierarchy links around ``node`` and where they end (a NO_PATH sentence's last clause)."""
+    def _hierarchy_group(self, node: str) -> tuple[set[str], set[str]]:
+        """The queue managers hierarchy links join to ``node`` (itself included), and those links."""
         prepared = self.prepared
         seen, todo, links = {node}, [node], set()
         while todo:
@@ -1228,6 +1290,17 @@ class _Engine:
                 if other not in seen:
                     seen.add(other)
                     todo.append(other)
+        return seen, links
+
+    def _hierarchy_there(self, node: str, cluster: str) -> str:
+        """The hierarchy links around ``node`` and where they end (a NO_PATH sentence's last clause);
+        when the subscriber has none but the publisher has, where the publisher's lead and why the
+        publication goes no further from there."""
+        prepared = self.prepared
+        seen, links = self._hierarchy_group(node)
+        pub = self.pub.from_node
+        if not links and prepared.neighbours(pub):
+            return self._hierarchy_from(pub, node)
         if not links:
             return "no hierarchy link leads there either"
         ends = sorted(seen - {node})
@@ -1238,6 +1311,33 @@ class _Engine:
         if cluster and not any(prepared.index.is_member(n, cluster) for n in seen):
             text += f", none of them a member of cluster {cluster}"
         return text
+
+    def _hierarchy_from(self, pub: str, node: str) -> str:
+        """Where the hierarchy links from the publisher lead, and at each queue manager there, why the
+        publication does not go on into a cluster of ``node``'s: T resolves there to no cluster, to a
+        cluster ``node`` is not a member of, or to one no proxy from ``node`` reaches it in."""
+        seen, links = self._hierarchy_group(pub)
+        is_member = self.prepared.index.is_member
+        reasons: list[str] = []
+        for relay in sorted(seen - {pub}):
+            res = self.res_t(relay)
+            if not res.clustered or not is_member(relay, res.cluster):
+                reasons.append(
+                    f"on {relay} '{self.topic}' resolves to {res.describe()}, which is not clustered"
+                )
+            elif not is_member(node, res.cluster):
+                theirs = sorted(self.prepared.index.clusters_of(node))
+                reasons.append(
+                    f"on {relay} '{self.topic}' resolves to {res.describe()}, and {node} is not a member of "
+                    f"cluster {res.cluster}" + (f" (it is in {', '.join(theirs)})" if theirs else "")
+                )
+            else:
+                reasons.append(
+                    f"on {relay} '{self.topic}' resolves to {res.describe()}, but no proxy subscription from "
+                    f"{node} for it reaches {relay} in {res.cluster}"
+                )
+        shown = "; ".join(reasons[:3]) + (f"; and {len(reasons) - 3} more" if len(reasons) > 3 else "")
+        return f"the hierarchy links from {pub} ({', '.join(sorted(links))}) go no further: {shown}"
 
     # -- warnings
 
@@ -1279,7 +1379,8 @@ class _Engine:
                 )
 
     def _duplicates(self) -> None:
-        """One warning naming every queue manager the publication reaches along two or more paths."""
+        """One warning naming every queue manager the publication reaches along two or more paths, and
+        the loops that make them (§4.3: a hierarchy link beside a cluster that already joins its ends)."""
         twice = [
             (node, arrivals) for node, arrivals in sorted(self.flow.arrivals.items()) if len(arrivals) > 1
         ]
@@ -1288,9 +1389,31 @@ class _Engine:
             example = " and ".join(_describe_path(a) for a in arrivals[:2])
             self.explanation.warn(
                 WarningCode.DUPLICATES_POSSIBLE,
-                f"The publication can reach {', '.join(n for n, _ in twice)} along more than one path "
-                f"(for {node}: {example}); MQ discards looping copies, but subscribers can see duplicates.",
+                f"{self._loops(twice)}The publication can reach {', '.join(n for n, _ in twice)} along more "
+                f"than one path (for {node}: {example}); MQ discards looping copies, but subscribers can see "
+                "duplicates.",
             )
+
+    def _loops(self, twice: list[tuple[str, list[_Arrival]]]) -> str:
+        """``The hierarchy link B->A lies beside cluster C1, which already joins A and B (a loop, §4.3). ``
+        for each such link on the paths of the queue managers reached twice (``''``: none)."""
+        hops = [h for _, arrivals in twice for a in arrivals for h in a.hops]
+        clusters = sorted({h.name for h in hops if h.via is not Via.HIERARCHY})
+        is_member = self.prepared.index.is_member
+        loops = sorted(
+            {
+                (h.name, cluster, *sorted((h.from_node, h.to_node)))
+                for h in hops
+                if h.via is Via.HIERARCHY
+                for cluster in clusters
+                if is_member(h.from_node, cluster) and is_member(h.to_node, cluster)
+            }
+        )
+        return "".join(
+            f"The hierarchy link {link} lies beside cluster {cluster}, which already joins {a} and {b}: a "
+            "loop (semantics §4.3). "
+            for link, cluster, a, b in loops
+        )
 
     def _touched(self) -> list[str]:
         """Queue managers the publication reaches, through any host it may be sent to."""

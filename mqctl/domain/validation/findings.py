@@ -39,6 +39,7 @@ class FileRef:
 
     file: str
     line: int | None = None
+    column: int | None = None
 
 
 Subject = (
@@ -50,6 +51,8 @@ Subject = (
 class Source:
     file: str
     line: int | None
+    column: int | None = None
+    """Known for an import error (SARIF's ``startColumn``); not in the JSON shape."""
 
     def to_json(self) -> dict[str, Any]:
         return {"file": self.file, "line": self.line}
@@ -72,9 +75,11 @@ class Finding:
     def source(self) -> Source | None:
         return self.sources[0] if self.sources else None
 
-    def sort_key(self) -> tuple[int, str, tuple[str, ...], str]:
-        """Most severe first, then by rule, objects and message: the same model gives the same order."""
-        return (-self.rule.severity.rank, self.rule.id, self.objects, self.message)
+    def sort_key(self) -> tuple[int, str, tuple[str, ...], int, str]:
+        """Most severe first, then by rule, objects, line and message: the same model gives the same
+        order (the errors of one file in file order)."""
+        line = self.source.line if self.source is not None and self.source.line is not None else 0
+        return (-self.rule.severity.rank, self.rule.id, self.objects, line, self.message)
 
     def to_json(self) -> dict[str, Any]:
         source = self.source
@@ -89,8 +94,17 @@ class Finding:
         }
 
 
-def finding(rule: Rule, message: str, subjects: Iterable[Subject], *, nodes: Iterable[str] = ()) -> Finding:
-    """Build a finding; its nodes are those given plus the nodes the subjects live on, sorted."""
+def finding(
+    rule: Rule,
+    message: str,
+    subjects: Iterable[Subject],
+    *,
+    nodes: Iterable[str] = (),
+    at: Iterable[Subject] = (),
+) -> Finding:
+    """Build a finding; its nodes are those given plus the nodes the subjects live on, sorted. ``at``
+    are definitions that place it in a file when its subjects came from none (a cluster's finding at its
+    members' CLUSRCVR channels): their sources only, after the subjects' own."""
     labels: list[str] = []
     sources: list[Source] = []
     found_nodes = set(nodes)
@@ -104,6 +118,10 @@ def finding(rule: Rule, message: str, subjects: Iterable[Subject], *, nodes: Ite
         node = node_of(subject)
         if node is not None:
             found_nodes.add(node)
+    for anchor in at:
+        source = source_of(anchor)
+        if source is not None and source not in sources:
+            sources.append(source)
     return Finding(rule, message, tuple(labels), tuple(sorted(found_nodes)), tuple(sources))
 
 
@@ -130,7 +148,7 @@ def label_of(subject: Subject) -> str:
 
 def source_of(subject: Subject) -> Source | None:
     if isinstance(subject, FileRef):
-        return Source(subject.file, subject.line)
+        return Source(subject.file, subject.line, subject.column)
     if isinstance(subject, ClusterRef) or subject.source_file is None:
         return None
     return Source(subject.source_file, subject.source_line)

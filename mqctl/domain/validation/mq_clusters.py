@@ -9,7 +9,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 
 from mqctl.domain.explanation import Publication, WarningCode
-from mqctl.domain.model import ChannelType, ClRoute, TopicObject, Topology
+from mqctl.domain.model import Channel, ChannelType, ClRoute, TopicObject, Topology
 from mqctl.domain.validation import probe
 from mqctl.domain.validation.catalogue import BY_CODE
 from mqctl.domain.validation.facts import Facts
@@ -29,6 +29,7 @@ def no_full_repository(facts: Facts) -> Iterator[Finding]:
                 "nothing pushes its clustered topic definitions to its members.",
                 [ClusterRef(cluster)],
                 nodes=names,
+                at=_receivers(facts, cluster, names),
             )
 
 
@@ -48,7 +49,25 @@ def full_repository_count(facts: Facts) -> Iterator[Finding]:
             f"({listing(repos)}): {why}.",
             [ClusterRef(cluster)],
             nodes=repos,
+            at=[
+                *(facts.mq_nodes[r] for r in repos if r in facts.mq_nodes),
+                *_receivers(facts, cluster, repos),
+            ],
         )
+
+
+def _receivers(facts: Facts, cluster: str, members: list[str]) -> list[Channel]:
+    """The CLUSRCVR channels that make ``members`` members of ``cluster``: where a cluster's finding is
+    placed in the files (a cluster has no definition of its own)."""
+    namelists = {(n.node, n.name): n.names for n in facts.topology.namelists}
+    wanted = set(members)
+    return [
+        c
+        for c in facts.topology.channels
+        if c.chltype is ChannelType.CLUSRCVR
+        and c.node in wanted
+        and (c.cluster == cluster or cluster in namelists.get((c.node, c.clusnl), ()))
+    ]
 
 
 def _known_clusters(facts: Facts) -> set[str]:

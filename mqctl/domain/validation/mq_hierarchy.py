@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from mqctl.domain.explanation import Publication, WarningCode
-from mqctl.domain.model import ClRoute, Node, TopicObject
+from mqctl.domain.model import Node
+from mqctl.domain.unsupported import topichost_joins
 from mqctl.domain.validation import probe
 from mqctl.domain.validation.catalogue import BY_CODE
 from mqctl.domain.validation.facts import Facts, components
@@ -76,27 +77,17 @@ def _links(facts: Facts) -> list[tuple[Node, str]]:
 
 
 def hierarchy_with_topichost(facts: Facts) -> Iterator[Finding]:
-    for child, parent in _links(facts):
-        for inside, outside in ((child.name, parent), (parent, child.name)):
-            for cluster in sorted(facts.clusters.clusters_of(inside) - facts.clusters.clusters_of(outside)):
-                routed = _topichost_objects(facts, cluster)
-                if routed:
-                    topics = listing(sorted({f"'{o.topicstr}'" for o in routed}))
-                    yield finding(
-                        BY_CODE["HIERARCHY_WITH_TOPICHOST"],
-                        f"The hierarchy link {child.name}->{parent} joins {inside}, a member of cluster {cluster}, "
-                        f"with {outside}, which is not; {cluster} routes {topics} by topic host, and IBM does not "
-                        "support a hierarchy joining a topic-host routed cluster.",
-                        [child, ClusterRef(cluster), *routed],
-                        nodes=[parent],
-                    )
-
-
-def _topichost_objects(facts: Facts, cluster: str) -> list[TopicObject]:
-    return sorted(
-        (o for o in facts.clusters.clustered(cluster) if o.clroute is ClRoute.TOPICHOST),
-        key=lambda o: (o.topicstr, o.node),
-    )
+    """``unsupported.topichost_joins``: the one definition explain's deliveries also read."""
+    for join in topichost_joins(facts.mq_nodes, facts.clusters):
+        topics = listing(sorted({f"'{o.topicstr}'" for o in join.routed}))
+        yield finding(
+            BY_CODE["HIERARCHY_WITH_TOPICHOST"],
+            f"The hierarchy link {join.link} joins {join.inside}, a member of cluster {join.cluster}, "
+            f"with {join.outside}, which is not; {join.cluster} routes {topics} by topic host, and IBM does "
+            "not support a hierarchy joining a topic-host routed cluster.",
+            [facts.mq_nodes[join.child], ClusterRef(join.cluster), *join.routed],
+            nodes=[join.parent],
+        )
 
 
 def pubsub_loop(facts: Facts) -> Iterator[Finding]:

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from mqctl.domain.explanation import Publication, Reason
-from mqctl.domain.model import Dialect, Subscription, TopicObject, Wildcard, WSchema
+from mqctl.domain.model import Dialect, Scope, SubScope, Subscription, TopicObject, Wildcard, WSchema
 from mqctl.domain.resolution import (
     Conflict,
     ConflictKind,
@@ -51,7 +51,7 @@ class Seen:
 
 def _plain_keys(facts: Facts, qmgr: str) -> tuple[set[str], set[str]]:
     """TOPICSTRs and names of the queue manager's own non-clustered objects: these hide clustered ones."""
-    plain = [o for o in facts.clusters.local(qmgr) if not o.cluster]
+    plain = facts.clusters.plain(qmgr)
     return {o.topicstr for o in plain}, {o.name for o in plain}
 
 
@@ -123,9 +123,7 @@ def local_shadows_cluster(facts: Facts) -> Iterator[Finding]:
             by_name[cluster][obj.name].append(obj)
     for qmgr in sorted({m.node for m in facts.topology.memberships}):
         clusters = sorted(facts.clusters.clusters_of(qmgr))
-        for local in facts.clusters.local(qmgr):
-            if local.cluster:
-                continue
+        for local in facts.clusters.plain(qmgr):
             same = [
                 o
                 for c in clusters
@@ -137,10 +135,15 @@ def local_shadows_cluster(facts: Facts) -> Iterator[Finding]:
                     {(o.node, o.name): o for o in same}.values(), key=lambda o: (o.cluster, o.node, o.name)
                 )
                 what = listing(f"{o.name} ('{o.topicstr}', cluster {o.cluster}, on {o.node})" for o in hidden)
+                alone = (
+                    f" (its cluster {local.cluster} is not one of {qmgr}'s, so it is local to {qmgr})"
+                    if local.cluster
+                    else ""
+                )
                 yield finding(
                     BY_CODE["LOCAL_SHADOWS_CLUSTER"],
-                    f"Local topic object {local.name} ('{local.topicstr}') on {qmgr} hides clustered {what}, so "
-                    f"on {qmgr} that branch is not clustered.",
+                    f"Local topic object {local.name} ('{local.topicstr}') on {qmgr}{alone} hides clustered "
+                    f"{what}, so on {qmgr} that branch is not clustered.",
                     [local, *hidden],
                 )
 
@@ -286,6 +289,8 @@ def wildcard_above_cluster(facts: Facts) -> Iterator[Finding]:
             continue
         below = _below_index(facts, clusters)
         for sub in subs:  # every subscription of the model: the fixed prefix is cut, not split
+            if sub.subscope is SubScope.QMGR:
+                continue  # it asked for this queue manager's publications only: it misses nothing remote
             text = sub.topicstr
             if sub.wschema is WSchema.CHAR:
                 prefix = _char_fixed_prefix(sub)
@@ -305,6 +310,8 @@ def _missed_branches(
 ) -> list[TopicObject]:
     tree = facts.trees.at(qmgr)
     res = tree.resolve(prefix)
+    if res.subscope is Scope.QMGR:
+        return []  # its effective scope is QMGR (§3): local publications only, by its own choice
     kept: dict[str, TopicObject] = {}
     for obj in sorted(candidates, key=lambda o: (o.topicstr, o.cluster)):
         entry = tree.entries.get(obj.topicstr)

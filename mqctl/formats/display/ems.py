@@ -127,9 +127,20 @@ def _command(capture: Capture, text: str) -> str:
     table = {"show routes": ROUTE, "show durables": DURABLE}.get(" ".join(command.split()[:2]), "")
     if table:
         capture.saw(table)
-    elif command and command not in ("exit", "quit"):
+    elif command and command not in ("exit", "quit", "info", "show server"):  # these name the server
         capture.others[" ".join(command.split()[:2])] += 1
     return table
+
+
+def _holds(capture: Capture) -> str:
+    """What a session without a ``show routes`` or ``show durables`` answer holds, in a few words."""
+    names = sorted(capture.others)
+    total = sum(capture.others.values())
+    if not total:
+        return "holds no 'show routes' nor 'show durables' command"
+    listed = ", ".join(clip(n) for n in names[:3]) + (", ..." if len(names) > 3 else "")
+    noun = "command" if total == 1 else "commands"
+    return f"{total} {noun} ({listed}), none of them 'show routes' nor 'show durables'"
 
 
 def read_tibemsadmin(text: str, *, file: str, qmgr: str | None = None) -> Capture:
@@ -142,9 +153,11 @@ def read_tibemsadmin(text: str, *, file: str, qmgr: str | None = None) -> Captur
     table = ""  # ROUTE / DURABLE while reading that command's answer
     header = False
     shared = True
+    first: tuple[int, int] | None = None  # the first command line
     for number, line in enumerate(text.split("\n"), start=1):
         prompt = PROMPT.match(line) or SCRIPTED.match(line)
         if prompt is not None:
+            first = first or (number, 1)
             table, header = _command(capture, prompt.group(prompt.lastindex or 1)), False
             continue
         stamp = CAPTURED.match(line)
@@ -174,6 +187,8 @@ def read_tibemsadmin(text: str, *, file: str, qmgr: str | None = None) -> Captur
             capture.blocks.append(_route(row, number, line, file))
         else:
             capture.blocks.append(_durable(row, shared, number, line, file))
+    if not capture.commands:
+        raise _fail(f"{_holds(capture)}: {NOT_A_CAPTURE}", file, *(first or (1, 1)))
     if server is not None:
         name, line_no, column = server
         if qmgr is not None and qmgr != name:
@@ -181,7 +196,5 @@ def read_tibemsadmin(text: str, *, file: str, qmgr: str | None = None) -> Captur
         capture.qmgr, capture.qmgr_at = name, (line_no, column)
     if not capture.qmgr:
         raise _fail("names no EMS server (no 'Server:' line): give --qmgr", file, 1, 1)
-    if not capture.commands:
-        raise _fail(f"holds no 'show routes' nor 'show durables' answer: {NOT_A_CAPTURE}", file, 1, 1)
     capture.captured_at = captured_at
     return capture

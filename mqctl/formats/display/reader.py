@@ -46,6 +46,7 @@ _VERBS = {
     "CLUSQMGR": "CLUSQMGR",
     "TPSTATUS": "TPSTATUS",
     "TPS": "TPSTATUS",
+    "CHS": "CHSTATUS",
 }
 _MESSAGES = {
     "AMQ8096": "SUB",
@@ -153,8 +154,7 @@ def read_captures(text: str, *, file: str, qmgr: str | None = None) -> list[Capt
     """The captures ``text`` holds, one per queue manager (runmqsc runs of several queue managers in one
     file are several captures); ``qmgr`` (``--qmgr``) when the file names none, checked when it does.
     What holds no answer to a DISPLAY read is refused: it is not a capture (docs/observed.md)."""
-    stripped = text.lstrip()
-    if stripped.startswith(("{", "[")):
+    if _JSON_START.match(text):
         from mqctl.formats.display.rest import read_json
 
         found = [read_json(text, file=file, qmgr=qmgr)]
@@ -172,6 +172,11 @@ def read_captures(text: str, *, file: str, qmgr: str | None = None) -> list[Capt
             line, column = capture.qmgr_at
             raise _fail(_holds(capture) + ": not a capture, nothing imported", file, line, column)
     return found
+
+
+_JSON_START = re.compile(r"\A\s*(?:\{|\[\s*(?:[\[{\]\"]|\Z))")
+"""A JSON document's start: ``{``, or ``[`` before an object, a list, a string or its end. A shell prompt
+(``[mqm@host dir]$ runmqsc QM1``) opening a terminal log is not one."""
 
 
 NOT_A_CAPTURE = (

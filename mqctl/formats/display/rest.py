@@ -23,6 +23,7 @@ _QUALIFIERS = {
     "pubsub": "PUBSUB",
     "chstatus": "CHSTATUS",
     "clusqmgr": "CLUSQMGR",
+    "tpstatus": "TPSTATUS",
 }
 
 
@@ -63,6 +64,8 @@ def read_json(text: str, *, file: str, qmgr: str | None) -> Capture:
             parameters = _parameters(request, file, finder)
         if kind == "TOPIC" and str(parameters.get("type", "")).lower() == "cluster":
             kind = "TCLUSTER"
+        if kind == "TPSTATUS" and str(parameters.get("type", "")).lower() in ("sub", "pub"):
+            kind = ""  # a topic node's subscriber or publisher status: not read (as from runmqsc)
         if kind:
             pending.append(({}, "SEEN:" + kind))
         subtype = str(parameters.get("subtype", "")).lower()

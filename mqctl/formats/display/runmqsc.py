@@ -44,7 +44,7 @@ _STRUCTURE = re.compile(r"^(?![ \t]+[A-Za-z]).*$", re.M)
 """Every line that is not an indented line of items: what lies between two of them is items."""
 TYPED = re.compile(
     r"^(?:DIS(?:PLAY)?|DEF(?:INE)?|ALT(?:ER)?|DEL(?:ETE)?|SET|REFRESH|STA(?:RT)?|STOP|CLEAR|PING|RESET"
-    r"|RESOLVE|RESUME|SUSPEND|RECOVER|BACKUP|ARCHIVE|PURGE|MOVE|END)(?=[ \t]|$)",
+    r"|RESOLVE|RESUME|SUSPEND|RECOVER|BACKUP|ARCHIVE|PURGE|MOVE|END|QUIT|EXIT)(?=[ \t]|$)",
     re.IGNORECASE,
 )
 """A command as typed in an interactive session (no echo): a verb at the start of the line."""
@@ -57,6 +57,9 @@ _TRAILER = re.compile(
     r"syntax error)\.)"
 )
 """runmqsc's own lines around a run (copyright, closing summary): neither read nor skipped."""
+_LOCALIZED_COUNTS = re.compile(r"^(?=.*\bMQSC\b)(?=.*(?<![\w.])\d+(?![\w.]))\S.*$")
+"""The counts in another language (``MQSC コマンドを 1 つ読み取りました。``, ``1 MQSC-Befehl gelesen.``): a
+line naming MQSC with a number standing alone. runmqsc prints its own lines in the system's language."""
 _FAILURES = ("AMQ8405", "AMQ8427")
 """Informational messages that follow a syntax error (the command quoted, the valid syntax)."""
 
@@ -100,6 +103,8 @@ class _Runs:
         self.captures: dict[str, Capture] = {}
         self.run: Capture | None = None
         self.run_used = False  # the run open answered a command (a run without its counts is cut short)
+        self.bannered_run = False  # the run open began with its banner (else: --qmgr, a fragment)
+        self.interactive = False  # a command was typed in the run open (a terminal log of a session)
         self.block: Block | None = None
         self.command_kind = "OTHER"
         self.echoed = ""
@@ -145,7 +150,7 @@ class _Runs:
         banner = BANNER.match(line)
         if banner:
             name = _check_qmgr(banner.group(1), self.qmgr, self.file, number, banner.start(1) + 1)
-            self._open(name, (number, banner.start(1) + 1))
+            self._open(name, (number, banner.start(1) + 1), bannered=True)
             return
         if not self.bannered and (ECHO.match(line) or MESSAGE.match(line)):
             if self.qmgr is None:
@@ -154,7 +159,7 @@ class _Runs:
                     self.file,
                     number,
                 )
-            self._open(self.qmgr, (number, 1))
+            self._open(self.qmgr, (number, 1), bannered=False)
             self._inside(number, line)
             return
         if _TRAILER.match(line):
@@ -199,8 +204,15 @@ class _Runs:
         if self.block is not None and _ITEM_LINE.match(line):
             _append(self.block, number, line)  # items printed without indentation
             return
+        if _LOCALIZED_COUNTS.match(line):
+            self._close_block()
+            self._end_run()
+            return
         if self.failed or CAPTURED.match(line):
             return  # a failed command's text, a comment of the capture script, runmqsc's copyright
+        if not self.run_used and self.block is None:
+            run.skipped += 1  # before the run's first command: another program's output (dspmqver)
+            return
         raise _fail(
             "expected an AMQ message line, an echoed command or KEYWORD(value) items (or the run is cut "
             "short: no 'N MQSC commands read.' line before this one)",
@@ -234,12 +246,13 @@ class _Runs:
             echoed and self.typed and " ".join(self.typed.split()).upper() == " ".join(text.split()).upper()
         )
         self.typed = "" if echoed else text
+        self.interactive = self.interactive or not echoed
         if same:
             return
         self.echoed = text
         name = command_name(text)
-        if name == "END":
-            return
+        if name in ("END", "QUIT", "EXIT"):
+            return  # runmqsc's own end of input, in any of its spellings
         run.ran[name] += 1
         self.command_kind = _command_kind(text)
         if self.command_kind == "OTHER":
@@ -251,7 +264,7 @@ class _Runs:
 
     # --- runs -----------------------------------------------------------------------------------------
 
-    def _open(self, name: str, at: tuple[int, int]) -> None:
+    def _open(self, name: str, at: tuple[int, int], *, bannered: bool) -> None:
         capture = self.captures.get(name)
         if capture is None:
             capture = self.captures[name] = Capture(self.file, name, at, self.captured_at)
@@ -262,6 +275,7 @@ class _Runs:
         capture.skipped += self.skipped
         self.skipped = 0
         self.run, self.run_used, self.last, self.last_capture = capture, False, at[0], capture
+        self.bannered_run, self.interactive = bannered, False
         self.command_kind, self.echoed, self.typed, self.failed = "OTHER", "", "", False
         self.continued = False
 
@@ -275,7 +289,7 @@ class _Runs:
         self.run, self.block = None, None
 
     def _cut_short(self, line: int, column: int | None) -> None:
-        if self.run_used:
+        if self.run_used and self._needs_counts():
             raise _fail(
                 "the output is cut short: no 'N MQSC commands read.' line at the end of this run "
                 "(truncated block?)",
@@ -286,11 +300,17 @@ class _Runs:
         self._close_block()
         self._end_run()
 
+    def _needs_counts(self) -> bool:
+        """A run fed to runmqsc always ends with its counts: without them it was cut short. A terminal log
+        of an interactive session ends where the administrator stopped copying (runmqsc prints the counts
+        only after ``end``), and a fragment without banner (``--qmgr``) never had any."""
+        return self.bannered_run and not self.interactive
+
     def finish(self, text: str) -> list[Capture]:
         if self.run is not None:
             lines = text.rstrip("\n").split("\n")
             end = len(lines)
-            if self.run_used:
+            if self.run_used and self._needs_counts():
                 self._cut_short(end, len(lines[-1].rstrip()) + 1)
             self._close_block()
             self._end_run()

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from mqctl.domain.model import Subscription
-from mqctl.domain.observed import INTER_QMGR_QUEUE, NodeView, PredictedProxy
-from mqctl.formats.mqsc.display import layout, sub_pairs, topic_pairs
+from mqctl.domain.observed import NodeView, PredictedProxy
+from mqctl.formats.mqsc.display import layout, proxy_pairs, sub_pairs, topic_pairs
 
 Pairs = list[tuple[str, str]]
 
@@ -42,27 +42,6 @@ class DisplayCommand:
     text: str
     kind: str
     blocks: list[Pairs] = field(default_factory=list)
-
-
-def proxy_pairs(proxy: PredictedProxy) -> Pairs:
-    """A proxy subscription as DISPLAY SUB shows it (name as MQ makes it, DESTQMGR the originator)."""
-    via = proxy.cluster or "HIERARCHY"
-    return [
-        ("SUB", f"SYSTEM.PROXY.{proxy.origin} {via} {proxy.pattern}"),
-        ("TOPICSTR", proxy.pattern),
-        ("TOPICOBJ", ""),
-        ("DISTYPE", "RESOLVED"),
-        ("DEST", INTER_QMGR_QUEUE),
-        ("DESTQMGR", proxy.origin),
-        ("SELECTOR", ""),
-        ("SELTYPE", "NONE"),
-        ("DESTCLAS", "PROVIDED"),
-        ("DURABLE", "YES"),
-        ("SUBSCOPE", "ALL"),
-        ("SUBTYPE", "PROXY"),
-        ("SUBUSER", proxy.origin),
-        ("WSCHEMA", "TOPIC"),
-    ]
 
 
 def _sub_pairs(sub: Subscription) -> Pairs:

@@ -4,7 +4,9 @@ Modelled: ``create|delete topic NAME``, ``addprop|setprop|removeprop topic NAME 
 replaces every property), ``create route NAME url=.. [zone_name=..] [zone_type=..] [props]``,
 ``delete route NAME``, ``setprop|addprop|removeprop route NAME props`` (selectors as
 ``outgoing_topic=T selector="..."``), ``show topics``, ``show topic NAME`` (a concrete name takes the
-properties of every definition matching it), ``show routes`` (with their selectors), ``show route NAME``.
+properties of every definition matching it), ``show routes`` (with their selectors), ``show route NAME``,
+``create durable TOPIC NAME [props]`` (props as in durables.conf: ``clientid=``, ``nolocal``,
+``selector="..."``, ``route``) and ``delete durable NAME [CLIENTID]``.
 ``#`` comments and blank lines are skipped; any other command is counted as not modelled. Command words
 are case-insensitive, names are not. A topic property EMS does not document is kept and reported once per
 script. Same all-or-nothing rule as MQSC: without ``continue_on_error`` a script with any error leaves
@@ -31,6 +33,7 @@ from mqctl.formats._located import locate
 from mqctl.formats.ems.model_edit import (
     check_pattern,
     check_server,
+    durable,
     selectors_from,
     sourced,
     zone_type,
@@ -148,6 +151,8 @@ class _Interpreter:
                 if kind == "topic"
                 else self.show_route(name, line, column)
             )
+        if kind == "durable" and verb in ("create", "delete"):
+            return [self.durable(verb, line)]
         if verb not in _VERBS or kind not in ("topic", "route"):
             return None
         if len(line.words) < 3:
@@ -223,6 +228,39 @@ class _Interpreter:
     def _no_props(self, props: list[Prop], line: _Line) -> None:
         if props:
             raise self.fail(f"unexpected {props[0].key!r}; delete takes only a name", line, props[0].column)
+
+    def durable(self, verb: str, line: _Line) -> str:
+        """``create durable TOPIC NAME [props]`` (props as durables.conf's) and ``delete durable NAME
+        [CLIENTID]``: a durable subscription, defined and deleted by the domain as every door does."""
+        rest, rest_col = line.rest_after(2)
+        words = [(m.group(), rest_col + m.start()) for m in _WORD.finditer(rest)]
+        needed = 2 if verb == "create" else 1
+        if len(words) < needed:
+            usage = "TOPIC DURABLE-NAME [property, ...]" if verb == "create" else "DURABLE-NAME [CLIENTID]"
+            raise self.fail(f"{verb} durable needs {usage}", line, len(line.raw.rstrip()) + 1)
+        state = self.state
+        if verb == "delete":
+            (name, column), extra = words[0], words[1:2]
+            what = f"Durable '{name}'"
+            current = state.subscriptions.get(name)
+            if current is not None and extra and current.properties.get("clientid") != extra[0][0]:
+                raise self.fail(f"{what} with client ID '{extra[0][0]}' does not exist", line, extra[0][1])
+            self.edit(line, column, what, Delete(Kind.SUB, name))
+            return f"{what} has been deleted"
+        (topic, topic_col), (name, column) = words[0], words[1]
+        check_pattern(topic, line=line.number, column=topic_col, file=self.file)
+        props = split_props(
+            line.raw[column - 1 + len(name) :], column=column + len(name), line=line.number, file=self.file
+        )
+        sub = durable(state.node.name, topic, name, props, line=line.number, file=self.file)
+        if sub.is_route_durable:
+            self.run_info.peers_referenced.add(
+                check_server(name, line=line.number, column=column, file=self.file)
+            )
+        sub = sourced(sub, self.file, line.number)
+        what = f"Durable '{name}'"
+        self.edit(line, column, what, Define(sub))
+        return f"{what} has been created"
 
     def route(self, verb: str, name: str, column: int, props: list[Prop], line: _Line) -> str:
         state = self.state

@@ -26,14 +26,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from mqctl.domain.errors import InputError
-from mqctl.domain.model import Dialect, Node, NodeState, Route, RouteSelector, Subscription, TopicObject
+from mqctl.domain.errors import InputError, clip
+from mqctl.domain.model import Dialect, Node, NodeState, Route, RouteSelector, TopicObject
 from mqctl.domain.objects.edits import Define
-from mqctl.formats._checks import check_selector_at, on_line
 from mqctl.formats.ems.model_edit import (
     check_pattern,
     check_server,
     define,
+    durable,
     rule_at,
     selectors_from,
     sourced,
@@ -41,6 +41,7 @@ from mqctl.formats.ems.model_edit import (
 )
 from mqctl.formats.ems.props import check_topic_props, split_props
 from mqctl.formats.text_io import read_text_file
+from mqctl.formats.walk import leads_outside
 
 OTHER_FILES = (
     "queues",
@@ -299,19 +300,7 @@ def read_durables_conf(
         name = fields[1]
         rest_start = name_col + len(name)
         props = split_props(raw[rest_start:], column=rest_start + 1, line=number, file=file)
-        sub = Subscription(node=state.node.name, name=name, topicstr=topic, durable=True)
-        for prop in props:
-            if prop.key in sub.properties or (prop.key == "selector" and sub.selector is not None):
-                raise InputError(f"{prop.key} is repeated", file=file, line=number, column=prop.column)
-            if prop.key == "selector":
-                if prop.value is None:
-                    raise InputError(
-                        'selector needs a value: selector="..."', file=file, line=number, column=prop.column
-                    )
-                check_selector_at(prop.value, on_line(number, prop.value_column), file=file)
-                sub.selector = prop.value
-            else:
-                sub.properties[prop.key] = prop.value
+        sub = durable(state.node.name, topic, name, props, line=number, file=file)
         if name in state.subscriptions:
             raise InputError(f"durable {name} is defined twice", file=file, line=number, column=name_col + 1)
         if sub.is_route_durable:
@@ -331,8 +320,11 @@ def read_server(
     durables: Path | None = None,
     next_seq: Callable[[], int] | None = None,
     encoding: str | None = None,
+    within: Path | None = None,
 ) -> EmsServerConfig:
     """Read one server. Explicit paths override the tibemsd pointers; ``server`` overrides its name.
+    ``within``: the folder the user gave (a ``diff`` side, ``validate --file``); a pointer that leads out
+    of it (``topics = /home/me/.token``, ``../../x``) is refused, its file never read.
 
     ``tibemsd`` may be a ``tibemsd.conf`` or a ``tibemsd.json`` (see ``json_conf``). Every file is read
     by ``text_io``'s rule: UTF-8 (byte order marks honoured) unless ``encoding`` names another.
@@ -385,6 +377,13 @@ def read_server(
             return None
         assert tibemsd is not None
         path = _pointed_file(base, key, setting, file=str(tibemsd))
+        if within is not None and leads_outside(within, path):
+            raise InputError(
+                f"{key} = {clip(setting.value, 60)}: leads outside {within}; not read",
+                file=str(tibemsd),
+                line=setting.line,
+                column=setting.column,
+            )
         return _read_pointed(path, key, setting, file=str(tibemsd), encoding=encoding), str(path)
 
     found = read(topics, "topics")

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from mqctl.domain.errors import InputError, escaped
-from mqctl.domain.model import Dialect, Direction, NodeState, RouteSelector, ZoneType
+from mqctl.domain.model import Dialect, Direction, NodeState, RouteSelector, Subscription, ZoneType
 from mqctl.domain.names import check_ems_server_name
 from mqctl.domain.objects.apply import apply
 from mqctl.domain.objects.edits import Define
@@ -114,3 +114,25 @@ def selectors_from(
         )
         i += 2
     return selectors, rest
+
+
+def durable(
+    node: str, topic: str, name: str, props: list[Prop], *, line: int, file: str | None
+) -> Subscription:
+    """A durable subscription as ``durables.conf`` and tibemsadmin's ``create durable`` give it: ``topic
+    durable-name [route] [clientid=..] [nolocal] [selector="..."]`` (the selector checked where it is
+    written, the other properties kept as given)."""
+    sub = Subscription(node=node, name=name, topicstr=topic, durable=True)
+    for prop in props:
+        if prop.key in sub.properties or (prop.key == "selector" and sub.selector is not None):
+            raise InputError(f"{prop.key} is repeated", file=file, line=line, column=prop.column)
+        if prop.key == "selector":
+            if prop.value is None:
+                raise InputError(
+                    'selector needs a value: selector="..."', file=file, line=line, column=prop.column
+                )
+            check_selector_at(prop.value, on_line(line, prop.value_column), file=file)
+            sub.selector = prop.value
+        else:
+            sub.properties[prop.key] = prop.value
+    return sub

@@ -15,13 +15,14 @@ from dataclasses import dataclass, field
 
 from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect, NodeState, Topology
+from mqctl.domain.observed import PredictedProxy
 from mqctl.formats.mqsc import clusters, topics
 from mqctl.formats.mqsc.display import display
 from mqctl.formats.mqsc.parser import BadCommand, Command, SkippedInsert, echo, iter_mqsc
 from mqctl.formats.mqsc.topics import Unmodelled
 from mqctl.formats.mqsc.values import Context, MqscSyntaxError
 from mqctl.formats.mqsc.vocabulary import DISPLAYED_NOUNS
-from mqctl.formats.script_run import ScriptRun
+from mqctl.formats.script_run import ScriptRun, counted
 
 Handler = Callable[[Context, Command], str]
 NOT_APPLIED = "mqctl: valid, but not applied: the script is rejected."
@@ -71,15 +72,17 @@ def apply_mqsc(
     progress: Callable[[int], None] | None = None,
     dialect_of: Callable[[str], Dialect | None] | None = None,
     cluster_view: Callable[[frozenset[str]], Topology] | None = None,
+    proxies: Callable[[NodeState], list[PredictedProxy]] | None = None,
 ) -> MqscRun:
     """Apply ``text`` to ``state`` (see the module docstring for the all-or-nothing rule).
 
     ``progress``, if given, is called now and then with the line number reached (for a progress bar);
     ``dialect_of`` tells the dialect of other nodes of the store (a PARENT must be a queue manager);
-    ``cluster_view`` reads what the members of some clusters define (``Context.clusters_known``).
+    ``cluster_view`` reads what the members of some clusters define (``Context.clusters_known``);
+    ``proxies`` predicts the proxy subscriptions of the queue manager as it is (``Context.proxies``).
     """
     work = copy.deepcopy(state)
-    ctx = Context(state=work, file=file, next_seq=next_seq, cluster_view=cluster_view)
+    ctx = Context(state=work, file=file, next_seq=next_seq, cluster_view=cluster_view, proxies=proxies)
     if dialect_of is not None:
         ctx.dialect_of = dialect_of
     run = MqscRun()
@@ -147,27 +150,30 @@ def _one(ctx: Context, cmd: Command, run: MqscRun) -> None:
 
 def summary(run: MqscRun) -> list[str]:
     """runmqsc's closing lines, plus mqctl's counts of skipped commands."""
-    out = [":", f"{run.read} MQSC commands read."]
+    out = [":", "One MQSC command read." if run.read == 1 else f"{run.read} MQSC commands read."]
     if run.syntax_errors == 0:  # runmqsc says so beside a refused command too
         out.append("No commands have a syntax error.")
     elif run.syntax_errors == 1:
         out.append("One command has a syntax error.")
     else:
         out.append(f"{run.syntax_errors} commands have a syntax error.")
-    if run.failed == 0:
+    # a rejected script processed none of its valid changes: runmqsc's own words count them
+    withheld = 0 if run.applied else len(run.changed_lines)
+    unprocessed = run.failed + withheld
+    if unprocessed == 0:
         out.append("All valid MQSC commands were processed.")
-    elif run.failed == 1:
+    elif unprocessed == 1:
         out.append("One valid MQSC command could not be processed.")
     else:
-        out.append(f"{run.failed} valid MQSC commands could not be processed.")
+        out.append(f"{unprocessed} valid MQSC commands could not be processed.")
     attributes = run.attributes_not_modelled
     out.append(
-        f"{run.not_modelled} commands not modelled by mqctl and skipped; "
+        f"{counted(run.not_modelled, 'command')} not modelled by mqctl and skipped; "
         f"{run.skipped} skipped for an insert with no value; "
         f"{attributes} {'attribute' if attributes == 1 else 'attributes'} not modelled and ignored."
     )
     if run.unmodelled:
         out.append(f"Not modelled: {run.unmodelled_text()}.")
-    if not run.applied:
+    if withheld:
         out.append("The script is rejected: no command was applied (--continue applies the valid ones).")
     return out

@@ -19,6 +19,7 @@ from mqctl.formats.mqsc.vocabulary import (
     CHANNEL_IGNORED,
     CHANNEL_MODELLED,
     COMMON,
+    DELETE_KEYWORDS,
     NAMELIST_IGNORED,
     NAMELIST_MODELLED,
     QMGR_MODELLED,
@@ -67,7 +68,7 @@ def alter_namelist(ctx: Context, cmd: Command) -> str:
 
 def delete_namelist(ctx: Context, cmd: Command) -> str:
     """As MQ: channels naming the namelist (CLUSNL) stay (``domain.objects.namelists``)."""
-    ctx.check_keywords(cmd, frozenset({"CMDSCOPE", "QSGDISP"}), "NAMELIST")
+    ctx.check_keywords(cmd, DELETE_KEYWORDS["NAMELIST"], "NAMELIST")
     name = ctx.name(cmd, "namelist").text
     if name not in ctx.state.namelists and is_system(name):
         raise Unmodelled(f"NAMELIST({name}) is a predefined system object")

@@ -1,9 +1,14 @@
 """DISPLAY output laid out as runmqsc lays it out: a message line, then ``KEY(value)`` in two columns.
 
-DISPLAY of a modelled object shows the modelled attributes (all of them, whatever attributes were
-asked for: mqctl knows no others). Generic names (``TOPIC(SPORT*)``, ``TOPIC(*)``) list every match.
+DISPLAY of a modelled object shows the modelled attributes: all of them with ``ALL`` or when none is
+named, else its key attributes (``TOPIC`` and ``TYPE``; ``SUB`` and ``SUBID``…, ``KEYS``) and the ones
+named (``DIS TOPIC(T1) CLROUTE``); a named attribute mqctl does not model is counted as not modelled.
+Generic names (``TOPIC(SPORT*)``, ``TOPIC(*)``) list every match; ``WHERE(keyword operator value)``
+keeps the objects that satisfy it (``where``), refused when mqctl cannot apply it.
 ``DISPLAY TCLUSTER`` (= ``DISPLAY TOPIC TYPE(CLUSTER)``), ``DISPLAY TOPIC … CLUSINFO`` (or ``TYPE(ALL)``)
-and ``DISPLAY CLUSQMGR`` show what the queue manager knows of its clusters (``cluster_info``).
+and ``DISPLAY CLUSQMGR`` show what the queue manager knows of its clusters (``cluster_info``);
+``DISPLAY SUB … SUBTYPE(PROXY)`` (or ``ALL``) the proxy subscriptions the model predicts it holds
+(``domain.observed.proxies_at``, the same as reconcile's).
 """
 
 from __future__ import annotations
@@ -15,10 +20,13 @@ from mqctl.domain.memberships import full_repositories
 from mqctl.domain.model import Channel, Namelist, NodeState, Subscription, TopicObject
 from mqctl.domain.objects import attributes
 from mqctl.domain.objects.attributes import Attribute
+from mqctl.domain.observed import INTER_QMGR_QUEUE, PredictedProxy
 from mqctl.formats.mqsc.cluster_info import ClusterQmgr, ClusterTopic, cluster_qmgrs, cluster_topics
-from mqctl.formats.mqsc.parser import Command
+from mqctl.formats.mqsc.parser import Command, Param
 from mqctl.formats.mqsc.topics import Unmodelled, is_system
 from mqctl.formats.mqsc.values import Context
+from mqctl.formats.mqsc.vocabulary import IGNORED
+from mqctl.formats.mqsc.where import AttrKind, Condition, Kind, WhereError, condition
 
 _COLUMN = 40
 
@@ -112,6 +120,36 @@ def sub_pairs(s: Subscription) -> list[tuple[str, str]]:
     return [("SUB", s.name), *(p for p in subid if p[1]), *rest]  # SUBID after SUB, when MQ gave one
 
 
+def proxy_pairs(proxy: PredictedProxy) -> list[tuple[str, str]]:
+    """A proxy subscription as DISPLAY SUB shows it (name as MQ makes it, DESTQMGR the originator)."""
+    via = proxy.cluster or "HIERARCHY"
+    return [
+        ("SUB", f"SYSTEM.PROXY.{proxy.origin} {via} {proxy.pattern}"),
+        ("TOPICSTR", proxy.pattern),
+        ("TOPICOBJ", ""),
+        ("DISTYPE", "RESOLVED"),
+        ("DEST", INTER_QMGR_QUEUE),
+        ("DESTQMGR", proxy.origin),
+        ("SELECTOR", ""),
+        ("SELTYPE", "NONE"),
+        ("DESTCLAS", "PROVIDED"),
+        ("DURABLE", "YES"),
+        ("SUBSCOPE", "ALL"),
+        ("SUBTYPE", "PROXY"),
+        ("SUBUSER", proxy.origin),
+        ("WSCHEMA", "TOPIC"),
+    ]
+
+
+def proxies_text(proxies: Sequence[PredictedProxy]) -> list[str]:
+    """Proxy subscriptions as ``DISPLAY SUB(*) SUBTYPE(PROXY) ALL`` prints them, one block each."""
+    out: list[str] = []
+    for proxy in proxies:
+        out.append(_HEADERS["SUB"])
+        out.extend(layout(proxy_pairs(proxy)))
+    return out
+
+
 def namelist_pairs(n: Namelist) -> list[tuple[str, str]]:
     return [("NAMELIST", n.name), ("NAMCOUNT", str(len(n.names))), *_pairs(n, NAMELIST_SHOWN)]
 
@@ -127,8 +165,7 @@ def qmgr_pairs(state: NodeState) -> list[tuple[str, str]]:
         ("QMNAME", node.name),
         *_pairs(node, QMGR_SHOWN),
         ("REPOS", ",".join(repos)),
-        ("CLUSTERS", ",".join(sorted(state.memberships))),
-    ]
+    ]  # MQ has no attribute naming the clusters a queue manager is in: DISPLAY CLUSQMGR shows them
 
 
 def clusqmgr_pairs(q: ClusterQmgr) -> list[tuple[str, str]]:
@@ -156,37 +193,210 @@ _HEADERS = {
     "CLUSQMGR": "AMQ8441I: Display Cluster Queue Manager details.",
 }
 _TOPIC_TYPES = ("LOCAL", "CLUSTER", "ALL")
+_SUB_TYPES = ("USER", "ADMIN", "API", "PROXY", "ALL")
+
+KEYS: dict[str, tuple[str, ...]] = {
+    "TOPIC": ("TOPIC", "TYPE"),
+    "TCLUSTER": ("TOPIC", "TYPE"),
+    "SUB": ("SUB", "SUBID"),
+    "NAMELIST": ("NAMELIST",),
+    "CHANNEL": ("CHANNEL", "CHLTYPE"),
+    "CLUSQMGR": ("CLUSQMGR", "CHANNEL", "CLUSTER"),
+    "QMGR": ("QMNAME",),
+}
+"""What DISPLAY always shows of an object, whatever attributes are asked for (IBM's MQSC reference)."""
+
+SELECTIONS: dict[str, frozenset[str]] = {
+    "TOPIC": frozenset({"TYPE", "CLUSTER", "WHERE"}),
+    "TCLUSTER": frozenset({"CLUSTER", "WHERE"}),
+    "SUB": frozenset({"SUBTYPE", "DURABLE", "SUBID", "DISTYPE", "WHERE"}),
+    "NAMELIST": frozenset({"WHERE"}),
+    "CHANNEL": frozenset({"CHLTYPE", "TYPE", "WHERE"}),
+    "CLUSQMGR": frozenset({"CLUSTER", "CHANNEL", "WHERE"}),
+    "QMGR": frozenset(),
+}
+"""Keywords given with a value that choose which objects are shown (not attributes asked for)."""
+_FLAGS = frozenset({"ALL", "CLUSINFO", "SUMMARY"})
+
+
+def _kind(attr: Attribute) -> AttrKind:
+    enum = attr.enum
+    if enum is not None:
+        return AttrKind(Kind.CHOICE, tuple(m.value for m in enum))
+    if attr.type is bool:
+        return AttrKind(Kind.CHOICE, ("YES", "NO"))
+    if attr.type is int:
+        return AttrKind(Kind.NUMBER)
+    if attr.type is tuple:
+        return AttrKind(Kind.LIST)
+    if attr.choices:
+        return AttrKind(Kind.CHOICE, attr.choices)
+    return AttrKind(Kind.TEXT)
+
+
+def _kinds(table: tuple[Attribute, ...], **extra: AttrKind) -> dict[str, AttrKind]:
+    return {**{a.keyword: _kind(a) for a in table}, **extra}
+
+
+_TEXT = AttrKind(Kind.TEXT)
+KINDS: dict[str, dict[str, AttrKind]] = {
+    "TOPIC": _kinds(
+        attributes.TOPIC,
+        TOPIC=_TEXT,
+        TYPE=AttrKind(Kind.CHOICE, ("LOCAL", "CLUSTER")),
+        CLUSQMGR=_TEXT,
+        CLSTATE=AttrKind(Kind.CHOICE, ("ACTIVE", "PENDING", "INVALID", "ERROR")),
+    ),
+    "SUB": _kinds(
+        attributes.SUB,
+        SUB=_TEXT,
+        SUBTYPE=AttrKind(Kind.CHOICE, ("ADMIN", "API", "PROXY")),
+        DISTYPE=AttrKind(Kind.CHOICE, ("RESOLVED", "DEFINED")),
+        SELTYPE=AttrKind(Kind.CHOICE, ("NONE", "STANDARD", "EXTENDED")),
+        DESTCLAS=AttrKind(Kind.CHOICE, ("PROVIDED", "MANAGED")),
+        SUBUSER=_TEXT,
+    ),
+    "NAMELIST": _kinds(attributes.NAMELIST, NAMELIST=_TEXT, NAMCOUNT=AttrKind(Kind.NUMBER)),
+    "CHANNEL": _kinds(attributes.CHANNEL, CHANNEL=_TEXT),
+    "CLUSQMGR": {
+        "CLUSQMGR": _TEXT,
+        "CHANNEL": _TEXT,
+        "CLUSTER": _TEXT,
+        "CONNAME": _TEXT,
+        "DEFTYPE": AttrKind(Kind.CHOICE, ("CLUSSDR", "CLUSSDRA", "CLUSSDRB", "CLUSRCVR")),
+        "QMTYPE": AttrKind(Kind.CHOICE, ("REPOS", "NORMAL")),
+        "CLWLRANK": AttrKind(Kind.NUMBER),
+        "CLWLPRTY": AttrKind(Kind.NUMBER),
+        "CLWLWGHT": AttrKind(Kind.NUMBER),
+        "DESCR": _TEXT,
+    },
+    "QMGR": _kinds(attributes.NODE, QMNAME=_TEXT, REPOS=_TEXT),  # MQ has no CLUSTERS attribute
+}
+KINDS["TCLUSTER"] = KINDS["TOPIC"]
+"""Per DISPLAY, the attributes mqctl shows and can filter on (``WHERE``), with the kind of each value."""
+
+_NOT_MODELLED: dict[str, frozenset[str]] = {
+    "TOPIC": IGNORED["TOPIC"] | {"ALTDATE", "ALTTIME", "CLUSDATE", "CLUSTIME", "QMID"},
+    "SUB": IGNORED["SUB"] | {"ALTDATE", "ALTTIME", "CRDATE", "CRTIME"},
+    "NAMELIST": IGNORED["NAMELIST"] | {"ALTDATE", "ALTTIME"},
+    "CHANNEL": IGNORED["CHANNEL"] | {"ALTDATE", "ALTTIME"},
+    "CLUSQMGR": frozenset(
+        {"ALTDATE", "ALTTIME", "QMID", "STATUS", "SUSPEND", "VERSION", "CLUSDATE", "CLUSTIME", "XMITQ"}
+    ),
+}
+_NOT_MODELLED["TCLUSTER"] = _NOT_MODELLED["TOPIC"]
+"""Attributes runmqsc shows (and filters on) that mqctl does not model: asked for, they are counted as
+not modelled; in a WHERE, the filter is refused."""
 
 
 def display(ctx: Context, cmd: Command) -> list[str]:
     """Result lines of a modelled DISPLAY; raises ``Unmodelled`` for objects mqctl does not hold."""
     state = ctx.state
-    if cmd.noun == "QMGR":
-        return [_HEADERS["QMGR"], *layout(qmgr_pairs(state))]
-    pattern = ctx.name(cmd, cmd.noun.lower(), check=False).text
-    items = _items(ctx, cmd)
+    noun = cmd.noun
+    where = _where(ctx, cmd)
+    asked = _asked(ctx, cmd)
+    if noun == "QMGR":
+        return [_HEADERS["QMGR"], *layout(_chosen(qmgr_pairs(state), noun, asked))]
+    pattern = ctx.name(cmd, noun.lower(), check=False).text
+    items, proxies = _items(ctx, cmd)
     if pattern.endswith("*"):
         shown = [(name, pairs) for name, pairs in items if name.startswith(pattern[:-1])]
     else:
         shown = [(name, pairs) for name, pairs in items if name == pattern]
     if not shown:
-        if pattern.endswith("*") or is_system(pattern) or cmd.noun in ("CHANNEL", "CLUSQMGR"):
-            raise Unmodelled(f"no modelled {cmd.noun} matches {pattern}")
-        raise ctx.fail(f"{cmd.noun}({pattern}) not found (AMQ8147E)", cmd.name_pos)
-    header = _HEADERS["TOPIC" if cmd.noun == "TCLUSTER" else cmd.noun]
+        if proxies and pattern.endswith("*"):
+            return [f"AMQ8147E: IBM MQ object {pattern} not found."]  # the model knows: none
+        if pattern.endswith("*") or is_system(pattern) or noun in ("CHANNEL", "CLUSQMGR"):
+            raise Unmodelled(f"no modelled {noun} matches {pattern}")
+        raise ctx.fail(f"{noun}({pattern}) not found (AMQ8147E)", cmd.name_pos)
+    if where is not None:
+        shown = [(name, pairs) for name, pairs in shown if where.holds(pairs)]
+    header = _HEADERS["TOPIC" if noun == "TCLUSTER" else noun]
     out: list[str] = []
     for _, pairs in shown:
         out.append(header)
-        out.extend(layout(pairs))
+        out.extend(layout(_chosen(pairs, noun, asked)))
     return out
 
 
-def _items(ctx: Context, cmd: Command) -> list[tuple[str, list[tuple[str, str]]]]:
-    """(name, attributes) of every object of the command's kind, in display order."""
+def _chosen(pairs: list[tuple[str, str]], noun: str, asked: frozenset[str] | None) -> list[tuple[str, str]]:
+    """Every pair (``asked`` None: ALL, or nothing named), else the key attributes and those asked for."""
+    if asked is None:
+        return pairs
+    keep = asked | frozenset(KEYS[noun])
+    return [(k, v) for k, v in pairs if k in keep]
+
+
+def _asked(ctx: Context, cmd: Command) -> frozenset[str] | None:
+    """The attributes named without a value (None: show them all); a valued keyword that does not
+    select for this DISPLAY is refused, a named attribute mqctl does not model is counted."""
+    noun = cmd.noun
+    selections = SELECTIONS[noun]
+    kinds = KINDS[noun]
+    asked: set[str] = set()
+    every = named = False
+    for param in cmd.params.values():
+        keyword = param.keyword
+        if param.values is not None:
+            if keyword in selections:
+                continue
+            if keyword in ("CMDSCOPE", "QSGDISP"):
+                raise ctx.fail(
+                    f"{keyword} (z/OS queue-sharing groups) is not modelled: mqctl cannot apply it",
+                    param.pos,
+                    attribute=keyword,
+                )
+            raise ctx.syntax(
+                f"{keyword}(...) does not select objects of DISPLAY {noun}"
+                + (f"; it takes {', '.join(sorted(selections))}" if selections else "")
+                + " (name an attribute without a value to show it)",
+                param.pos,
+            )
+        if keyword == "ALL":
+            every = True
+        elif keyword in _FLAGS:
+            continue
+        elif keyword in kinds or keyword in KEYS[noun]:
+            asked.add(keyword)
+        else:
+            named = True
+            ctx.unmodelled[f"{keyword} on {noun}"] += 1
+    if every or not (asked or named):
+        return None
+    return frozenset(asked)
+
+
+def _where(ctx: Context, cmd: Command) -> Condition | None:
+    param = cmd.params.get("WHERE")
+    if param is None:
+        return None
+    if cmd.noun == "QMGR" or param.values is None:
+        raise ctx.syntax(
+            "DISPLAY QMGR takes no WHERE" if cmd.noun == "QMGR" else "WHERE needs (keyword operator value)",
+            param.pos,
+        )
+    values = param.values
+    try:
+        return condition(
+            [v.text for v in values], KINDS[cmd.noun], unmodelled=_NOT_MODELLED.get(cmd.noun, frozenset())
+        )
+    except WhereError as err:
+        at = values[min(err.part, len(values) - 1)].pos
+        if err.unmodelled:
+            raise ctx.fail(err.message, at, attribute="WHERE") from None
+        raise ctx.syntax(err.message, at, attribute="WHERE") from None
+
+
+Items = list[tuple[str, list[tuple[str, str]]]]
+
+
+def _items(ctx: Context, cmd: Command) -> tuple[Items, bool]:
+    """(name, attributes) of every object of the command's kind, in display order; and whether the
+    proxy subscriptions were asked for (the model knows them all: none is an answer)."""
     state = ctx.state
     if cmd.noun in ("TOPIC", "TCLUSTER"):
         kind = "CLUSTER" if cmd.noun == "TCLUSTER" else _topic_type(ctx, cmd)
-        items = []
+        items: Items = []
         if kind != "CLUSTER":
             items += [(k, topic_pairs(v)) for k, v in sorted(state.topics.items())]
         if kind != "LOCAL":
@@ -196,19 +406,54 @@ def _items(ctx: Context, cmd: Command) -> list[tuple[str, list[tuple[str, str]]]
                 for e in cluster_topics(ctx)
                 if clusters(e.object.cluster)
             ]
-        return items
+        return items, False
     if cmd.noun == "CLUSQMGR":
         clusters, channels = _filter(ctx, cmd, "CLUSTER"), _filter(ctx, cmd, "CHANNEL")
         return [
             (q.name, clusqmgr_pairs(q))
             for q in cluster_qmgrs(ctx)
             if clusters(q.cluster) and channels(q.channel.name if q.channel is not None else "")
-        ]
+        ], False
     if cmd.noun == "SUB":
-        return [(k, sub_pairs(v)) for k, v in sorted(state.subscriptions.items())]
+        return _subs(ctx, cmd)
     if cmd.noun == "NAMELIST":
-        return [(k, namelist_pairs(v)) for k, v in sorted(state.namelists.items())]
-    return [(k, channel_pairs(v)) for k, v in sorted(state.channels.items())]
+        return [(k, namelist_pairs(v)) for k, v in sorted(state.namelists.items())], False
+    types = _filter(ctx, cmd, "CHLTYPE") if "CHLTYPE" in cmd.params else _filter(ctx, cmd, "TYPE")
+    return [(k, channel_pairs(v)) for k, v in sorted(state.channels.items()) if types(str(v.chltype))], False
+
+
+def _subs(ctx: Context, cmd: Command) -> tuple[Items, bool]:
+    """DISPLAY SUB's SUBTYPE (USER: ADMIN and API, the default), DURABLE, SUBID and DISTYPE."""
+    subtype = _choice(ctx, cmd.params.get("SUBTYPE"), _SUB_TYPES, "USER")
+    durable = _choice(ctx, cmd.params.get("DURABLE"), ("ALL", "YES", "NO"), "ALL")
+    distype = _choice(ctx, cmd.params.get("DISTYPE"), ("RESOLVED", "DEFINED"), "RESOLVED")
+    if distype == "DEFINED":
+        param = cmd.params["DISTYPE"]
+        raise ctx.fail(
+            "DISTYPE(DEFINED) is not modelled: mqctl holds the resolved topic string only",
+            param.pos,
+            attribute="DISTYPE",
+        )
+    items: Items = []
+    if subtype != "PROXY":
+        for name, sub in sorted(ctx.state.subscriptions.items()):
+            if subtype in ("USER", "ALL") or str(sub.subtype) == subtype:
+                items.append((name, sub_pairs(sub)))
+    proxies = subtype in ("PROXY", "ALL")
+    if proxies:
+        if ctx.proxies is None:
+            raise Unmodelled("proxy subscriptions are predicted from the whole model, not available here")
+        items += [(pairs[0][1], pairs) for pairs in map(proxy_pairs, ctx.proxies(ctx.state))]
+    if durable != "ALL":
+        items = [(n, p) for n, p in items if dict(p).get("DURABLE") == durable]
+    if "SUBID" in cmd.params:
+        wanted = ctx.one(cmd.params["SUBID"]).text
+        items = [(n, p) for n, p in items if dict(p).get("SUBID", "").upper() == wanted.upper()]
+    return items, proxies
+
+
+def _choice(ctx: Context, param: Param | None, choices: tuple[str, ...], default: str) -> str:
+    return default if param is None else ctx.choice(param, choices)
 
 
 def _topic_type(ctx: Context, cmd: Command) -> str:

@@ -12,7 +12,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from mqctl.domain.errors import InputError
+from mqctl.domain.errors import InputError, clip
+from mqctl.domain.suggest import did_you_mean
 from mqctl.formats.mqsc.lexer import (
     LPAREN,
     RPAREN,
@@ -98,6 +99,9 @@ class BadCommand:
 
 ParsedItem = Command | SkippedInsert | BadCommand
 
+WORD_CUTOFF = 0.75
+"""How close a mistyped verb or object type must be to be named (``DEFIN``: DEFINE, 0.91; ``server`` is no
+RVERIFY, 0.62): a command of another language is not a typing mistake."""
 _new = tuple.__new__
 """Builds a ``Value``/``Param`` from a tuple at C speed (their generated ``__new__`` is Python code)."""
 
@@ -235,10 +239,11 @@ class _Parser:
             raise self.error("expected an MQSC command such as DEFINE, ALTER, DELETE or DISPLAY", pos)
         verb = VERBS.get(first.text.upper())
         if verb is None:
-            raise self.error(
-                f"unknown command {first.text!r}; expected one of {', '.join(sorted(set(VERBS.values())))}",
-                first.pos,
+            verbs = sorted(set(VERBS.values()))
+            hint = (
+                did_you_mean(first.text, verbs, cutoff=WORD_CUTOFF) or f"; expected one of {', '.join(verbs)}"
             )
+            raise self.error(f"unknown command {clip(first.text, 16)!r}{hint}", first.pos)
         self.i += 1
         if verb == "END":
             return Command("END", "", None, {}, self.number, self.logical.lines, self.logical.line, first.pos)
@@ -252,10 +257,11 @@ class _Parser:
         noun = NOUNS.get(noun_tok.text.upper())
         if noun is None:
             if verb in STRICT_VERBS:
+                hint = did_you_mean(noun_tok.text, set(NOUNS.values()), cutoff=WORD_CUTOFF) or (
+                    "; expected TOPIC, SUB, NAMELIST, CHANNEL, QMGR, QLOCAL, ..."
+                )
                 raise self.error(
-                    f"unknown object type {noun_tok.text!r} after {verb}; expected TOPIC, SUB, NAMELIST, "
-                    "CHANNEL, QMGR, QLOCAL, ...",
-                    noun_tok.pos,
+                    f"unknown object type {clip(noun_tok.text, 16)!r} after {verb}{hint}", noun_tok.pos
                 )
             noun = noun_tok.text.upper()
         name: Value | None = None

@@ -27,7 +27,14 @@ from mqctl.formats._checks import check_selector_at, check_topic
 from mqctl.formats._located import locate
 from mqctl.formats.mqsc.parser import Command, Value
 from mqctl.formats.mqsc.values import Context
-from mqctl.formats.mqsc.vocabulary import COMMON, SUB_IGNORED, SUB_MODELLED, TOPIC_IGNORED, TOPIC_MODELLED
+from mqctl.formats.mqsc.vocabulary import (
+    COMMON,
+    DELETE_KEYWORDS,
+    SUB_IGNORED,
+    SUB_MODELLED,
+    TOPIC_IGNORED,
+    TOPIC_MODELLED,
+)
 
 TOPIC_KEYWORDS = TOPIC_MODELLED | TOPIC_IGNORED | COMMON
 TOPIC_ATTRIBUTES = tuple(a for a in attributes.TOPIC if a.field != "topicstr")
@@ -102,7 +109,7 @@ def alter_topic(ctx: Context, cmd: Command) -> str:
 
 def delete_topic(ctx: Context, cmd: Command) -> str:
     """Subscriptions naming the object keep their topic string (``domain.objects.topic_objects``)."""
-    ctx.check_keywords(cmd, frozenset({"CMDSCOPE", "QSGDISP", "AUTHREC"}), "TOPIC")
+    ctx.check_keywords(cmd, DELETE_KEYWORDS["TOPIC"], "TOPIC")
     name = ctx.name(cmd, "topic").text
     if name not in ctx.state.topics and is_system(name):
         raise Unmodelled(f"TOPIC({name}) is a predefined system object")
@@ -194,12 +201,12 @@ def alter_sub(ctx: Context, cmd: Command) -> str:
 
 
 def delete_sub(ctx: Context, cmd: Command) -> str:
-    ctx.check_keywords(cmd, frozenset({"CMDSCOPE", "SUBID"}), "SUB")
+    ctx.check_keywords(cmd, DELETE_KEYWORDS["SUB"], "SUB")
     name = _sub_name(ctx, cmd)
     if name not in ctx.state.subscriptions and is_system(name):
         raise Unmodelled(f"SUB({name}) is a predefined system subscription")
     change(ctx, cmd, f"SUB({name})", Delete(Kind.SUB, name))
-    return "AMQ8096I: IBM MQ subscription deleted."
+    return "AMQ8097I: IBM MQ subscription deleted."  # AMQ8096I is DISPLAY SUB's "inquired"
 
 
 def _sub_name(ctx: Context, cmd: Command) -> str:

@@ -11,23 +11,29 @@ from typing import TypeVar
 from mqctl.domain.errors import InputError, escaped
 from mqctl.domain.model import Dialect, NodeState, Topology
 from mqctl.domain.names import check_mq_name
+from mqctl.domain.observed import PredictedProxy
+from mqctl.domain.suggest import did_you_mean
 from mqctl.formats._located import locate
 from mqctl.formats.mqsc.lexer import Pos
-from mqctl.formats.mqsc.parser import Command, Param, Value
+from mqctl.formats.mqsc.parser import WORD_CUTOFF, Command, Param, Value
 from mqctl.formats.mqsc.vocabulary import AS_MODELLED, IGNORED
 
 E = TypeVar("E", bound=StrEnum)
 
 
-def _as_modelled(what: str, param: Param) -> bool:
-    """``TYPE(LOCAL)`` on a topic: a value saying what the model is anyway (``AS_MODELLED``)."""
+def _as_modelled(what: str, param: Param, params: dict[str, Param]) -> bool:
+    """``TYPE(LOCAL)`` on a topic: a value saying what the model is anyway (``AS_MODELLED``).
+    ``DESTCLAS`` says it when it agrees with DEST: MANAGED without one (what ``export mqsc`` writes for a
+    subscription with no DEST), PROVIDED with one."""
     values = AS_MODELLED.get((what, param.keyword))
-    return (
-        values is not None
-        and param.values is not None
-        and len(param.values) == 1
-        and (param.values[0].text.upper() in values)
-    )
+    if values is None or param.values is None or len(param.values) != 1:
+        return False
+    value = param.values[0].text.upper()
+    if (what, param.keyword) == ("SUB", "DESTCLAS"):
+        dest = params.get("DEST")
+        blank = dest is None or dest.values is None or not any(v.text.strip() for v in dest.values)
+        return value == ("MANAGED" if blank else "PROVIDED")
+    return value in values
 
 
 class MqscSyntaxError(InputError):
@@ -63,6 +69,9 @@ class Context:
     memberships, channels, namelists and topic objects), for DISPLAY TCLUSTER, TOPIC CLUSINFO and
     CLUSQMGR. None: those answer from this queue manager's own definitions."""
     _view: tuple[frozenset[str], Topology] | None = None
+    proxies: Callable[[NodeState], list[PredictedProxy]] | None = None
+    """Read only: the proxy subscriptions the model predicts this queue manager holds, given its state
+    so far (DISPLAY SUB SUBTYPE(PROXY)); None: not available (the command is then not modelled)."""
     topicstr_counts: Counter[str] | None = None
     """How many topic objects of ``state`` use each TOPICSTR, built on first use and kept up to date by
     the topic handlers: DEFINE TOPIC's uniqueness check would otherwise scan every topic (quadratic)."""
@@ -115,12 +124,13 @@ class Context:
         the accepted-and-ignored ones are counted, so the summary names what was not modelled."""
         ignored = IGNORED.get(what, frozenset())
         for param in cmd.params.values():
-            if param.keyword in ignored and not _as_modelled(what, param):
+            if param.keyword in ignored and not _as_modelled(what, param, cmd.params):
                 self.unmodelled[f"{param.keyword} on {what}"] += 1
             if param.keyword not in allowed:
+                near = did_you_mean(param.keyword, allowed, cutoff=WORD_CUTOFF)
                 raise self.syntax(
-                    f"unknown parameter {param.keyword} for {cmd.verb} {what}; expected one of "
-                    f"{', '.join(sorted(allowed))}",
+                    f"unknown parameter {param.keyword} for {cmd.verb} {what}"
+                    + (near or f"; expected one of {', '.join(sorted(allowed))}"),
                     param.pos,
                 )
             if param.keyword in ("REPLACE", "NOREPLACE", "FORCE", "ALL") and param.values is not None:

@@ -264,6 +264,14 @@ DISPLAY_OPTIONS = frozenset(
 )
 """DISPLAY parameters that select rather than name an attribute (attribute names are also accepted)."""
 
+DELETE_KEYWORDS: dict[str, frozenset[str]] = {
+    "TOPIC": frozenset({"CMDSCOPE", "QSGDISP", "AUTHREC"}),
+    "SUB": frozenset({"CMDSCOPE", "SUBID"}),
+    "NAMELIST": frozenset({"CMDSCOPE", "QSGDISP"}),
+    "CHANNEL": frozenset({"CMDSCOPE", "QSGDISP", "CHLTABLE"}),
+}
+"""What DELETE takes after each modelled object type."""
+
 IGNORED: dict[str, frozenset[str]] = {
     "TOPIC": TOPIC_IGNORED,
     "SUB": SUB_IGNORED,
@@ -272,7 +280,11 @@ IGNORED: dict[str, frozenset[str]] = {
 }
 """Attributes accepted on modelled objects but not modelled: counted and named in the summary."""
 
-AS_MODELLED: dict[tuple[str, str], frozenset[str]] = {("TOPIC", "TYPE"): frozenset({"LOCAL"})}
+AS_MODELLED: dict[tuple[str, str], frozenset[str]] = {
+    ("TOPIC", "TYPE"): frozenset({"LOCAL"}),
+    ("SUB", "DESTCLAS"): frozenset({"MANAGED", "PROVIDED"}),  # when it agrees with DEST (values.py)
+}
 """Ignored attributes whose value says what the model is anyway: read without a word (``export mqsc``
 writes ``TYPE(LOCAL)`` on every topic object, as dmpmqcfg does, and every topic object mqctl models is
-a local definition). Any other value is counted as not modelled."""
+a local definition), and ``DESTCLAS`` that agrees with DEST (MANAGED without one: ``export mqsc`` writes it
+so, for a queue manager refuses a subscription with neither). Any other value is counted as not modelled."""

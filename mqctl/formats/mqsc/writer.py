@@ -180,11 +180,17 @@ def _sub_attrs(state: NodeState, s: Subscription) -> list[str]:
             attrs.append(f"TOPICSTR({quote(tail)})")
     else:
         attrs.append(f"TOPICSTR({quote(s.topicstr)})")
+    managed = not s.dest.strip()
     for attr in SUB_ATTRS:
         value = getattr(s, attr.field)
         if attr.field in ("topicobj", "topicstr") or not attr.command:
             continue
         if attr.default is None and not value:  # SELECTOR: written only when there is one
             continue
+        if managed and attr.field in ("dest", "destqmgr") and not str(value).strip():
+            continue  # a managed destination: the queue manager makes it (DESTCLAS below)
         attrs.append(f"{attr.keyword}({_value(attr, value)})")
+    if managed:
+        # no DEST: a queue manager takes DEFINE SUB only with DESTCLAS(MANAGED), as DISPLAY SUB shows it
+        attrs.append("DESTCLAS(MANAGED)")
     return attrs
