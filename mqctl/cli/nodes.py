@@ -18,6 +18,7 @@ from mqctl.cli.common import (
     transaction,
 )
 from mqctl.domain.model import Dialect
+from mqctl.domain.objects.attributes import PSCLUS, PSMODES
 
 QMGR_OPT = typer.Option(..., "--qmgr", "-m", metavar="QMGR", help="The queue manager.")
 CLUSTER_OPT = typer.Option(..., "--cluster", metavar="CLUSTER", help="The cluster.")
@@ -58,8 +59,8 @@ def define_qmgr(
     parent: str | None = typer.Option(
         None, "--parent", metavar="QMGR", help="Hierarchy parent (ALTER QMGR PARENT)."
     ),
-    psmode: str = typer.Option("ENABLED", "--psmode", metavar="ENABLED|DISABLED|COMPAT", help="PSMODE."),
-    psclus: str = typer.Option("ENABLED", "--psclus", metavar="ENABLED|DISABLED", help="PSCLUS."),
+    psmode: str = typer.Option("ENABLED", "--psmode", metavar="|".join(PSMODES), help="PSMODE."),
+    psclus: str = typer.Option("ENABLED", "--psclus", metavar="|".join(PSCLUS), help="PSCLUS."),
     descr: str = typer.Option("", "--descr", metavar="TEXT", help="DESCR (at most 64 characters)."),
     replace: bool = typer.Option(False, "--replace", help="Redefine if it exists (MQSC REPLACE)."),
 ) -> None:
@@ -91,8 +92,8 @@ def alter_qmgr(
     parent: str | None = typer.Option(
         None, "--parent", metavar="QMGR", help="Hierarchy parent; '' removes it."
     ),
-    psmode: str | None = typer.Option(None, "--psmode", metavar="ENABLED|DISABLED|COMPAT", help="PSMODE."),
-    psclus: str | None = typer.Option(None, "--psclus", metavar="ENABLED|DISABLED", help="PSCLUS."),
+    psmode: str | None = typer.Option(None, "--psmode", metavar="|".join(PSMODES), help="PSMODE."),
+    psclus: str | None = typer.Option(None, "--psclus", metavar="|".join(PSCLUS), help="PSCLUS."),
     descr: str | None = typer.Option(None, "--descr", metavar="TEXT", help="DESCR."),
 ) -> None:
     """Alter a queue manager or EMS server."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 
@@ -20,6 +20,7 @@ from mqctl.cli.common import (
     show_tuples,
     transaction,
 )
+from mqctl.domain.objects import attributes
 
 NODE_OPT = typer.Option(
     ..., "--qmgr", "-m", "--server", metavar="NODE", help="The queue manager or EMS server."
@@ -27,8 +28,14 @@ NODE_OPT = typer.Option(
 NODE_FILTER = typer.Option(
     None, "--qmgr", "-m", "--server", metavar="NODE", help="Only objects on this queue manager or server."
 )
-SCOPES = "ALL|QMGR|ASPARENT"
-ENABLEMENT = "ENABLED|DISABLED|ASPARENT"
+ENUMERATED = tuple(a for a in attributes.TOPIC if a.enum is not None)
+"""The topic attributes with values to choose from (CLROUTE, WILDCARD, ...): one option each, written
+here once from the attribute table for ``define topic`` (with the table's default) and ``alter topic``."""
+TOPIC_OPTIONS = {
+    a.field: typer.Option(f"--{a.field}", metavar="|".join(a.enum or ()), help=f"{a.keyword}.")
+    for a in ENUMERATED
+}
+DEFAULT = {a.field: str(a.default) for a in ENUMERATED}
 PROP_HELP = "EMS property: global, maxbytes=1GB, ... (repeatable)."
 
 
@@ -60,13 +67,13 @@ def define_topic(
     cluster: str = typer.Option(
         "", "--cluster", metavar="CLUSTER", help="CLUSTER: share the object with this cluster."
     ),
-    clroute: str = typer.Option("DIRECT", "--clroute", metavar="DIRECT|TOPICHOST", help="CLROUTE."),
-    wildcard: str = typer.Option("PASSTHRU", "--wildcard", metavar="PASSTHRU|BLOCK", help="WILDCARD."),
-    pubscope: str = typer.Option("ASPARENT", "--pubscope", metavar=SCOPES, help="PUBSCOPE."),
-    subscope: str = typer.Option("ASPARENT", "--subscope", metavar=SCOPES, help="SUBSCOPE."),
-    proxysub: str = typer.Option("FIRSTUSE", "--proxysub", metavar="FIRSTUSE|FORCE", help="PROXYSUB."),
-    pub: str = typer.Option("ASPARENT", "--pub", metavar=ENABLEMENT, help="PUB."),
-    sub: str = typer.Option("ASPARENT", "--sub", metavar=ENABLEMENT, help="SUB."),
+    clroute: Annotated[str, TOPIC_OPTIONS["clroute"]] = DEFAULT["clroute"],
+    wildcard: Annotated[str, TOPIC_OPTIONS["wildcard"]] = DEFAULT["wildcard"],
+    pubscope: Annotated[str, TOPIC_OPTIONS["pubscope"]] = DEFAULT["pubscope"],
+    subscope: Annotated[str, TOPIC_OPTIONS["subscope"]] = DEFAULT["subscope"],
+    proxysub: Annotated[str, TOPIC_OPTIONS["proxysub"]] = DEFAULT["proxysub"],
+    pub: Annotated[str, TOPIC_OPTIONS["pub"]] = DEFAULT["pub"],
+    sub: Annotated[str, TOPIC_OPTIONS["sub"]] = DEFAULT["sub"],
     descr: str = typer.Option("", "--descr", metavar="TEXT", help="DESCR (at most 64 characters)."),
     prop: list[str] = typer.Option([], "--prop", metavar="NAME[=VALUE]", help=PROP_HELP),
     replace: bool = typer.Option(False, "--replace", help="Redefine if it exists (MQSC REPLACE)."),
@@ -75,20 +82,8 @@ def define_topic(
     from mqctl.domain.model import TopicObject
     from mqctl.services.objects import define_topic as define
 
-    attrs = _typed(
-        name,
-        {
-            "clroute": clroute,
-            "wildcard": wildcard,
-            "pubscope": pubscope,
-            "subscope": subscope,
-            "proxysub": proxysub,
-            "pub": pub,
-            "sub": sub,
-        },
-        "TOPIC",
-        "topic",
-    )
+    given = locals()
+    attrs = _typed(name, {a.field: given[a.field] for a in ENUMERATED}, "TOPIC", "topic")
     obj = TopicObject(
         node=qmgr,
         name=name,
@@ -113,13 +108,13 @@ def alter_topic(
     cluster: str | None = typer.Option(
         None, "--cluster", metavar="CLUSTER", help="CLUSTER; '' removes it from its cluster."
     ),
-    clroute: str | None = typer.Option(None, "--clroute", metavar="DIRECT|TOPICHOST", help="CLROUTE."),
-    wildcard: str | None = typer.Option(None, "--wildcard", metavar="PASSTHRU|BLOCK", help="WILDCARD."),
-    pubscope: str | None = typer.Option(None, "--pubscope", metavar=SCOPES, help="PUBSCOPE."),
-    subscope: str | None = typer.Option(None, "--subscope", metavar=SCOPES, help="SUBSCOPE."),
-    proxysub: str | None = typer.Option(None, "--proxysub", metavar="FIRSTUSE|FORCE", help="PROXYSUB."),
-    pub: str | None = typer.Option(None, "--pub", metavar=ENABLEMENT, help="PUB."),
-    sub: str | None = typer.Option(None, "--sub", metavar=ENABLEMENT, help="SUB."),
+    clroute: Annotated[str | None, TOPIC_OPTIONS["clroute"]] = None,
+    wildcard: Annotated[str | None, TOPIC_OPTIONS["wildcard"]] = None,
+    pubscope: Annotated[str | None, TOPIC_OPTIONS["pubscope"]] = None,
+    subscope: Annotated[str | None, TOPIC_OPTIONS["subscope"]] = None,
+    proxysub: Annotated[str | None, TOPIC_OPTIONS["proxysub"]] = None,
+    pub: Annotated[str | None, TOPIC_OPTIONS["pub"]] = None,
+    sub: Annotated[str | None, TOPIC_OPTIONS["sub"]] = None,
     descr: str | None = typer.Option(None, "--descr", metavar="TEXT", help="DESCR."),
     prop: list[str] = typer.Option([], "--prop", metavar="NAME[=VALUE]", help="EMS: add or set a property."),
     remove_prop: list[str] = typer.Option(
@@ -132,22 +127,9 @@ def alter_topic(
 
     if topicstr is not None:
         check_alterable(name, ["TOPICSTR"])
-    changes = _typed(
-        name,
-        {
-            "cluster": cluster,
-            "clroute": clroute,
-            "wildcard": wildcard,
-            "pubscope": pubscope,
-            "subscope": subscope,
-            "proxysub": proxysub,
-            "pub": pub,
-            "sub": sub,
-            "descr": descr,
-        },
-        "TOPIC",
-        "topic",
-    )
+    given = locals()
+    fields = ("cluster", *(a.field for a in ENUMERATED), "descr")
+    changes = _typed(name, {f: given[f] for f in fields}, "TOPIC", "topic")
     props = parse_props(prop, f"topic {name}")
     with transaction() as store:
         notes = alter(store, qmgr, name, changes, set_props=props, remove_props=remove_prop)

@@ -110,6 +110,7 @@ class Node:
 class Cluster:
     name: str
     seq: int = 0
+    descr: str = ""
 
 
 @dataclass(slots=True)

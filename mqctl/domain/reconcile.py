@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from mqctl.domain.model import Channel, Dialect, TopicObject, Topology
+from mqctl.domain.objects import attributes
 from mqctl.domain.observed import (
     CHSTATUS,
     CLUSQMGR,
@@ -181,7 +182,10 @@ RECONCILE_RULES: tuple[Rule, ...] = (
 )
 RULE = {r.code: r for r in RECONCILE_RULES}
 
-_COMPARED = ("TOPICSTR", "CLUSTER", "CLROUTE", "WILDCARD", "PUBSCOPE", "SUBSCOPE", "PROXYSUB", "PUB", "SUB")
+COMPARED = tuple(a for a in attributes.TOPIC if a.routing)
+"""What a cluster topic's DISPLAY TCLUSTER is compared on: the topic attributes routing reads (the
+attribute table's)."""
+_COMPARED = tuple(a.keyword for a in COMPARED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -631,17 +635,7 @@ def _cluster_topics(topology: Topology, seen: _Seen) -> list[Discrepancy]:
 
 
 def _model_values(obj: TopicObject) -> dict[str, str]:
-    return {
-        "TOPICSTR": obj.topicstr,
-        "CLUSTER": obj.cluster,
-        "CLROUTE": str(obj.clroute),
-        "WILDCARD": str(obj.wildcard),
-        "PUBSCOPE": str(obj.pubscope),
-        "SUBSCOPE": str(obj.subscope),
-        "PROXYSUB": str(obj.proxysub),
-        "PUB": str(obj.pub),
-        "SUB": str(obj.sub),
-    }
+    return {a.keyword: str(getattr(obj, a.field)) for a in COMPARED}
 
 
 def _under(topology: Topology, topicstr: str, cluster: str) -> list[tuple[str, str]]:

@@ -11,7 +11,6 @@ from mqctl.formats.display.kit import DEFAULT_EMS_URL, SCRIPTS, kit_files
 from mqctl.services.files import write_files
 from mqctl.services.out_folder import check_out_folder
 from mqctl.store.repository import Store
-from mqctl.store.topology import load_topology
 
 FILE_MODE, SCRIPT_MODE = 0o644, 0o755
 
@@ -20,7 +19,7 @@ def capture_kit(store: Store, out: Path, *, nodes: list[str], force: bool = Fals
     """Write the kit for ``nodes`` (every node of the store when empty) into ``out``, each file renamed
     into place once all are written; a folder that exists and holds anything needs ``force``."""
     check_out_folder(out, force=force, what="kit")
-    topology = load_topology(store.conn, subscriptions=False)
+    topology = store.topology(subscriptions=False)
     wanted = list(dict.fromkeys(nodes)) or sorted(topology.nodes)
     unknown = [n for n in wanted if n not in topology.nodes]
     if unknown:

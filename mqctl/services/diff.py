@@ -142,29 +142,9 @@ def read_side(spec: str, *, encoding: str | None = None, role: str = "side") -> 
 
 
 def _store_topology(url: str) -> Topology:
-    from sqlalchemy.engine import make_url
+    from mqctl.store.topology import topology_at
 
-    from mqctl.store.engine import open_store
-    from mqctl.store.topology import load_topology
-
-    try:
-        parsed = make_url(url)
-    except Exception:  # noqa: BLE001 — the driver's own words say less than this
-        raise InputError("not a database URL") from None
-    database = parsed.database
-    if (
-        parsed.get_backend_name() == "sqlite"
-        and database
-        and database != ":memory:"
-        and not Path(database).is_file()
-    ):
-        raise InputError(f"no such store file {database}")
-    engine = open_store(url, initialise=False)
-    try:
-        with engine.connect() as conn:
-            return load_topology(conn)
-    finally:
-        engine.dispose()
+    return topology_at(url)
 
 
 def _files_topology(
@@ -304,7 +284,9 @@ def _relocated(topology: Topology, temporary: str, path: str) -> Topology:
     )
 
 
-def _same_names_same_dialects(before: Side, after: Side) -> None:
+def check_same_estate(before: Side, after: Side) -> None:
+    """Refuse sides in which one node name is a queue manager on one side and an EMS server on the other
+    (``diff`` and ``plan`` compare two versions of one estate)."""
     for name, node in before.topology.nodes.items():
         other = after.topology.nodes.get(name)
         if other is not None and other.dialect is not node.dialect:
@@ -414,7 +396,7 @@ def run_diff(
     extra = read_publications(publications) if publications is not None else []
     before = read_side(before_spec, encoding=encoding, role="BEFORE")
     after = read_side(after_spec, encoding=encoding, role="AFTER")
-    _same_names_same_dialects(before, after)
+    check_same_estate(before, after)
     objects = diff_objects(before.topology, after.topology)
     old = {_finding_key(f): f for f in validate(before.topology)}
     new = {_finding_key(f): f for f in validate(after.topology)}

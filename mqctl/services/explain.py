@@ -42,7 +42,6 @@ def explain_publication(
     from mqctl.domain.model import Dialect
     from mqctl.domain.routing import explain
     from mqctl.services.store_access import reading
-    from mqctl.store.slice import load_slice
 
     hints: list[str] = []
     seen: dict[frozenset[str], str] = {}
@@ -53,7 +52,7 @@ def explain_publication(
             seen = observed_links_down(store)
         given = failures.links_down
         wider = dataclasses.replace(failures, links_down=given | frozenset(seen))
-        topology = load_slice(store.conn, publication.from_node, publication.topic, wider)
+        topology = store.publication_slice(publication.from_node, publication.topic, wider)
         seen = _linked(topology, seen)
         failures = dataclasses.replace(failures, links_down=given | frozenset(seen))
         check_links_down(topology, failures.links_down)

@@ -100,7 +100,6 @@ def read_files(paths: Sequence[str | Path], encoding: str | None = None) -> File
     from mqctl.services.kube import KubeImport, import_estate, read_estate_files, yaml_files, yaml_names
     from mqctl.services.script_rules import RefreshHit, refresh_findings, scan_script
     from mqctl.store.memory import memory_store
-    from mqctl.store.topology import load_topology
 
     mqsc, ems = classify(paths)
     yamls = yaml_files(paths)
@@ -166,7 +165,7 @@ def read_files(paths: Sequence[str | Path], encoding: str | None = None) -> File
                 )
                 model.import_errors += found
                 refresh_hits += hits
-        model.topology = load_topology(store.conn)
+        model.topology = store.topology()
     model.import_errors += refresh_findings(refresh_hits, model.topology)
     if relocate:
         from mqctl.services.kube import relocated_topology

@@ -7,7 +7,6 @@ back, all inside the caller's one transaction.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -22,9 +21,8 @@ from mqctl.formats import sniff
 from mqctl.formats.script_run import ScriptRun
 from mqctl.formats.text_io import read_text_file
 from mqctl.formats.walk import files_under
-from mqctl.services.objects import ensure_ems_peers
+from mqctl.services.edit import ensure_ems_peers, run_script
 from mqctl.store.repository import NodeRef, Store
-from mqctl.store.topology import load_cluster_view, load_topology
 
 MQSC_SUFFIXES = {".mqsc", ".mqs", ".txt", ".dmp", ".in"}
 
@@ -70,27 +68,6 @@ def _ensure_node(store: Store, name: str, dialect: Dialect, create: bool) -> Nod
     return ref
 
 
-def _ensure_parent(store: Store, node: Node) -> None:
-    """A hierarchy parent named by ALTER QMGR PARENT is created as a queue manager on first reference;
-    an EMS server cannot be one."""
-    if node.parent is None:
-        return
-    parent = store.node(node.parent)
-    nodes.check_parent(node, parent.dialect if parent is not None else None)
-    if parent is None:
-        store.add_node(Node(node.parent, Dialect.MQ, seq=store.next_seq()))
-
-
-def _edit(store: Store, ref: NodeRef, change: Callable[[NodeState], NodeState | None]) -> None:
-    """Load the node, let ``change`` edit a shallow copy (the format keeps the one deep copy it works on
-    and puts its collections there on success), write the difference back."""
-    before = store.load_node_state(ref)
-    after = change(copy.copy(before))
-    if after is not None:
-        _ensure_parent(store, after.node)
-        store.save_node_state(ref, before, after)
-
-
 def runmqsc(
     store: Store,
     qmgr: str,
@@ -111,7 +88,7 @@ def runmqsc(
     ref = _ensure_node(store, qmgr, Dialect.MQ, create)
     result = FileResult(file or "<stdin>", qmgr)
 
-    def change(state: NodeState) -> NodeState | None:
+    def change(state: NodeState) -> list[str] | None:
         run = apply_mqsc(
             state,
             text,
@@ -121,13 +98,13 @@ def runmqsc(
             continue_on_error=continue_on_error,
             progress=progress,
             dialect_of=lambda name: store.dialects([name]).get(name),
-            cluster_view=lambda clusters: load_cluster_view(store.conn, clusters),
+            cluster_view=store.cluster_view,
             proxies=lambda now: _proxies(store, now),
         )
         result.run = run
-        return state if run.applied else None
+        return [] if run.applied else None
 
-    _edit(store, ref, change)
+    run_script(store, ref, change)
     if result.run.errors and not result.run.processed:
         # nothing of it was MQSC that applied: say what the file is, if it is another door's
         result.run.errors[0].message += sniff.hint(text, sniff.MQSC)
@@ -137,7 +114,7 @@ def runmqsc(
 def _proxies(store: Store, state: NodeState) -> list[PredictedProxy]:
     """The proxy subscriptions the model predicts ``state``'s queue manager holds, with the script's
     changes so far (the rest of the model as stored)."""
-    return proxies_at(load_topology(store.conn), state.node.name, state)
+    return proxies_at(store.topology(), state.node.name, state)
 
 
 @dataclass(frozen=True)
@@ -354,7 +331,7 @@ def import_ems(
     created = ensure_ems_peers(store, sorted(config.peers))
     read = config.state
 
-    def change(state: NodeState) -> NodeState:
+    def change(state: NodeState) -> list[str]:
         if topics is not None or tibemsd is not None:
             state.topics = read.topics
         if routes is not None or tibemsd is not None:
@@ -373,9 +350,9 @@ def import_ems(
             sub.node = config.name
         for rs in state.route_selectors:
             rs.node = config.name
-        return state
+        return []
 
-    _edit(store, ref, change)
+    run_script(store, ref, change)
     return EmsImport(
         config.name,
         len(read.topics),
@@ -397,17 +374,14 @@ def tibemsadmin(
     ref = _ensure_node(store, server, Dialect.EMS, create)
     result = FileResult(file or "<stdin>", server)
 
-    def change(state: NodeState) -> NodeState | None:
+    def change(state: NodeState) -> list[str] | None:
         run = apply_tibemsadmin(
             state, text, file=file, next_seq=store.next_seq, continue_on_error=continue_on_error
         )
         result.run = run
-        if run.applied:
-            ensure_ems_peers(store, sorted(run.peers_referenced))
-            return state
-        return None
+        return sorted(run.peers_referenced) if run.applied else None
 
-    _edit(store, ref, change)
+    run_script(store, ref, change)
     return result
 
 

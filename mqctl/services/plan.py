@@ -19,7 +19,7 @@ from mqctl.domain.model import Dialect, Topology
 from mqctl.domain.names import check_mq_name
 from mqctl.domain.plan import Plan, make_plan
 from mqctl.domain.plan.plan import Step
-from mqctl.services.diff import DEFAULT_MAX_PROBES, Side, _same_names_same_dialects, read_side
+from mqctl.services.diff import DEFAULT_MAX_PROBES, Side, check_same_estate, read_side
 
 SUFFIX = {Dialect.MQ: "mqsc", Dialect.EMS: "tibemsadmin"}
 
@@ -131,7 +131,7 @@ def step_texts(plan: Plan) -> list[StepText]:
 def read_sides(before_spec: str, after_spec: str, encoding: str | None) -> tuple[Side, Side]:
     before = read_side(before_spec, encoding=encoding)
     after = read_side(after_spec, encoding=encoding)
-    _same_names_same_dialects(before, after)
+    check_same_estate(before, after)
     return before, after
 
 

@@ -6,7 +6,6 @@ from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect
 from mqctl.domain.observed import PredictedProxy, proxies_at
 from mqctl.store.repository import Store
-from mqctl.store.topology import load_topology
 
 
 def display_proxies(store: Store, qmgr: str) -> list[PredictedProxy]:
@@ -17,4 +16,4 @@ def display_proxies(store: Store, qmgr: str) -> list[PredictedProxy]:
         raise InputError(f"no such queue manager {qmgr}", attribute="--qmgr")
     if ref.dialect is not Dialect.MQ:
         raise InputError("is an EMS server: proxy subscriptions are MQ's", obj=f"server {qmgr}")
-    return proxies_at(load_topology(store.conn), qmgr)
+    return proxies_at(store.topology(), qmgr)

@@ -8,7 +8,6 @@ from pathlib import Path
 from mqctl.domain.reconcile import Discrepancy, reconcile
 from mqctl.store.observed import load_captures
 from mqctl.store.repository import Store
-from mqctl.store.topology import load_topology
 
 
 def reconcile_store(
@@ -26,6 +25,6 @@ def reconcile_store(
 
         topology = model_at_step(plan, step or 0)
     else:
-        topology = load_topology(store.conn)
+        topology = store.topology()
     captures = load_captures(store)
     return reconcile(topology, captures, now=now or datetime.now(UTC), max_age=max_age)

@@ -91,9 +91,7 @@ def object_names(store: Store, qmgr: str) -> dict[str, list[str]]:
 
 
 def _clusters(store: Store) -> list[tuple[str, str, int]]:
-    from mqctl.store.topology import load_clusters
-
-    return list(load_clusters(store.conn))
+    return store.clusters()
 
 
 def start_session(store: Store, qmgr: str, *, create: bool) -> dict[str, list[str]]:

@@ -27,7 +27,6 @@ from mqctl.domain.model import (
     Route,
     RouteSelector,
     Subscription,
-    SubType,
     TopicObject,
     Topology,
 )
@@ -45,7 +44,6 @@ from mqctl.formats import snapshot as snapshot_format
 from mqctl.formats.snapshot import ClusterRow, HierarchyRow
 
 T = TypeVar("T")
-_API, _MQ = SubType.API, Dialect.MQ
 
 
 @dataclass
@@ -249,15 +247,7 @@ class _Checker:
             dialect = dialects.get(s.node)
             if dialect is None:
                 raise InputError(f"node {s.node} is not in {nodes_file}")
-            check_subscription(s, dialect)
-            if s.subtype is _API and dialect is not _MQ:
-                raise InputError(
-                    "API is MQ only (an EMS server has no API subscriptions)", attribute="SUBTYPE"
-                )
-            if s.subid and dialect is not _MQ:
-                raise InputError(
-                    "SUBID is MQ only (an EMS server has no subscription identifiers)", attribute="SUBID"
-                )
+            check_subscription(s, dialect)  # API and SUBID are MQ only: the domain's rule
 
         _each(rows, file, lambda s: (f"subscription {s.node}/{s.name}", s.name), check)
 
@@ -323,13 +313,12 @@ def export_snapshot(
     from mqctl.services.files import DEFAULT_MODE, write_files
     from mqctl.services.out_folder import check_out_folder
     from mqctl.store.revision import HEAD
-    from mqctl.store.topology import load_clusters, load_topology
 
     if file_format not in FILE_FORMATS:
         raise InputError(f"{file_format!r} is not one of {'|'.join(FILE_FORMATS)}", attribute="--format")
     check_out_folder(out, force=force, what="snapshot")
-    topology = load_topology(store.conn)
-    cluster_rows = [ClusterRow(name, descr, seq) for name, descr, seq in load_clusters(store.conn)]
+    topology = store.topology()
+    cluster_rows = [ClusterRow(name, descr, seq) for name, descr, seq in store.clusters()]
     meta, files = snapshot_format.write_plan(topology, cluster_rows, file_format, HEAD)
     stale = [file_name(t, other) for t in TABLES for other in FILE_FORMATS if other != file_format]
     write_files(out, files, mode=DEFAULT_MODE if mode is None else mode, last=MANIFEST, obsolete=stale)

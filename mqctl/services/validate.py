@@ -36,9 +36,8 @@ def check(topology: Topology, rules: tuple[Rule, ...], extra: Sequence[Finding] 
 
 
 def validate_store(store: Store, rules: tuple[Rule, ...]) -> Validated:
-    from mqctl.store.topology import load_topology
 
-    return Validated(check(load_topology(store.conn), rules), rules)
+    return Validated(check(store.topology(), rules), rules)
 
 
 def validate_files(paths: Sequence[str | Path], rules: tuple[Rule, ...], encoding: str | None) -> Validated:

@@ -92,9 +92,7 @@ def diagram_topology(store: Store, topic: str | None) -> Topology:
     objects its resolution walks); without, only the nodes, links and clustered topic objects it draws
     (``read_models.drawn_topology``: an estate's plain objects and subscriptions are most of its rows)."""
     if topic is not None:
-        from mqctl.store.topology import load_topology
-
-        return load_topology(store.conn)
+        return store.topology()
     return read_models.drawn_topology(store)
 
 

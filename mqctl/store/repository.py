@@ -29,6 +29,7 @@ from mqctl.domain.model import (
     Node,
     NodeState,
     RouteSelector,
+    Topology,
 )
 from mqctl.domain.names import node_label
 from mqctl.store import convert, tables
@@ -381,6 +382,31 @@ class Store:
     def delete_route_selector(self, row_id: int) -> None:
         t = tables.route_selectors
         self.conn.execute(delete(t).where(t.c.id == row_id))
+
+    # -- the whole model, and the slices questions need (services ask here, never for ``conn``) -----
+    def topology(self, *, subscriptions: bool = True) -> Topology:
+        """Every object of the store (``store.topology.load_topology``)."""
+        from mqctl.store.topology import load_topology
+
+        return load_topology(self.conn, subscriptions=subscriptions)
+
+    def clusters(self) -> list[tuple[str, str, int]]:
+        """(name, DESCR, seq) of every cluster, by name."""
+        from mqctl.store.topology import load_clusters
+
+        return load_clusters(self.conn)
+
+    def cluster_view(self, clusters: Iterable[str]) -> Topology:
+        """What the members of ``clusters`` define that MQ shares in them (``load_cluster_view``)."""
+        from mqctl.store.topology import load_cluster_view
+
+        return load_cluster_view(self.conn, clusters)
+
+    def publication_slice(self, publisher: str, topic: str, failures: Any) -> Topology:
+        """The slice of the model one publication's explain reads (``store.slice.load_slice``)."""
+        from mqctl.store.slice import load_slice
+
+        return load_slice(self.conn, publisher, topic, failures)
 
     # -- node state (whole-file imports, membership derivation) -----------------------------------
     def load_node_state(self, ref: NodeRef, parts: frozenset[str] = ALL_PARTS) -> NodeState:

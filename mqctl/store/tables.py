@@ -43,6 +43,7 @@ from mqctl.domain.model import (
     WSchema,
     ZoneType,
 )
+from mqctl.domain.objects.attributes import PSCLUS, PSMODES
 
 NAMING = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
@@ -76,8 +77,6 @@ class JsonDocument(TypeDecorator[Any]):
 
 
 JSON_DOC = JsonDocument()
-PSMODES = ("ENABLED", "DISABLED", "COMPAT")
-PSCLUS = ("ENABLED", "DISABLED")
 
 
 def one_of(column: str, values: object, *, by_equality: bool = False) -> CheckConstraint:

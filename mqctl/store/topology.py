@@ -107,3 +107,33 @@ def load_cluster_view(conn: Connection, clusters: Iterable[str]) -> Topology:
     )
     topology.topics = [convert.topic_from_row(r, r["node_name"]) for r in conn.execute(clustered).mappings()]
     return topology
+
+
+def topology_at(url: str) -> Topology:
+    """The whole model of another store, read without initialising it (``diff`` of two stores): a URL
+    that is none, or an SQLite file that does not exist, is bad input."""
+    from pathlib import Path
+
+    from sqlalchemy.engine import make_url
+
+    from mqctl.domain.errors import InputError
+    from mqctl.store.engine import open_store
+
+    try:
+        parsed = make_url(url)
+    except Exception:  # noqa: BLE001 — the driver's own words say less than this
+        raise InputError("not a database URL") from None
+    database = parsed.database
+    if (
+        parsed.get_backend_name() == "sqlite"
+        and database
+        and database != ":memory:"
+        and not Path(database).is_file()
+    ):
+        raise InputError(f"no such store file {database}")
+    engine = open_store(url, initialise=False)
+    try:
+        with engine.connect() as conn:
+            return load_topology(conn)
+    finally:
+        engine.dispose()

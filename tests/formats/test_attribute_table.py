@@ -361,3 +361,75 @@ def test_an_attribute_added_to_the_table_is_written_shown_and_read() -> None:
     row = {a.field: str(getattr(obj, a.field)) for a in table}
     assert read_models._attrs(row, table)["colour"] == "BLOCK"
     assert "colour" in attributes.enums(table) and "COLOUR" in attributes.keywords(table)
+
+
+def test_reconcile_compares_every_attribute_routing_reads() -> None:
+    """DISPLAY TCLUSTER against the model: the topic attributes routing reads, from the table."""
+    from mqctl.domain import reconcile
+
+    routing = [a for a in attributes.TOPIC if a.routing]
+    assert list(reconcile.COMPARED) == routing
+    topic = TopicObject("QM1", "T", "a/b", cluster="CL1")
+    assert reconcile._model_values(topic) == {a.keyword: str(getattr(topic, a.field)) for a in routing}
+
+
+def test_psmode_and_psclus_values_are_spelt_once() -> None:
+    """The domain's rule, the store's CHECK, the MQSC reader and the shell take them from the table."""
+    from mqctl.cli import nodes as cli_nodes
+    from mqctl.domain.objects import nodes
+    from mqctl.formats.mqsc import clusters as mqsc_qmgr
+
+    for field, values in (("psmode", attributes.PSMODES), ("psclus", attributes.PSCLUS)):
+        assert values == attributes.attribute(attributes.NODE, field).choices
+        check = next(c for c in tables.nodes.constraints if f"{field} IN" in str(getattr(c, "sqltext", "")))
+        assert all(f"'{v}'" in str(check.sqltext) for v in values)
+    assert (nodes.PSMODES, nodes.PSCLUS) == (attributes.PSMODES, attributes.PSCLUS)
+    assert {a.keyword for a in mqsc_qmgr.QMGR_ATTRIBUTES} == {a.keyword for a in attributes.NODE} - {"PARENT"}
+    metavars = {
+        p.opts[0]: p.metavar
+        for p in _click_params(cli_nodes.define_qmgr)
+        if p.opts[0] in ("--psmode", "--psclus")
+    }
+    assert metavars == {"--psmode": "|".join(attributes.PSMODES), "--psclus": "|".join(attributes.PSCLUS)}
+
+
+def _click_params(command: Any) -> list[Any]:
+    import typer.main
+
+    return typer.main.get_params_convertors_ctx_param_name_from_function(command)[0]
+
+
+def test_alter_qmgr_reads_each_qmgr_attribute_of_the_table() -> None:
+    from mqctl.formats.mqsc import apply_mqsc
+
+    for attr in attributes.NODE:
+        if attr.field == "parent":
+            continue
+        value = attr.choices[-1] if attr.choices else "X"  # unquoted: MQSC folds it to upper case
+        state = NodeState(Node("QM1"))
+        run = apply_mqsc(
+            state, f"ALTER QMGR {attr.keyword}({value})\n", file=None, inserts={}, next_seq=lambda: 1
+        )
+        assert run.error_count == 0 and getattr(state.node, attr.field) == value, attr.keyword
+        bad = apply_mqsc(
+            NodeState(Node("QM1")),
+            f"ALTER QMGR {attr.keyword}(BOGUS)\n",
+            file=None,
+            inserts={},
+            next_seq=lambda: 1,
+        )
+        assert (bad.error_count == 1) is bool(attr.choices), attr.keyword
+
+
+def test_the_topic_options_of_define_and_alter_are_the_table_s() -> None:
+    """One option per enumerated topic attribute, written once: its values, its keyword, its default."""
+    from mqctl.cli import topics as cli_topics
+
+    enumerated = [a for a in attributes.TOPIC if a.enum is not None]
+    assert list(cli_topics.ENUMERATED) == enumerated
+    for command, defaults in ((cli_topics.define_topic, True), (cli_topics.alter_topic, False)):
+        params = {p.name: p for p in _click_params(command)}
+        for attr in enumerated:
+            param = params[attr.field]
+            assert param.metavar == "|".join(attr.enum or ()) and param.help == f"{attr.keyword}."
+            assert param.default == (str(attr.default) if defaults else None), (command.__name__, attr.field)

@@ -146,6 +146,16 @@ BOOKKEEPING = frozenset(
 """Model fields that are not attributes: keys, owner, EMS free properties, sequence, source position."""
 
 
+def attribute(table: tuple[Attribute, ...], field: str) -> Attribute:
+    """The attribute of ``table`` held in the model's ``field``."""
+    return next(a for a in table if a.field == field)
+
+
+PSMODES = attribute(NODE, "psmode").choices
+"""PSMODE's values, spelt here once (the domain's rule, the MQSC reader, the store's CHECK, the shell)."""
+PSCLUS = attribute(NODE, "psclus").choices
+
+
 def keywords(table: tuple[Attribute, ...]) -> frozenset[str]:
     """The keywords a DEFINE/ALTER (or the EMS files) give."""
     return frozenset(a.keyword for a in table if a.command)

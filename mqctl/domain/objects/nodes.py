@@ -14,12 +14,10 @@ from typing import Any
 from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect, Node, NodeState
 from mqctl.domain.names import check_mq_name, check_node_name, node_label
+from mqctl.domain.objects.attributes import PSCLUS, PSMODES
 from mqctl.domain.objects.edit import in_use, refuse_existing
 from mqctl.domain.objects.text import check_descr
 from mqctl.domain.valid_text import check_definition_text
-
-PSMODES = ("ENABLED", "DISABLED", "COMPAT")
-PSCLUS = ("ENABLED", "DISABLED")
 
 
 def label(node: Node) -> str:

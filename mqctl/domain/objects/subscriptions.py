@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from mqctl.domain.errors import InputError
-from mqctl.domain.model import Dialect, NodeState, Subscription, WSchema
+from mqctl.domain.model import Dialect, NodeState, Subscription, SubType, WSchema
 from mqctl.domain.names import check_mq_name, check_subscription_name
 from mqctl.domain.objects.edit import changed, refuse_existing, replaced, require
 from mqctl.domain.objects.ems_definitions import check_pattern as check_ems_pattern
@@ -28,6 +28,7 @@ from mqctl.domain.valid_text import check_definition_text
 
 _MQ, _EMS = Dialect.MQ, Dialect.EMS
 _TOPIC, _CHAR = WSchema.TOPIC, WSchema.CHAR
+_API = SubType.API
 """Module constants: reading an enum member off its class costs a Python call, and every door checks
 every subscription with these."""
 
@@ -91,12 +92,25 @@ def check(sub: Subscription, dialect: Dialect) -> None:
                 if dialect is _EMS:
                     raise InputError("is an MQ subscription attribute", obj=obj, attribute=attr.upper())
                 check_mq_name(value, attr.upper())
+    if dialect is _EMS and (sub.subtype is _API or sub.subid):
+        _check_mq_only(sub, obj)
     for key, value in sub.properties.items():
         if dialect is _MQ:
             raise InputError("EMS durable options are not MQ subscription attributes", obj=obj, attribute=key)
         check_ems_token(key, obj, "option")
         if value is not None:
             check_ems_value(value, obj, key)
+
+
+def _check_mq_only(sub: Subscription, obj: str) -> None:
+    """What only MQ shows of a subscription (a capture of DISPLAY SUB): API ones, identifiers."""
+    if sub.subtype is _API:
+        raise InputError(
+            "API is MQ only (an EMS server has no API subscriptions)", obj=obj, attribute="SUBTYPE"
+        )
+    raise InputError(
+        "SUBID is MQ only (an EMS server has no subscription identifiers)", obj=obj, attribute="SUBID"
+    )
 
 
 def check_alterable(name: str, attributes: Iterable[str]) -> None:

@@ -18,16 +18,16 @@ from __future__ import annotations
 import copy
 import dataclasses
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
 
 from mqctl.domain.ems_topics import definitions_for, effective_properties
 from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect, NodeState, Route, RouteSelector, TopicObject, ZoneType
-from mqctl.domain.objects import ems_definitions, route_selectors, subscriptions
-from mqctl.domain.objects import routes as route_rules
+from mqctl.domain.objects import route_selectors
+from mqctl.domain.objects.apply import apply
 from mqctl.domain.objects.edit import AlreadyDefined, NotDefined, changes_between
+from mqctl.domain.objects.edits import Alter, Change, Define, Delete, Edit, Kind
 from mqctl.domain.topics import has_wildcards, matches
 from mqctl.formats._located import locate
 from mqctl.formats.ems.model_edit import (
@@ -42,7 +42,6 @@ from mqctl.formats.ems.props import TOPIC_PROPERTIES, Prop, check_topic_props, f
 from mqctl.formats.script_run import ScriptRun
 
 _WORD = re.compile(r"\S+")
-T = TypeVar("T")
 _VERBS = frozenset({"create", "delete", "addprop", "setprop", "removeprop"})
 
 
@@ -165,17 +164,21 @@ class _Interpreter:
             return [self.topic(verb, name, column, props, line)]
         return [self.route(verb, name, column, props, line)]
 
-    def edit(self, line: _Line, column: int, what: str, edit: Callable[..., T], *args: Any, **kw: Any) -> T:
-        """A change made by the domain (``mqctl.domain.objects``), with tibemsadmin's replies for an
-        object that exists or does not, and any other refusal placed at the command's name."""
+    def edit(
+        self, line: _Line, column: int, what: str, edit: Edit, where: Mapping[str, int] | None = None
+    ) -> Change:
+        """A change made by the domain's one ``apply``, with tibemsadmin's replies for an object that
+        exists or does not, and any other refusal placed at the property it names (``where``: attribute
+        -> column), else at the command's name."""
         try:
-            return edit(*args, **kw)
+            return apply(self.state, edit, seq=self.next_seq())
         except AlreadyDefined:
             raise self.fail(f"{what} already exists", line, column) from None
         except NotDefined:
             raise self.fail(f"{what} does not exist", line, column) from None
         except InputError as err:
-            raise locate(err, file=self.file, line=line.number, column=column) from None
+            at = (where or {}).get(err.attribute or "", column)
+            raise locate(err, file=self.file, line=line.number, column=at) from None
 
     def topic(self, verb: str, name: str, column: int, props: list[Prop], line: _Line) -> str:
         state = self.state
@@ -186,13 +189,11 @@ class _Interpreter:
                 node=state.node.name, name=name, topicstr=name, properties=self.topic_props(props, line)
             )
             topic = sourced(topic, self.file, line.number)
-            self.edit(
-                line, column, what, ems_definitions.define, state, topic, replace=False, seq=self.next_seq()
-            )
+            self.edit(line, column, what, Define(topic))
             return f"{what} has been created"
         if verb == "delete":
             self._no_props(props, line)
-            self.edit(line, column, what, ems_definitions.delete, state, name)
+            self.edit(line, column, what, Delete(Kind.TOPIC, name))
             return f"{what} has been deleted"
         current = state.topics.get(name)
         if current is None:
@@ -208,10 +209,7 @@ class _Interpreter:
                 if prop.key not in new:
                     raise self.fail(f"property {prop.key} is not set on topic '{name}'", line, prop.column)
                 del new[prop.key]
-        seq = self.next_seq()
-        altered = self.edit(
-            line, column, what, ems_definitions.alter, state, name, {"properties": new}, seq=seq
-        )
+        altered = self.edit(line, column, what, Alter(Kind.TOPIC, name, {"properties": new})).after
         sourced(altered, self.file, line.number)
         return f"{what} has been modified"
 
@@ -247,7 +245,7 @@ class _Interpreter:
             current = state.subscriptions.get(name)
             if current is not None and extra and current.properties.get("clientid") != extra[0][0]:
                 raise self.fail(f"{what} with client ID '{extra[0][0]}' does not exist", line, extra[0][1])
-            self.edit(line, column, what, subscriptions.delete, state, name)
+            self.edit(line, column, what, Delete(Kind.SUB, name))
             return f"{what} has been deleted"
         (topic, topic_col), (name, column) = words[0], words[1]
         check_pattern(topic, line=line.number, column=topic_col, file=self.file)
@@ -259,43 +257,26 @@ class _Interpreter:
             self.run_info.peers_referenced.add(
                 check_server(name, line=line.number, column=column, file=self.file)
             )
-        sub.seq = self.next_seq()
         sub = sourced(sub, self.file, line.number)
         what = f"Durable '{name}'"
-        self.edit(line, column, what, subscriptions.define, state, sub, replace=False, seq=sub.seq)
+        self.edit(line, column, what, Define(sub))
         return f"{what} has been created"
 
     def route(self, verb: str, name: str, column: int, props: list[Prop], line: _Line) -> str:
         state = self.state
         peer = check_server(name, line=line.number, column=column, file=self.file)
         what = f"Route '{peer}'"
-        if peer == state.node.name:
-            raise self.fail(f"a route cannot lead to its own server {peer}", line, column)
-        if verb == "create":
-            if peer in state.routes:
-                raise self.fail(f"{what} already exists", line, column)
+        where = {p.key: p.column for p in props} | {"url": column + len(name)}
+        if verb == "create":  # the rules (a URL, not to itself, not twice) are the domain's
             route = sourced(Route(node=state.node.name, peer=peer), self.file, line.number)
-            selectors = self.route_props(route, props, line, creating=True)
-            if not route.url:
-                raise self.fail(f"create route {peer} needs url=tcp://host:port", line, column + len(name))
-            seq = self.next_seq()
-            self.edit(
-                line,
-                column,
-                what,
-                route_rules.define,
-                state,
-                route,
-                replace=False,
-                seq=seq,
-                peer_dialect=None,
-            )
+            selectors = self.route_props(route, props, line)
+            self.edit(line, column, what, Define(route), where)
             self.define_selectors(selectors, line, column)
             self.run_info.peers_referenced.add(peer)
             return f"{what} has been created"
         if verb == "delete":
             self._no_props(props, line)
-            self.edit(line, column, what, route_rules.delete, state, peer)  # its selectors go with it
+            self.edit(line, column, what, Delete(Kind.ROUTE, peer))  # its selectors go with it
             return f"{what} has been deleted"
         current = state.routes.get(peer)
         if current is None:
@@ -323,12 +304,12 @@ class _Interpreter:
             if verb == "setprop":
                 route.properties = {}
                 gone = mine
-            added = self.route_props(route, props, line, creating=False)
+            added = self.route_props(route, props, line)
         changes = changes_between(current, route)
-        altered = self.edit(line, column, what, route_rules.alter, state, peer, changes, seq=self.next_seq())
+        altered = self.edit(line, column, what, Alter(Kind.ROUTE, peer, changes), where).after
         sourced(altered, self.file, line.number)
         for key in gone:
-            self.edit(line, column, what, route_selectors.delete, state, key)
+            self.edit(line, column, what, Delete(Kind.ROUTE_SELECTOR, key))
         self.define_selectors(added, line, column)
         return f"{what} has been modified"
 
@@ -337,14 +318,9 @@ class _Interpreter:
         topic and direction replaces an earlier one)."""
         for sel in selectors:
             sel = sourced(sel, self.file, line.number)
-            what = route_selectors.label(sel)
-            self.edit(
-                line, column, what, route_selectors.define, self.state, sel, replace=True, seq=self.next_seq()
-            )
+            self.edit(line, column, route_selectors.label(sel), Define(sel, replace=True))
 
-    def route_props(
-        self, route: Route, props: list[Prop], line: _Line, *, creating: bool
-    ) -> list[RouteSelector]:
+    def route_props(self, route: Route, props: list[Prop], line: _Line) -> list[RouteSelector]:
         selectors, rest = selectors_from(
             props, node=route.node, peer=route.peer, line=line.number, file=self.file
         )
@@ -357,23 +333,15 @@ class _Interpreter:
                 raise self.fail(f"route property {prop.key} needs a value: {prop.key}=...", line, prop.column)
             if prop.key == "url":
                 route.url = prop.value
-            elif prop.key in ("zone_name", "zone_type"):
-                self.zone(route, prop, line, creating=creating)
+            elif prop.key == "zone_name":
+                route.zone_name = prop.value  # a change of zone is refused by the domain
+            elif prop.key == "zone_type":
+                route.zone_type = zone_type(
+                    prop.value, line=line.number, column=prop.value_column, file=self.file
+                )
             else:
                 route.properties[prop.key] = prop.value
         return selectors
-
-    def zone(self, route: Route, prop: Prop, line: _Line, *, creating: bool) -> None:
-        assert prop.value is not None
-        if prop.key == "zone_name":
-            if not creating and prop.value != route.zone_name:
-                raise self.fail("zone_name cannot be changed after the route is created", line, prop.column)
-            route.zone_name = prop.value
-        else:
-            value = zone_type(prop.value, line=line.number, column=prop.value_column, file=self.file)
-            if not creating and value is not route.zone_type:
-                raise self.fail("zone_type cannot be changed after the route is created", line, prop.column)
-            route.zone_type = value
 
     def show_topics(self) -> list[str]:
         rows = [(t.name, format_props(t.properties)) for t in self.state.topics.values()]

@@ -24,14 +24,15 @@ import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from mqctl.domain.errors import InputError, clip
 from mqctl.domain.model import Dialect, Node, NodeState, Route, RouteSelector, TopicObject
-from mqctl.domain.objects import ems_definitions, route_selectors, routes, subscriptions
+from mqctl.domain.objects.edits import Define
 from mqctl.formats.ems.model_edit import (
     check_pattern,
     check_server,
+    define,
     durable,
     rule_at,
     selectors_from,
@@ -163,7 +164,7 @@ def read_topics_conf(state: NodeState, text: str, *, file: str | None, next_seq:
         topic = sourced(
             TopicObject(node=state.node.name, name=name, topicstr=name, properties=props), file, number
         )
-        rule_at(_define, ems_definitions.define, state, topic, file=file, line=number, column=indent + 1)
+        rule_at(define, state, Define(topic), topic.seq, file=file, line=number, column=indent + 1)
 
 
 def read_routes_conf(
@@ -221,27 +222,12 @@ def read_routes_conf(
         _set_route_key(route, key, value, line=number, value_column=value_column, file=file)
     for peer, number in lines_of.items():  # each section read whole: now the domain defines it
         route = sourced(state.routes.pop(peer), file, number)
-        if not route.url:
-            raise InputError(
-                f"route [{peer}] has no url; expected 'url = tcp://host:port'",
-                file=file,
-                line=number,
-                column=1,
-            )
-        rule_at(_define, routes.define, state, route, file=file, line=number, column=1)
-    for sel, indent in pending:  # in their order, each with its own sequence
-        rule_at(_define, route_selectors.define, state, sel, file=file, line=sel.source_line, column=indent)
+        rule_at(define, state, Define(route), route.seq, file=file, line=number, column=1)
+    for sel, indent in pending:  # in their order, each with its own sequence; a later one replaces
+        rule_at(
+            define, state, Define(sel, replace=True), sel.seq, file=file, line=sel.source_line, column=indent
+        )
     return set(lines_of)
-
-
-def _define(define: Callable[..., object], state: NodeState, obj: Any) -> None:
-    """A definition of a configuration file, made by the domain with the sequence read with it: a file
-    defines each object once (duplicates are refused where they are read), and a later selector line for
-    the same topic replaces an earlier one."""
-    kwargs: dict[str, Any] = {"replace": isinstance(obj, RouteSelector), "seq": obj.seq}
-    if isinstance(obj, Route):
-        kwargs["peer_dialect"] = None  # the import creates unknown peers as EMS servers
-    define(state, obj, **kwargs)
 
 
 def _section(
@@ -323,7 +309,7 @@ def read_durables_conf(
             peers.add(check_server(name, line=number, column=name_col + 1, file=file))
         sub.seq = next_seq()
         sub = sourced(sub, file, number)
-        rule_at(_define, subscriptions.define, state, sub, file=file, line=number, column=name_col + 1)
+        rule_at(define, state, Define(sub), sub.seq, file=file, line=number, column=name_col + 1)
     return peers
 
 

@@ -35,7 +35,7 @@ from mqctl.domain.model import (
     Subscription,
     TopicObject,
 )
-from mqctl.domain.objects import ems_definitions, route_selectors, routes, subscriptions
+from mqctl.domain.objects.edits import Define
 from mqctl.formats._checks import check_selector_at
 from mqctl.formats.ems.conf import (
     EmsServerConfig,
@@ -43,7 +43,7 @@ from mqctl.formats.ems.conf import (
     read_routes_conf,
     read_topics_conf,
 )
-from mqctl.formats.ems.model_edit import check_pattern, check_server, sourced, zone_type
+from mqctl.formats.ems.model_edit import check_pattern, check_server, define, sourced, zone_type
 from mqctl.formats.text_io import read_text_file
 
 KNOWN_SECTIONS = frozenset(
@@ -206,17 +206,7 @@ def _topics(state: NodeState, items: list[Any], file: str, next_seq: Callable[[]
         topic = sourced(
             TopicObject(node=state.node.name, name=name, topicstr=name, properties=props), file, None
         )
-        _rule(_define, ems_definitions.define, state, topic, next_seq(), where=where, file=file)
-
-
-def _define(define: Callable[..., object], state: NodeState, obj: Any, seq: int) -> None:
-    """A definition of the document, made by the domain (``mqctl.domain.objects``) as every door makes
-    it; each is defined once (duplicates are refused where they are read), a later selector for the same
-    topic and direction replaces an earlier one."""
-    kwargs: dict[str, Any] = {"replace": isinstance(obj, RouteSelector), "seq": seq}
-    if isinstance(obj, Route):
-        kwargs["peer_dialect"] = None  # the import creates unknown peers as EMS servers
-    define(state, obj, **kwargs)
+        _rule(define, state, Define(topic), next_seq(), where=where, file=file)
 
 
 def _rule(check: Callable[..., None], *args: object, where: str, file: str) -> None:
@@ -259,9 +249,7 @@ def _routes(state: NodeState, items: list[Any], file: str, next_seq: Callable[[]
         if peer in state.routes:
             raise _fail(f"route {peer} is defined twice", where, file)
         url = _text(item.get("url"), f"{where}.url", file)
-        if not url:
-            raise _fail(f"route {peer} has no url", where, file)
-        route = Route(node=state.node.name, peer=peer, url=url, seq=next_seq())
+        route = Route(node=state.node.name, peer=peer, url=url or "", seq=next_seq())
         zone_name = _text(item.get("zone_name"), f"{where}.zone_name", file)
         if zone_name:
             route.zone_name = zone_name
@@ -276,9 +264,9 @@ def _routes(state: NodeState, items: list[Any], file: str, next_seq: Callable[[]
                 text = _text(value, f"{where}.{key}", file)
                 if text is not None:
                     route.properties[key] = text
-        _rule(_define, routes.define, state, sourced(route, file, None), route.seq, where=where, file=file)
-        for path, rs in _selectors(item, route, where, file):
-            _rule(_define, route_selectors.define, state, rs, next_seq(), where=path, file=file)
+        _rule(define, state, Define(sourced(route, file, None)), route.seq, where=where, file=file)
+        for path, rs in _selectors(item, route, where, file):  # a later one replaces an earlier one
+            _rule(define, state, Define(rs, replace=True), next_seq(), where=path, file=file)
         peers.add(peer)
     return peers
 
@@ -343,7 +331,5 @@ def _durables(state: NodeState, items: list[Any], file: str, next_seq: Callable[
             raise _fail(f"durable {name} is defined twice", where, file)
         if sub.is_route_durable:
             peers.add(_server(name, f"{where}.durable_name", file))
-        _rule(
-            _define, subscriptions.define, state, sourced(sub, file, None), next_seq(), where=where, file=file
-        )
+        _rule(define, state, Define(sourced(sub, file, None)), next_seq(), where=where, file=file)
     return peers

@@ -10,8 +10,10 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from mqctl.domain.errors import InputError, escaped
-from mqctl.domain.model import Dialect, Direction, RouteSelector, Subscription, ZoneType
+from mqctl.domain.model import Dialect, Direction, NodeState, RouteSelector, Subscription, ZoneType
 from mqctl.domain.names import check_ems_server_name
+from mqctl.domain.objects.apply import apply
+from mqctl.domain.objects.edits import Define
 from mqctl.formats._checks import check_selector_at, check_topic, on_line
 from mqctl.formats._located import locate
 from mqctl.formats.ems.props import Prop
@@ -28,6 +30,12 @@ def rule_at(
         check(*args)
     except InputError as err:
         raise locate(err, file=file, line=line, column=column) from None
+
+
+def define(state: NodeState, edit: Define, seq: int) -> None:
+    """A definition a file reads, made by the domain's one ``apply`` with the sequence read with it (a
+    file defines each object once: duplicates are refused where they are read)."""
+    apply(state, edit, seq=seq)
 
 
 def sourced(obj: T, file: str | None, line: int | None) -> T:

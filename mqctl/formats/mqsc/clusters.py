@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import dataclasses
 
-from mqctl.domain.memberships import full_repositories, rederive
 from mqctl.domain.model import Channel, ChannelType, Namelist
-from mqctl.domain.objects import channels as channel_rules
-from mqctl.domain.objects import namelists, nodes
+from mqctl.domain.objects import attributes
 from mqctl.domain.objects.edit import changes_between
+from mqctl.domain.objects.edits import Alter, Define, Delete, Facts, Kind
 from mqctl.formats.mqsc.parser import Command
 from mqctl.formats.mqsc.topics import Unmodelled, change, is_system
 from mqctl.formats.mqsc.values import Context
@@ -30,6 +29,8 @@ CHANNEL_NAME_MAX = 20
 CHLTYPES = ("SDR", "SVR", "RCVR", "RQSTR", "CLNTCONN", "SVRCONN", "CLUSSDR", "CLUSRCVR", "AMQP", "MQTT")
 NAMELIST_KEYWORDS = NAMELIST_MODELLED | NAMELIST_IGNORED | COMMON
 CHANNEL_KEYWORDS = CHANNEL_MODELLED | CHANNEL_IGNORED | COMMON
+QMGR_ATTRIBUTES = tuple(a for a in attributes.NODE if a.field != "parent")
+"""Read the same way from their text; PARENT names a queue manager, read first."""
 
 
 def define_namelist(ctx: Context, cmd: Command) -> str:
@@ -37,8 +38,6 @@ def define_namelist(ctx: Context, cmd: Command) -> str:
     name = ctx.name(cmd, "namelist").text
     lists = ctx.state.namelists
     replace = "REPLACE" in cmd.params
-    if name in lists and not replace:
-        raise ctx.fail(f"NAMELIST({name}) already exists; add REPLACE to replace it (AMQ8150E)", cmd.name_pos)
     base = Namelist(node=ctx.state.node.name, name=name)
     if "LIKE" in cmd.params:
         like = ctx.one(cmd.params["LIKE"])
@@ -49,8 +48,8 @@ def define_namelist(ctx: Context, cmd: Command) -> str:
             base = dataclasses.replace(source, name=name)
     nl = ctx.sourced(cmd, _namelist_attributes(ctx, cmd, base))
     label = f"NAMELIST({name})"
-    replaced = change(ctx, cmd, label, namelists.define, ctx.state, nl, replace=replace, seq=ctx.next_seq())
-    return "AMQ8551I: IBM MQ namelist changed." if replaced else "AMQ8552I: IBM MQ namelist created."
+    done = change(ctx, cmd, label, Define(nl, replace=replace))
+    return "AMQ8551I: IBM MQ namelist changed." if done.replaced else "AMQ8552I: IBM MQ namelist created."
 
 
 def alter_namelist(ctx: Context, cmd: Command) -> str:
@@ -62,7 +61,7 @@ def alter_namelist(ctx: Context, cmd: Command) -> str:
             raise Unmodelled(f"NAMELIST({name}) is a predefined system object")
         raise ctx.fail(f"NAMELIST({name}) not found (AMQ8147E); DEFINE it first", cmd.name_pos)
     changes = changes_between(current, _namelist_attributes(ctx, cmd, dataclasses.replace(current)))
-    new = change(ctx, cmd, f"NAMELIST({name})", namelists.alter, ctx.state, name, changes, seq=ctx.next_seq())
+    new = change(ctx, cmd, f"NAMELIST({name})", Alter(Kind.NAMELIST, name, changes)).after
     ctx.sourced(cmd, new)
     return "AMQ8551I: IBM MQ namelist changed."
 
@@ -73,7 +72,7 @@ def delete_namelist(ctx: Context, cmd: Command) -> str:
     name = ctx.name(cmd, "namelist").text
     if name not in ctx.state.namelists and is_system(name):
         raise Unmodelled(f"NAMELIST({name}) is a predefined system object")
-    change(ctx, cmd, f"NAMELIST({name})", namelists.delete, ctx.state, name, seq=ctx.next_seq())
+    change(ctx, cmd, f"NAMELIST({name})", Delete(Kind.NAMELIST, name))
     return "AMQ8553I: IBM MQ namelist deleted."
 
 
@@ -105,8 +104,6 @@ def define_channel(ctx: Context, cmd: Command) -> str:
     name = ctx.mq_name(name_value, "channel", max_len=CHANNEL_NAME_MAX)
     channels = ctx.state.channels
     replace = "REPLACE" in cmd.params
-    if name in channels and not replace:
-        raise ctx.fail(f"CHANNEL({name}) already exists; add REPLACE to replace it (AMQ8150E)", cmd.name_pos)
     base = Channel(node=ctx.state.node.name, name=name, chltype=ChannelType(chltype))
     if "LIKE" in cmd.params:
         like = ctx.one(cmd.params["LIKE"])
@@ -115,10 +112,8 @@ def define_channel(ctx: Context, cmd: Command) -> str:
             base = dataclasses.replace(source, name=name, chltype=ChannelType(chltype))
     channel = ctx.sourced(cmd, _channel_attributes(ctx, cmd, base))
     label = f"CHANNEL({name})"
-    replaced = change(
-        ctx, cmd, label, channel_rules.define, ctx.state, channel, replace=replace, seq=ctx.next_seq()
-    )
-    return "AMQ8016I: IBM MQ channel changed." if replaced else "AMQ8014I: IBM MQ channel created."
+    done = change(ctx, cmd, label, Define(channel, replace=replace))
+    return "AMQ8016I: IBM MQ channel changed." if done.replaced else "AMQ8014I: IBM MQ channel created."
 
 
 def alter_channel(ctx: Context, cmd: Command) -> str:
@@ -135,9 +130,7 @@ def alter_channel(ctx: Context, cmd: Command) -> str:
             f"CHANNEL({name}) is a {current.chltype.value} channel, not {chltype}", cmd.params["CHLTYPE"].pos
         )
     changes = changes_between(current, _channel_attributes(ctx, cmd, dataclasses.replace(current)))
-    new = change(
-        ctx, cmd, f"CHANNEL({name})", channel_rules.alter, ctx.state, name, changes, seq=ctx.next_seq()
-    )
+    new = change(ctx, cmd, f"CHANNEL({name})", Alter(Kind.CHANNEL, name, changes)).after
     ctx.sourced(cmd, new)
     return "AMQ8016I: IBM MQ channel changed."
 
@@ -146,7 +139,7 @@ def delete_channel(ctx: Context, cmd: Command) -> str:
     name = ctx.name(cmd, "channel", check=False).text
     if name not in ctx.state.channels:
         raise Unmodelled("not a cluster channel known to mqctl")
-    change(ctx, cmd, f"CHANNEL({name})", channel_rules.delete, ctx.state, name, seq=ctx.next_seq())
+    change(ctx, cmd, f"CHANNEL({name})", Delete(Kind.CHANNEL, name))
     return "AMQ8015I: IBM MQ channel deleted."
 
 
@@ -199,21 +192,16 @@ def alter_qmgr(ctx: Context, cmd: Command) -> str:
         node.parent = ctx.mq_name(value, "qmgr") if value.text.strip() else None
         if node.parent is not None:
             parent_dialect = ctx.dialect_of(node.parent)
-    if "PSMODE" in p:
-        node.psmode = ctx.choice(p["PSMODE"], ("COMPAT", "DISABLED", "ENABLED"))
-    if "PSCLUS" in p:
-        node.psclus = ctx.choice(p["PSCLUS"], ("ENABLED", "DISABLED"))
-    if "DESCR" in p:
-        node.descr = ctx.text(p["DESCR"])
+    for attr in QMGR_ATTRIBUTES:  # the attribute table: PSMODE, PSCLUS (their values), DESCR
+        if attr.keyword in p:
+            param = p[attr.keyword]
+            setattr(node, attr.field, ctx.choice(param, attr.choices) if attr.choices else ctx.text(param))
     repos = _full_repositories(ctx, cmd)
-    seq = ctx.next_seq()
-    changes = changes_between(ctx.state.node, node)
-    new = change(ctx, cmd, "QMGR", nodes.alter, ctx.state, changes, seq=seq, parent_dialect=parent_dialect)
-    ctx.sourced(cmd, new)
+    changes: dict[str, object] = changes_between(ctx.state.node, node)
     if repos is not None:
-        rederive(ctx.state, seq=seq, full_repos=repos, released=full_repositories(ctx.state))
-    else:
-        rederive(ctx.state, seq=seq, full_repos=full_repositories(ctx.state))
+        changes["repos"] = repos
+    new = change(ctx, cmd, "QMGR", Alter(Kind.NODE, node.name, changes), Facts(parent_dialect=parent_dialect))
+    ctx.sourced(cmd, new.after)
     return "AMQ8005I: IBM MQ queue manager changed."
 
 

@@ -9,8 +9,6 @@ ones. Each DEFINE/ALTER takes a new definition sequence (semantics §9).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
-from typing import Any, TypeVar
 
 from mqctl.domain.errors import InputError
 from mqctl.domain.model import (
@@ -22,7 +20,9 @@ from mqctl.domain.model import (
 )
 from mqctl.domain.names import check_subscription_name
 from mqctl.domain.objects import attributes, subscriptions, topic_objects
+from mqctl.domain.objects.apply import apply
 from mqctl.domain.objects.edit import AlreadyDefined, NotDefined, changes_between
+from mqctl.domain.objects.edits import NO_FACTS, Alter, Change, Define, Delete, Edit, Facts, Kind
 from mqctl.formats._checks import check_selector_at, check_topic
 from mqctl.formats._located import locate
 from mqctl.formats.mqsc.parser import Command, Value
@@ -40,7 +40,6 @@ TOPIC_KEYWORDS = TOPIC_MODELLED | TOPIC_IGNORED | COMMON
 TOPIC_ATTRIBUTES = tuple(a for a in attributes.TOPIC if a.field != "topicstr")
 """Read the same way from their text; TOPICSTR is read first, each mistake placed in the string."""
 SUB_KEYWORDS = SUB_MODELLED | SUB_IGNORED | COMMON
-T = TypeVar("T")
 
 
 class Unmodelled(Exception):
@@ -56,13 +55,13 @@ def is_system(name: str) -> bool:
     return topic_objects.is_system(name)
 
 
-def change(ctx: Context, cmd: Command, label: str, edit: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """Make a change through the domain (``mqctl.domain.objects``), with runmqsc's replies for an object
-    that exists (AMQ8150E) or does not (AMQ8147E), and every other refusal placed at the parameter it
-    names."""
-    done: list[T] = []
+def change(ctx: Context, cmd: Command, label: str, edit: Edit, facts: Facts = NO_FACTS) -> Change:
+    """Make a change through the domain's one ``apply``, with runmqsc's replies for an object that exists
+    (AMQ8150E) or does not (AMQ8147E), and every other refusal placed at the parameter it names."""
+    done: list[Change] = []
+    seq = ctx.next_seq()
     try:
-        ctx.rule(cmd, lambda: done.append(edit(*args, **kwargs)))
+        ctx.rule(cmd, lambda: done.append(apply(ctx.state, edit, seq=seq, facts=facts)))
     except AlreadyDefined:
         raise ctx.fail(
             f"{label} already exists; add REPLACE to replace it (AMQ8150E)", cmd.name_pos
@@ -75,34 +74,21 @@ def change(ctx: Context, cmd: Command, label: str, edit: Callable[..., T], *args
 def define_topic(ctx: Context, cmd: Command) -> str:
     ctx.check_keywords(cmd, TOPIC_KEYWORDS, "TOPIC")
     name = ctx.name(cmd, "topic").text
-    topics = ctx.state.topics
     replace = "REPLACE" in cmd.params
-    if name in topics and not replace:
-        raise ctx.fail(f"TOPIC({name}) already exists; add REPLACE to replace it (AMQ8150E)", cmd.name_pos)
     base = _like_topic(ctx, cmd, name)
     if "TOPICSTR" not in cmd.params and base.topicstr == "":
         raise ctx.fail("DEFINE TOPIC needs TOPICSTR('...')", cmd.pos, obj=f"TOPIC({name})")
     topic = ctx.sourced(cmd, _topic_attributes(ctx, cmd, base))
     counts = ctx.topicstr_index()
-    old = topics.get(name)
+    old = ctx.state.topics.get(name)
     holder = None
     if counts[topic.topicstr] > (1 if old is not None and old.topicstr == topic.topicstr else 0):
         holder = topic_objects.holder_in(ctx.state, topic)  # rare: only then scan for its name
-    replaced = change(
-        ctx,
-        cmd,
-        f"TOPIC({name})",
-        topic_objects.define,
-        ctx.state,
-        topic,
-        replace=replace,
-        seq=ctx.next_seq(),
-        holder=holder,
-    )
+    done = change(ctx, cmd, f"TOPIC({name})", Define(topic, replace=replace), Facts(topicstr_holder=holder))
     if old is not None:
         counts[old.topicstr] -= 1
     counts[topic.topicstr] += 1
-    return "AMQ8691I: IBM MQ topic changed." if replaced else "AMQ8690I: IBM MQ topic created."
+    return "AMQ8691I: IBM MQ topic changed." if done.replaced else "AMQ8690I: IBM MQ topic created."
 
 
 def alter_topic(ctx: Context, cmd: Command) -> str:
@@ -116,9 +102,7 @@ def alter_topic(ctx: Context, cmd: Command) -> str:
     ctx.rule(cmd, topic_objects.check_alterable, name, cmd.params)
     topic = _topic_attributes(ctx, cmd, dataclasses.replace(current, properties=dict(current.properties)))
     changes = changes_between(current, topic)
-    new = change(
-        ctx, cmd, f"TOPIC({name})", topic_objects.alter, ctx.state, name, changes, seq=ctx.next_seq()
-    )
+    new = change(ctx, cmd, f"TOPIC({name})", Alter(Kind.TOPIC, name, changes)).after
     ctx.sourced(cmd, new)
     return "AMQ8691I: IBM MQ topic changed."
 
@@ -129,7 +113,8 @@ def delete_topic(ctx: Context, cmd: Command) -> str:
     name = ctx.name(cmd, "topic").text
     if name not in ctx.state.topics and is_system(name):
         raise Unmodelled(f"TOPIC({name}) is a predefined system object")
-    gone = change(ctx, cmd, f"TOPIC({name})", topic_objects.delete, ctx.state, name)
+    gone = change(ctx, cmd, f"TOPIC({name})", Delete(Kind.TOPIC, name)).before
+    assert isinstance(gone, TopicObject)
     if ctx.topicstr_counts is not None:
         ctx.topicstr_counts[gone.topicstr] -= 1
     return "AMQ8692I: IBM MQ topic deleted."
@@ -174,10 +159,7 @@ def _topic_attributes(ctx: Context, cmd: Command, topic: TopicObject) -> TopicOb
 def define_sub(ctx: Context, cmd: Command) -> str:
     ctx.check_keywords(cmd, SUB_KEYWORDS, "SUB")
     name = _sub_name(ctx, cmd)
-    subs = ctx.state.subscriptions
     replace = "REPLACE" in cmd.params
-    if name in subs and not replace:
-        raise ctx.fail(f"SUB({name}) already exists; add REPLACE to replace it (AMQ8150E)", cmd.name_pos)
     p = cmd.params
     if "TOPICSTR" not in p and "TOPICOBJ" not in p:
         raise ctx.fail("DEFINE SUB needs TOPICSTR('...') or TOPICOBJ(name)", cmd.pos, obj=f"SUB({name})")
@@ -193,17 +175,12 @@ def define_sub(ctx: Context, cmd: Command) -> str:
             check_selector_at(value.text, value.at, file=ctx.file)
             sub.selector = value.text
     _sub_mutable(ctx, cmd, sub)
-    replaced = change(
-        ctx,
-        cmd,
-        f"SUB({name})",
-        subscriptions.define,
-        ctx.state,
-        ctx.sourced(cmd, sub),
-        replace=replace,
-        seq=ctx.next_seq(),
+    done = change(ctx, cmd, f"SUB({name})", Define(ctx.sourced(cmd, sub), replace=replace))
+    return (
+        "AMQ8095I: IBM MQ subscription changed."
+        if done.replaced
+        else "AMQ8094I: IBM MQ subscription created."
     )
-    return "AMQ8095I: IBM MQ subscription changed." if replaced else "AMQ8094I: IBM MQ subscription created."
 
 
 def alter_sub(ctx: Context, cmd: Command) -> str:
@@ -218,7 +195,7 @@ def alter_sub(ctx: Context, cmd: Command) -> str:
     sub = dataclasses.replace(current, properties=dict(current.properties))
     _sub_mutable(ctx, cmd, sub)
     changes = changes_between(current, sub)
-    new = change(ctx, cmd, f"SUB({name})", subscriptions.alter, ctx.state, name, changes, seq=ctx.next_seq())
+    new = change(ctx, cmd, f"SUB({name})", Alter(Kind.SUB, name, changes)).after
     ctx.sourced(cmd, new)
     return "AMQ8095I: IBM MQ subscription changed."
 
@@ -228,7 +205,7 @@ def delete_sub(ctx: Context, cmd: Command) -> str:
     name = _sub_name(ctx, cmd)
     if name not in ctx.state.subscriptions and is_system(name):
         raise Unmodelled(f"SUB({name}) is a predefined system subscription")
-    change(ctx, cmd, f"SUB({name})", subscriptions.delete, ctx.state, name)
+    change(ctx, cmd, f"SUB({name})", Delete(Kind.SUB, name))
     return "AMQ8097I: IBM MQ subscription deleted."  # AMQ8096I is DISPLAY SUB's "inquired"
 
 
