@@ -7,7 +7,19 @@ from __future__ import annotations
 import base64
 from pathlib import Path
 
-from tests.cli.test_kube_cli import Cli, config_map, documents, lite, queue_manager  # noqa: F401
+import pytest
+
+from tests.cli.test_kube_cli import Cli, config_map, documents, queue_manager
+from tests.conftest import Result, run_cli
+
+
+@pytest.fixture
+def lite(sqlite_url: str) -> Cli:
+    def invoke(*args: str, stdin: str | None = None) -> Result:
+        return run_cli(list(args), db=sqlite_url, stdin=stdin)
+
+    return invoke
+
 
 TOPIC = "DEFINE TOPIC(A) TOPICSTR('/A') REPLACE\n"
 BINARY = base64.b64encode(bytes(range(256))).decode()
