@@ -92,3 +92,11 @@ def test_helm_values_without_a_name_are_named_on_the_command_line(lite: Cli, tmp
     assert '"secureapp"' in named.stdout
     checked = lite("validate", "--file", f"secureapp={values}", "--file", str(tmp_path / "cm.yaml"))
     assert checked.exit_code == 0, checked.stderr
+
+
+def test_the_blank_entry_of_a_template_cmds_file_is_named_as_such(lite: Cli, tmp_path: Path) -> None:
+    path = tmp_path / "cmds.yml"
+    path.write_text("# fill in\nmq_commands:\n  - command:\n    name:\n    parameters:\n    qualifier:\n")
+    result = lite("import", "mqsc", f"QM1={path}")
+    assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1
+    assert f"{path}:3" in result.stderr and "an mq_commands entry without command:" in result.stderr
