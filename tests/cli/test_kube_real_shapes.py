@@ -100,3 +100,13 @@ def test_the_blank_entry_of_a_template_cmds_file_is_named_as_such(lite: Cli, tmp
     result = lite("import", "mqsc", f"QM1={path}")
     assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1
     assert f"{path}:3" in result.stderr and "an mq_commands entry without command:" in result.stderr
+
+
+def test_a_chart_template_that_is_no_yaml_yet_is_named_unrendered(lite: Cli, tmp_path: Path) -> None:
+    path = tmp_path / "configmap.yaml"
+    path.write_text(
+        "kind: ConfigMap\nmetadata:\n  name: x\ndata:\n  {{- toYaml .Values.mqsc | nindent 2 }}\n"
+    )
+    result = lite("validate", "--file", str(path))
+    assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1
+    assert f"unrendered placeholder {{{{- toYaml .Values.mqsc | nindent 2 }}}} at {path}:5:3" in result.stderr

@@ -184,6 +184,10 @@ def _compose(text: str, file: str) -> list[yaml.Node]:
     try:
         return [node for node in yaml.compose_all(text, Loader=_LOADER) if node is not None]
     except yaml.MarkedYAMLError as exc:
+        # a chart's template (``{{- if … }}``) is no YAML until rendered: say so, not the parser's complaint
+        from mqctl.formats.kube.placeholders import check_rendered
+
+        check_rendered(text, lambda line, column: (file, line, column))
         mark = exc.problem_mark or exc.context_mark
         problem = escaped(clip(str(exc.problem or exc.context or "not valid"), 80))
         raise InputError(
