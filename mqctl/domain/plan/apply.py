@@ -1,108 +1,95 @@
-"""Apply edits to a node's state through the object rules: the one place the plan changes a model.
+"""Apply a plan's edits to a node's state through the domain's one ``apply`` (``domain.objects.apply``):
+the one place the plan changes a model, by the rules every door uses, so what they refuse a step cannot
+do.
 
-The rules are those every door uses (``mqctl.domain.objects``): what they refuse, a step cannot do.
-(When the edits become the domain's own ``Define``/``Alter``/``Delete`` values, this module is what
-changes.)
+A plan edit (``plan.edits.Edit``) says what a writer spells as one MQSC or tibemsadmin line; ``values``
+turns it into the domain's edit values (``Define``, ``Alter``, ``Delete``) with the ``Facts`` each needs —
+one line can be several values (``setprop route`` replaces the route's selectors).
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable
+from typing import Any
 
-from mqctl.domain.memberships import full_repositories, rederive
-from mqctl.domain.model import (
-    Channel,
-    Dialect,
-    Namelist,
-    Node,
-    NodeState,
-    Route,
-    RouteSelector,
-    Subscription,
-    TopicObject,
-)
-from mqctl.domain.objects import (
-    channels,
-    ems_definitions,
-    namelists,
-    nodes,
-    route_selectors,
-    routes,
-    subscriptions,
-    topic_objects,
-)
-from mqctl.domain.plan.edits import Edit, selector_key
+from mqctl.domain.memberships import full_repositories
+from mqctl.domain.model import Dialect, Node, NodeState, Route, RouteSelector, Subscription, TopicObject
+from mqctl.domain.objects import route_selectors, topic_objects
+from mqctl.domain.objects.apply import apply
+from mqctl.domain.objects.edits import KIND_OF, NO_FACTS, Alter, Define, Delete, Facts, Kind
+from mqctl.domain.objects.edits import Edit as Value
+from mqctl.domain.plan.edits import Edit
+
+DialectOf = Callable[[str], Dialect | None]
 
 
 def apply_edits(
-    state: NodeState,
-    edits: Iterable[Edit],
-    *,
-    next_seq: Callable[[], int],
-    dialect_of: Callable[[str], Dialect | None],
+    state: NodeState, edits: Iterable[Edit], *, next_seq: Callable[[], int], dialect_of: DialectOf
 ) -> None:
     """Apply ``edits`` in order to ``state`` (changed in place); an ``InputError`` when a rule refuses."""
     for edit in edits:
-        _one(state, edit, next_seq(), dialect_of)
+        seq = next_seq()
+        for value, facts in values(state, edit, dialect_of):
+            apply(state, value, seq=seq, facts=facts)
 
 
-def _one(state: NodeState, edit: Edit, seq: int, dialect_of: Callable[[str], Dialect | None]) -> None:
+def values(state: NodeState, edit: Edit, dialect_of: DialectOf) -> list[tuple[Value, Facts]]:
+    """The domain edit values of ``edit`` on ``state`` as it is when ``edit`` comes (read lazily: the
+    values of a route's alter name the selectors it has then)."""
     obj, verb = edit.obj, edit.verb
-    ems = state.node.dialect is Dialect.EMS
+    kind = KIND_OF[type(obj)]
     if isinstance(obj, Node):
-        changes = {f: getattr(obj, f) for f in edit.changes}
+        changes: dict[str, Any] = {f: getattr(obj, f) for f in edit.changes}
+        # ALTER QMGR re-derives the memberships from the channels and namelists as they are now.
+        changes["repos"] = tuple(sorted(full_repositories(state) if edit.repos is None else edit.repos))
         parent = changes.get("parent")
-        nodes.alter(state, changes, seq=seq, parent_dialect=dialect_of(parent) if parent else None)
-        repos = full_repositories(state) if edit.repos is None else set(edit.repos)
-        rederive(state, seq=seq, full_repos=repos, released=full_repositories(state))
-    elif isinstance(obj, TopicObject):
+        return [
+            (
+                Alter(Kind.NODE, obj.name, changes),
+                Facts(parent_dialect=dialect_of(parent) if parent else None),
+            )
+        ]
+    if isinstance(obj, RouteSelector):
         if verb == "delete":
-            (ems_definitions.delete if ems else topic_objects.delete)(state, obj.name)
-        elif verb == "alter":
-            changes = {f: getattr(obj, f) for f in edit.changes}
-            (ems_definitions.alter if ems else topic_objects.alter)(state, obj.name, changes, seq=seq)
-        elif ems:
-            ems_definitions.define(state, obj, replace=True, seq=seq)
-        else:
-            holder = topic_objects.holder_in(state, obj)
-            topic_objects.define(state, obj, replace=True, seq=seq, holder=holder)
-    elif isinstance(obj, Subscription):
-        if verb == "delete":
-            subscriptions.delete(state, obj.name)
-        else:
-            subscriptions.define(state, _as_given(state, obj), replace=True, seq=seq)
-    elif isinstance(obj, Channel):
-        if verb == "delete":
-            channels.delete(state, obj.name, seq=seq)
-        else:
-            channels.define(state, obj, replace=True, seq=seq)
-    elif isinstance(obj, Namelist):
-        if verb == "delete":
-            namelists.delete(state, obj.name, seq=seq)
-        else:
-            namelists.define(state, obj, replace=True, seq=seq)
-    elif isinstance(obj, Route):
-        if verb == "delete":
-            routes.delete(state, obj.peer)
-            return
-        if verb == "alter":
-            current = state.routes[obj.peer]
-            changes = {f: getattr(obj, f) for f in edit.changes if getattr(current, f) != getattr(obj, f)}
-            routes.alter(state, obj.peer, changes, seq=seq)
-            for key in [selector_key(s) for s in state.route_selectors if s.peer == obj.peer]:
-                route_selectors.delete(state, key)
-        else:
-            routes.define(state, obj, replace=False, seq=seq, peer_dialect=dialect_of(obj.peer))
-        for rs in edit.selectors:
-            route_selectors.define(state, rs, replace=True, seq=seq)
-    elif isinstance(obj, RouteSelector):
-        if verb == "delete":
-            route_selectors.delete(state, selector_key(obj))
-        else:
-            route_selectors.define(state, obj, replace=True, seq=seq)
-    else:  # pragma: no cover - every kind a NodeState holds is above
-        raise TypeError(f"not an object a plan edits: {obj!r}")
+            return [(Delete(kind, route_selectors.key(obj)), NO_FACTS)]
+        return [(Define(obj, replace=True), NO_FACTS)]
+    if isinstance(obj, Route):
+        return _route(state, edit, obj, dialect_of)
+    key = obj.name
+    if verb == "delete":
+        return [(Delete(kind, key), NO_FACTS)]
+    if verb == "alter":
+        return [(Alter(kind, key, {f: getattr(obj, f) for f in edit.changes}), NO_FACTS)]
+    if isinstance(obj, TopicObject) and state.node.dialect is Dialect.MQ:
+        return [(Define(obj, replace=True), Facts(topicstr_holder=topic_objects.holder_in(state, obj)))]
+    if isinstance(obj, Subscription):
+        return [(Define(_as_given(state, obj), replace=True), NO_FACTS)]
+    return [(Define(obj, replace=True), NO_FACTS)]
+
+
+def _route(state: NodeState, edit: Edit, obj: Route, dialect_of: DialectOf) -> list[tuple[Value, Facts]]:
+    """``create route`` with its selectors; ``setprop route``: what changes, and the selectors replaced."""
+    if edit.verb == "delete":
+        return [(Delete(Kind.ROUTE, obj.peer), NO_FACTS)]
+    out: list[tuple[Value, Facts]] = []
+    if edit.verb == "alter":
+        current = state.routes.get(obj.peer)
+        changes = {
+            f: getattr(obj, f)
+            for f in edit.changes
+            if current is None or getattr(current, f) != getattr(obj, f)
+        }
+        out.append((Alter(Kind.ROUTE, obj.peer, changes), NO_FACTS))
+        out += [
+            (Delete(Kind.ROUTE_SELECTOR, route_selectors.key(s)), NO_FACTS)
+            for s in state.route_selectors
+            if s.peer == obj.peer
+        ]
+    else:
+        out.append((Define(obj), Facts(peer_dialect=dialect_of(obj.peer))))
+    out += [(Define(rs, replace=True), NO_FACTS) for rs in edit.selectors]
+    return out
 
 
 def _as_given(state: NodeState, sub: Subscription) -> Subscription:
