@@ -38,8 +38,8 @@ class Step:
     order: tuple[int, ...] = ()
     """The actions applied once the step is, in the order applied."""
     restart: bool = False
-    """The side came from auto-configuration files, which apply when the pod restarts (no side is read
-    from them yet: always False)."""
+    """The node's side came from auto-configuration files (a Kubernetes YAML's MQSC, which the container
+    applies at every start): the step lands when the pod restarts (semantics §9)."""
 
     @property
     def quiesce(self) -> bool:
@@ -101,10 +101,12 @@ def make_plan(
     *,
     objects: list[ObjectChange] | None = None,
     causes: dict[Probe, tuple[int, ...]] | None = None,
+    restart: frozenset[str] = frozenset(),
 ) -> Plan:
     """``objects`` and ``causes`` (``diff``'s object changes and, per probe, those it was derived from):
     with ``FOOTPRINTS_FROM`` probes or more, a state routes only the probes derived from a change it has
-    applied and one it has not."""
+    applied and one it has not. ``restart``: the nodes whose definitions come from auto-configuration
+    files (their steps land when the pod restarts)."""
     old, new = split(before), split(after)
     for name, state in new.items():
         old.setdefault(name, empty_like(state.node))
@@ -118,6 +120,8 @@ def make_plan(
     states = States(old, after, before, actions, probes, keep=keep, footprints=footprints)  # type: ignore[arg-type]
     order = choose(states)
     steps = _steps(states, _merged(states, order.steps))
+    for step in steps:
+        step.restart = step.node in restart
     naive, naive_steps = _naive(states)
     return Plan(steps, order, actions, naive, naive_steps, states, list(probes))
 
