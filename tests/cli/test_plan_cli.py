@@ -351,3 +351,46 @@ def test_a_step_on_a_queue_manager_from_auto_configuration_files_needs_a_restart
     assert (
         "### Step 2 on QM1 (`02-QM1.mqsc`) — restart" in md.stdout and "**Restart:** lands when" in md.stdout
     )
+
+
+def two_paths(folder: Path, direct: str, west: str) -> Path:
+    """ORD publishes to a durable on USA two ways: directly (zone Z1) and through WEST (into zone Z2 there);
+    ``direct`` and ``west``: the outgoing selector of ORD's route to USA and of WEST's (empty: none)."""
+
+    def route(peer: str, zone: str, selector: str = "") -> str:
+        text = f"[{peer}]\nurl = tcp://{peer.lower()}:7222\nzone_name = {zone}\nzone_type = 1hop\n"
+        return text + (f'outgoing_topic=orders selector="{selector}"\n' if selector else "") + "\n"
+
+    for server, routes, durables in (
+        ("ORD", route("USA", "Z1", direct) + route("WEST", "Z1"), ""),
+        ("WEST", route("ORD", "Z1") + route("USA", "Z2", west), ""),
+        ("USA", route("ORD", "Z1") + route("WEST", "Z2"), "orders BILLING\n"),
+    ):
+        home = folder / "ems" / server
+        home.mkdir(parents=True)
+        (home / "tibemsd.conf").write_text(
+            f"server = {server}\ntopics = topics.conf\nroutes = routes.conf\ndurables = durables.conf\n"
+        )
+        (home / "topics.conf").write_text("orders global\n")
+        (home / "routes.conf").write_text(routes)
+        (home / "durables.conf").write_text(durables)
+    return folder
+
+
+def test_route_selectors_are_widened_before_they_are_narrowed(tmp_path: Path) -> None:
+    """The filtering moves from WEST's route to ORD's direct one: narrowing ORD's first (the naive order,
+    by name) would drop ORD's publications that only the direct path let through (country <> 'USA')
+    while WEST still filters them; widening WEST's first lets them through both ways meanwhile."""
+    before = two_paths(tmp_path / "before", "", "country='USA'")
+    after = two_paths(tmp_path / "after", "country='USA'", "")
+    result = plan(str(before), str(after), "-o", "json")
+    assert result.exit_code == 0, result.stderr + result.stdout
+    got = steps(result)
+    assert [(s["node"], s["commands"]) for s in got] == [
+        ("WEST", ["removeprop route USA outgoing_topic=orders"]),
+        ("ORD", ["addprop route USA outgoing_topic=orders selector=\"country='USA'\""]),
+    ]
+    assert all(s["lost"] == [] for s in got)
+    data = result.json()
+    assert isinstance(data, dict)
+    assert data["naive"]["order"] == ["ORD", "WEST"] and data["naive"]["lost"] > 0

@@ -18,7 +18,8 @@ The other orders the products and IBM's procedures ask for — a topic host adde
 removed, a member joined before topics move to it and topics moved off before it leaves, route
 selectors widened before narrowed — are not written as rules here: a state that breaks them is refused
 by validate (a clustered object on a queue manager outside its cluster, a cluster topic conflict...)
-or loses publications, and the search (``search``) avoids both.
+or loses publications, and the search (``search``) avoids both (semantics §9 says why a selector change
+has a window only across two paths).
 """
 
 from __future__ import annotations
