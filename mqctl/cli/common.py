@@ -6,9 +6,8 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import click
 import typer
@@ -41,11 +40,11 @@ class FailOn(StrEnum):
     info = "info"
 
 
-@dataclass(frozen=True, slots=True)
-class Invocation:
+class Invocation(NamedTuple):
     """The global options of one `mqctl` run, as given: the root callback puts them in click's context
     object (``ctx.obj``), which every subcommand's context inherits, so they travel with the invocation
-    instead of living in a global that outlives it (two runs in one process, tests, threads)."""
+    instead of living in a global that outlives it (two runs in one process, tests, threads). A frozen
+    ``NamedTuple`` rather than a dataclass: ``dataclasses`` is not otherwise loaded at start-up."""
 
     db: str | None = None
     """``--db`` / ``MQCTL_DB`` as given; resolved (default store, bare path) by ``store_url``."""
