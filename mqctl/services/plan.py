@@ -117,12 +117,17 @@ def step_texts(plan: Plan) -> list[StepText]:
                 StepText(
                     mqsc_commands(step.edits, now[step.node]),
                     mqsc_commands(step.rollback, previous[step.node]),
-                    mqsc_checks(step.edits),
+                    mqsc_checks(step.edits, previous[step.node], now[step.node]),
                 )
             )
         else:
+            b, a = previous[step.node], now[step.node]
             out.append(
-                StepText(admin_commands(step.edits), admin_commands(step.rollback), admin_checks(step.edits))
+                StepText(
+                    admin_commands(step.edits, b, a),
+                    admin_commands(step.rollback, a, b),
+                    admin_checks(step.edits),
+                )
             )
         previous = now
     return out

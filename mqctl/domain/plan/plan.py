@@ -8,8 +8,9 @@ from mqctl.domain.diff.objects import ObjectChange
 from mqctl.domain.diff.probes import Probe
 from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect, NodeState, Topology
+from mqctl.domain.objects.edits import Kind
 from mqctl.domain.plan.actions import Action, cut
-from mqctl.domain.plan.edits import Edit, edits_between
+from mqctl.domain.plan.edits import Edit, edits_between, name_of
 from mqctl.domain.plan.search import Order, PlanEntry, States, Verdict, choose
 from mqctl.domain.plan.states import empty_like, split
 
@@ -138,8 +139,10 @@ def _footprints(
     cluster_actions: dict[str, set[int]] = {}
     for a in actions:
         for e in a.edits:
-            kind = {"selector": "route-selector"}.get(e.kind, e.kind)
-            name = a.node if kind in ("qmgr", "server") else e.name
+            kind = "route-selector" if e.kind is Kind.ROUTE_SELECTOR else str(e.kind)
+            if e.kind is Kind.NODE:  # diff names a queue manager "qmgr", an EMS server "server"
+                by_key.setdefault(("server", a.node, a.node), set()).add(a.index)
+            name = a.node if e.kind is Kind.NODE else name_of(e)
             by_key.setdefault((kind, a.node, name), set()).add(a.index)
             if kind in ("channel", "qmgr", "namelist"):
                 cluster_actions.setdefault(a.node, set()).add(a.index)
