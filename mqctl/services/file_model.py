@@ -49,6 +49,9 @@ class FileModel:
     """MQSC files without a command (nothing was made of them)."""
     notes: list[str] = field(default_factory=list)
     """What the YAML held and mqctl did not model: kinds skipped, ConfigMaps nothing mounts (named)."""
+    autoconfig: list[str] = field(default_factory=list)
+    """Queue managers whose MQSC came from auto-configuration files (a Kubernetes YAML's ConfigMaps and
+    Secrets, which the container applies at every start): a change to them lands when the pod restarts."""
 
 
 def classify(paths: Sequence[str | Path]) -> tuple[list[MqscFile], list[EmsFile]]:
@@ -113,6 +116,7 @@ def read_files(paths: Sequence[str | Path], encoding: str | None = None) -> File
         if estate is not None:
             model.notes += estate_notes(estate)
             kube = KubeImport(estate)
+            model.autoconfig = [qm.name for qm in estate.queue_managers if qm.autoconfig]
             try:
                 import_estate(store, estate, synthetic=True, into=kube)
             except InputError as exc:
