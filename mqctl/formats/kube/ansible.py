@@ -43,8 +43,11 @@ def _command(entry: yaml.Node, file: str) -> str:
     body = {k.value: v for k, v in entry.value if isinstance(k, yaml.ScalarNode)}
     line = entry.start_mark.line + 1
     verb = body.get("command")
-    if not isinstance(verb, yaml.ScalarNode):
-        raise InputError("an mq_commands entry without command:", file=file, line=line)
+    if not isinstance(verb, yaml.ScalarNode) or not str(verb.value).strip():
+        # an empty ``command:`` is the blank entry of IBM's template cmds file, not a command
+        raise InputError(
+            "an mq_commands entry without command: (an empty template entry?)", file=file, line=line
+        )
     words = [str(verb.value).upper()]
     qualifier = body.get("qualifier")
     if isinstance(qualifier, yaml.ScalarNode):

@@ -126,6 +126,9 @@ class _Data:
     line: int
     items: dict[str, Item]
     labels: dict[str, str]
+    unreadable: dict[str, InputError] = field(default_factory=dict)
+    """Keys whose value is no text (a keystore in a Secret, an empty value): an error only when a queue
+    manager mounts them as MQSC or qm.ini; MQ never reads the others as text."""
 
 
 @dataclass
@@ -157,7 +160,7 @@ def read_estate(sources: Iterable[tuple[str, str]], names: Mapping[str, str] | N
 
                 commands.append(commands_item(top["mq_commands"], file, (names or {}).get(file)))
                 continue
-            _document(node, file, lines, estate, data, pending)
+            _document(node, file, lines, estate, data, pending, (names or {}).get(file))
     mounted: set[tuple[str, str]] = set()
     for spec in pending:
         estate.queue_managers.append(_resolve(spec, data, mounted))
@@ -181,6 +184,10 @@ def _compose(text: str, file: str) -> list[yaml.Node]:
     try:
         return [node for node in yaml.compose_all(text, Loader=_LOADER) if node is not None]
     except yaml.MarkedYAMLError as exc:
+        # a chart's template (``{{- if … }}``) is no YAML until rendered: say so, not the parser's complaint
+        from mqctl.formats.kube.placeholders import check_rendered
+
+        check_rendered(text, lambda line, column: (file, line, column))
         mark = exc.problem_mark or exc.context_mark
         problem = escaped(clip(str(exc.problem or exc.context or "not valid"), 80))
         raise InputError(
@@ -218,25 +225,26 @@ def _document(
     estate: Estate,
     data: dict[tuple[str, str], _Data],
     pending: list[_Pending],
+    given: str | None = None,
 ) -> None:
     top = _map(node)
     kind = _text(top.get("kind"))
     meta = _map(top.get("metadata"))
     line, column = _at(node)
     if kind is None and "queueManager" in top and isinstance(top["queueManager"], yaml.MappingNode):
-        pending.append(_helm_values(top["queueManager"], file))
+        pending.append(_helm_values(top["queueManager"], file, given))
         return
     if kind == "List":
         for child in top["items"].value if isinstance(top.get("items"), yaml.SequenceNode) else []:
-            _document(child, file, lines, estate, data, pending)
+            _document(child, file, lines, estate, data, pending, given)
         return
     if kind in ("ConfigMap", "Secret"):
         name = _text(meta.get("name"))
         if name is None:
             raise InputError(f"a {kind} without metadata.name", file=file, line=line, column=column)
         labels = {k: v for k, n in _map(meta.get("labels")).items() if (v := _text(n)) is not None}
-        items = _config_items(kind, name, top, file, lines)
-        data[(kind, name)] = _Data(kind, name, file, line, items, labels)
+        items, unreadable = _config_items(kind, name, top, file, lines)
+        data[(kind, name)] = _Data(kind, name, file, line, items, labels, unreadable)
         return
     api = _text(top.get("apiVersion")) or ""
     if kind == "QueueManager" and api.startswith(QUEUE_MANAGER_GROUP):
@@ -247,19 +255,26 @@ def _document(
 
 def _config_items(
     kind: str, name: str, top: dict[str, yaml.Node], file: str, lines: list[str]
-) -> dict[str, Item]:
+) -> tuple[dict[str, Item], dict[str, InputError]]:
+    """The keys read as text, and those that are not (refused only if mounted: ``_Data.unreadable``)."""
     source = f"{kind} {name}"
     items: dict[str, Item] = {}
+    unreadable: dict[str, InputError] = {}
     secret = kind == "Secret"
-    for key, value in _map(top.get("data")).items():
-        if secret:
-            items[key] = _decoded(key, value, source, file)
-        else:
-            items[key] = _item(key, value, source, file, lines, secret=False)
+    entries = [(k, v, False) for k, v in _map(top.get("data")).items()]
     if secret:
-        for key, value in _map(top.get("stringData")).items():
-            items[key] = _item(key, value, source, file, lines, secret=True)
-    return items
+        entries += [(k, v, True) for k, v in _map(top.get("stringData")).items()]
+    for key, value, clear in entries:
+        try:
+            if secret and not clear:
+                items[key] = _decoded(key, value, source, file)
+            else:
+                items[key] = _item(key, value, source, file, lines, secret=secret)
+            unreadable.pop(key, None)
+        except InputError as exc:
+            unreadable[key] = exc
+            items.pop(key, None)
+    return items, unreadable
 
 
 def _item(key: str, node: yaml.Node, source: str, file: str, lines: list[str], *, secret: bool) -> Item:
@@ -344,7 +359,7 @@ def _queue_manager(
     return _Pending(name, at, f"QueueManager {resource}", refs, helm=False)
 
 
-def _helm_values(node: yaml.Node, file: str) -> _Pending:
+def _helm_values(node: yaml.Node, file: str, given: str | None = None) -> _Pending:
     qm = _map(node)
     refs: list[tuple[str, Ref]] = []
     for key, (section, kind) in HELM_LISTS.items():
@@ -353,7 +368,7 @@ def _helm_values(node: yaml.Node, file: str) -> _Pending:
             refs.append((section, _ref(kind, entry, file)))
     name_node = qm.get("name")
     at = (file, *_at(name_node if name_node is not None else node))
-    return _Pending(_text(name_node), at, f"Helm values {file}", refs, helm=True)
+    return _Pending(_text(name_node) or given, at, f"Helm values {file}", refs, helm=True)
 
 
 def _resolve(
@@ -366,7 +381,7 @@ def _resolve(
     if name is None:
         raise InputError(
             f"{spec.origin}: no queue manager name (set spec.queueManager.name, or queueManager.name in "
-            "Helm values)",
+            f"Helm values; the chart then names it after the release: give it as QM1={file})",
             file=file,
             line=line,
             column=column,
@@ -392,9 +407,12 @@ def _resolve(
                 column=ref.column,
             )
         mounted.add((ref.kind, ref.name))
-        keys = ref.items if ref.items is not None else tuple((k, ref.line, ref.column) for k in found.items)
+        every = sorted(set(found.items) | set(found.unreadable))
+        keys = ref.items if ref.items is not None else tuple((k, ref.line, ref.column) for k in every)
         for key, key_line, key_column in keys:
             item = found.items.get(key)
+            if item is None and key in found.unreadable:
+                raise found.unreadable[key]
             if item is None:
                 raise InputError(
                     f"{spec.origin} mounts key {clip(key)} of {ref.kind} {clip(ref.name)}, which has no such key",
@@ -418,10 +436,11 @@ def _check_ref(ref: Ref) -> None:
 
 
 def _release_name(spec: _Pending, data: dict[tuple[str, str], _Data]) -> str | None:
-    """The release a rendered chart's ConfigMaps carry (``app.kubernetes.io/instance``), when one."""
+    """The queue manager the chart names after the release its rendered ConfigMaps carry
+    (``app.kubernetes.io/instance``), when one: ``queueManager.name | default .Release.Name | replace "-" ""``."""
     releases = {
         found.labels[RELEASE_LABEL]
         for _, ref in spec.refs
         if (found := data.get((ref.kind, ref.name))) is not None and RELEASE_LABEL in found.labels
     }
-    return releases.pop() if len(releases) == 1 else None
+    return releases.pop().replace("-", "") if len(releases) == 1 else None
