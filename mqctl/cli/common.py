@@ -139,3 +139,24 @@ def parse_props(items: Sequence[str], obj: str) -> dict[str, str | None]:
                 )
             props[key] = value.strip() if sep else None
     return props
+
+
+def two_sides(
+    git: list[str], before: str | None, after: str | None, encoding: str | None
+) -> tuple[list[str], str | None]:
+    """The two sides ``diff`` and ``plan`` take (``--git REV:PATH`` ones first) and the checked encoding."""
+    from mqctl.domain.errors import InputError
+
+    if len(git) > 2:
+        raise InputError("is given more than twice (there are two sides)", attribute="--git")
+    sides = [f"git:{g}" for g in git] + [s for s in (before, after) if s is not None]
+    if len(sides) != 2:
+        raise InputError(
+            f"needs two sides, BEFORE and AFTER (or --git REV:PATH and AFTER); got {len(sides)}",
+            attribute="BEFORE AFTER",
+        )
+    if encoding is None:
+        return sides, None
+    from mqctl.formats.text_io import check_encoding
+
+    return sides, check_encoding(encoding)

@@ -80,22 +80,10 @@ def diff_command(
     ),
 ) -> None:
     """Compare two versions of an estate: objects, validate findings, and whose publications change."""
-    from mqctl.domain.errors import InputError
+    from mqctl.cli.common import two_sides
     from mqctl.services.diff import run_diff
 
-    if len(git) > 2:
-        raise InputError("is given more than twice (there are two sides)", attribute="--git")
-    sides = [f"git:{g}" for g in git] + [s for s in (before, after) if s is not None]
-    if len(sides) != 2:
-        raise InputError(
-            f"needs two sides, BEFORE and AFTER (or --git REV:PATH and AFTER); got {len(sides)}",
-            attribute="BEFORE AFTER",
-        )
-    enc = None
-    if encoding is not None:
-        from mqctl.formats.text_io import check_encoding
-
-        enc = check_encoding(encoding)
+    sides, enc = two_sides(git, before, after, encoding)
     report = run_diff(
         sides[0],
         sides[1],

@@ -59,22 +59,10 @@ def plan_command(
     ),
 ) -> None:
     """Order a change into steps, one node each, so that no state on the way loses publications."""
-    from mqctl.domain.errors import InputError
+    from mqctl.cli.common import two_sides
     from mqctl.services.plan import run_plan
 
-    if len(git) > 2:
-        raise InputError("is given more than twice (there are two sides)", attribute="--git")
-    sides = [f"git:{g}" for g in git] + [s for s in (before, after) if s is not None]
-    if len(sides) != 2:
-        raise InputError(
-            f"needs two sides, BEFORE and AFTER (or --git REV:PATH and AFTER); got {len(sides)}",
-            attribute="BEFORE AFTER",
-        )
-    enc = None
-    if encoding is not None:
-        from mqctl.formats.text_io import check_encoding
-
-        enc = check_encoding(encoding)
+    sides, enc = two_sides(git, before, after, encoding)
     report = run_plan(sides[0], sides[1], max_probes=max_probes, encoding=enc, out=out)
     if output is PlanOutput.json:
         from mqctl.render.plan import write_json

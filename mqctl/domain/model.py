@@ -9,9 +9,10 @@ that ``validate`` findings can point there; objects defined from the shell have 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 
 class Dialect(StrEnum):
@@ -269,6 +270,20 @@ class Topology:
 
     def extend(self, objects: Iterable[object]) -> Topology:
         return self.add(*objects)
+
+    def mapped(self, move: Callable[[Any], Any]) -> Topology:
+        """A copy with ``move`` applied to every definition (nodes and what is defined on them; the
+        memberships as they are): how a door puts source positions back where the user's files are."""
+        return Topology(
+            nodes={name: move(n) for name, n in self.nodes.items()},
+            memberships=self.memberships,
+            topics=[move(t) for t in self.topics],
+            subscriptions=[move(s) for s in self.subscriptions],
+            routes=[move(r) for r in self.routes],
+            route_selectors=[move(r) for r in self.route_selectors],
+            channels=[move(c) for c in self.channels],
+            namelists=[move(n) for n in self.namelists],
+        )
 
     def _add_one(self, obj: object) -> None:
         if isinstance(obj, Node):

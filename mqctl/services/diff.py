@@ -281,16 +281,7 @@ def _relocated(topology: Topology, temporary: str, path: str) -> Topology:
             return obj
         return dataclasses.replace(obj, source_file=file.removeprefix(temporary + "/"))
 
-    return Topology(
-        nodes={name: move(n) for name, n in topology.nodes.items()},
-        memberships=topology.memberships,
-        topics=[move(t) for t in topology.topics],
-        subscriptions=[move(s) for s in topology.subscriptions],
-        routes=[move(r) for r in topology.routes],
-        route_selectors=[move(r) for r in topology.route_selectors],
-        channels=[move(c) for c in topology.channels],
-        namelists=[move(n) for n in topology.namelists],
-    )
+    return topology.mapped(move)
 
 
 def check_same_estate(before: Side, after: Side) -> None:

@@ -312,13 +312,4 @@ def relocated_topology(topology: Topology, relocate: dict[tuple[str, int], int])
             return obj
         return dataclasses.replace(obj, source_line=relocated_line(relocate, obj.source_file, line))
 
-    return Topology(
-        nodes={name: move(n) for name, n in topology.nodes.items()},
-        memberships=topology.memberships,
-        topics=[move(t) for t in topology.topics],
-        subscriptions=[move(s) for s in topology.subscriptions],
-        routes=[move(r) for r in topology.routes],
-        route_selectors=[move(r) for r in topology.route_selectors],
-        channels=[move(c) for c in topology.channels],
-        namelists=[move(n) for n in topology.namelists],
-    )
+    return topology.mapped(move)
