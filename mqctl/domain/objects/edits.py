@@ -100,6 +100,10 @@ class Define:
 
     obj: object
     replace: bool = False
+    observed: bool = False
+    """The object as a DISPLAY capture shows it (semantics §9, "Observed state"): a subscription's
+    TOPICSTR is the resolved topic string, its TOPICOBJ a record of how it was made, not composed again
+    (the object named need not be in the model)."""
 
     @property
     def kind(self) -> Kind:
