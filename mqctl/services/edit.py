@@ -20,6 +20,10 @@ from mqctl.domain.objects.apply import apply
 from mqctl.domain.objects.edits import Alter, Change, Define, Delete, Edit, Facts, Kind, reads
 from mqctl.store.repository import NodeRef, Store
 
+WHOLE_OVER = 256
+"""Past this many objects of one collection named by the edits (a capture's thousands of subscriptions),
+the collection is loaded whole, in one query, rather than one indexed query per object."""
+
 
 def edit(
     store: Store,
@@ -44,6 +48,7 @@ def edit(
         before = NodeState(node=first.obj)
     else:
         keys, parts = reads(edits)
+        parts |= {attr for attr, named in keys.items() if len(named) > WHOLE_OVER}
         touched = frozenset(keys.get("topics", ()))
         before = store.load_node_slice(ref, keys, parts)
     after = _copy(before)
