@@ -14,10 +14,10 @@ import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 
 from mqctl.domain.errors import InputError
-from mqctl.domain.model import Cluster, Dialect, Node, NodeState, Route, TopicObject
+from mqctl.domain.model import Cluster, Dialect, Node, NodeState, Route, Subscription, TopicObject
 from mqctl.domain.objects import routes, topic_objects
 from mqctl.domain.objects.apply import apply
-from mqctl.domain.objects.edits import Alter, Change, Define, Delete, Edit, Facts, Kind, reads
+from mqctl.domain.objects.edits import NO_FACTS, Alter, Change, Define, Delete, Edit, Facts, Kind, reads
 from mqctl.store.repository import NodeRef, Store
 
 WHOLE_OVER = 256
@@ -143,18 +143,20 @@ def _facts(store: Store, ref: NodeRef | None, state: NodeState, one: Edit, touch
     objects the edits name, loaded into ``state``, where the edits before ``one`` may have changed them."""
     if isinstance(one, Define):
         obj = one.obj
+        if type(obj) is Subscription:  # most edits of a capture: no facts, no further tests
+            return NO_FACTS
         if isinstance(obj, Node):
             return Facts(parent_dialect=_dialect(store, obj.parent), node_exists=ref is not None)
         if isinstance(obj, Route):
             return Facts(peer_dialect=_dialect(store, obj.peer))
         if one.kind is Kind.TOPIC and state.node.dialect is Dialect.MQ and ref is not None:
             return Facts(topicstr_holder=_topicstr_holder(store, ref, state, obj, touched))
-        return Facts()
+        return NO_FACTS
     if isinstance(one, Alter) and one.kind is Kind.NODE:
         return Facts(parent_dialect=_dialect(store, one.changes.get("parent")))
     if isinstance(one, Delete) and one.kind is Kind.NODE and ref is not None:
         return Facts(dependents=tuple(node_dependents(store, ref)))
-    return Facts()
+    return NO_FACTS
 
 
 def _topicstr_holder(

@@ -188,6 +188,11 @@ def reads(edits: Sequence[Edit]) -> tuple[dict[str, list[str]], frozenset[str]]:
     keys: dict[str, list[str]] = {}
     parts: set[str] = set()
     for one in edits:
+        if type(one) is Define and type(sub := one.obj) is Subscription:  # a capture's thousands: briefly
+            keys.setdefault("subscriptions", []).append(sub.name)
+            if sub.topicobj and not one.observed:  # composed from the object's TOPICSTR
+                keys.setdefault("topics", []).append(sub.topicobj)
+            continue
         kind = one.kind
         if isinstance(one, Define):
             key = _key(kind, one.obj)
