@@ -1,5 +1,5 @@
-"""What every command shares: the store URL and its units of work, the output option, and the renderers
-(``mqctl.render.console``) under the names the commands use."""
+"""What every command shares: the invocation's global options and its store's units of work, the output
+option, and the renderers (``mqctl.render.console``) under the names the commands use."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
+import click
 import typer
 
 from mqctl.render.console import console, emit_json, err_console  # noqa: F401 - the commands' renderers
@@ -39,11 +40,14 @@ class FailOn(StrEnum):
     info = "info"
 
 
-class Settings:
-    """Global options (set by the main callback)."""
+class Invocation(NamedTuple):
+    """The global options of one `mqctl` run, as given: the root callback puts them in click's context
+    object (``ctx.obj``), which every subcommand's context inherits, so they travel with the invocation
+    instead of living in a global that outlives it (two runs in one process, tests, threads). A frozen
+    ``NamedTuple`` rather than a dataclass: ``dataclasses`` is not otherwise loaded at start-up."""
 
     db: str | None = None
-    debug: bool = False
+    """``--db`` / ``MQCTL_DB`` as given; resolved (default store, bare path) by ``store_url``."""
 
 
 OUTPUT_OPTION = typer.Option(
@@ -51,10 +55,19 @@ OUTPUT_OPTION = typer.Option(
 )
 
 
+def invocation() -> Invocation:
+    """The running command's global options (the root callback's ``ctx.obj``)."""
+    found = click.get_current_context().find_object(Invocation)
+    if found is None:  # a command run without the root group: a bug, not the default store
+        raise RuntimeError("no mqctl invocation: the command was not run through mqctl's root group")
+    return found
+
+
 def store_url() -> str:
+    """The store of the running command: its ``--db``, ``MQCTL_DB`` or the default store."""
     from mqctl.services.store_access import resolve_url
 
-    return resolve_url(Settings.db)
+    return resolve_url(invocation().db)
 
 
 @contextmanager

@@ -74,6 +74,7 @@ def explain_command(
     ),
 ) -> None:
     """Explain how one publication routes (dry run: nothing is sent anywhere)."""
+    from mqctl.domain.errors import InputError
     from mqctl.domain.explanation import Publication
     from mqctl.domain.messages import Message, parse_header, parse_property
     from mqctl.domain.valid_text import check_text
@@ -88,6 +89,8 @@ def explain_command(
     ):
         for value in values:  # before any of them is looked up in the store
             check_text(value, attribute=option)
+            if option in ("--from", "--down") and not value.strip():  # `--down=`: no name, not a node
+                raise InputError(f"{option} needs a node name")
     properties = dict(parse_property(p) for p in prop)
     headers = dict(Message.create(properties, dict(parse_header(h) for h in header)).headers)
     failures = _failures(down, link_down, offline)

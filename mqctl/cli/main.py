@@ -18,7 +18,7 @@ import typer
 
 from mqctl import __version__
 from mqctl.cli.apps import VERB_APPS, PlacedGroup, verb_group
-from mqctl.cli.common import Settings
+from mqctl.cli.common import Invocation
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "define": ("mqctl.cli.objects", "define_app"),
@@ -81,6 +81,7 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def main(
+    ctx: typer.Context,
     db_url: str | None = typer.Option(
         None,
         "--db",
@@ -93,9 +94,9 @@ def main(
         False, "--version", callback=_version, is_eager=True, help="Show the version."
     ),
 ) -> None:
-    """Global options."""
-    Settings.db = db_url
-    Settings.debug = debug
+    """Global options: they travel with the invocation (``ctx.obj``), read by ``common.store_url``.
+    ``--debug`` is read by ``run`` from the arguments (its handlers run after the context is closed)."""
+    ctx.obj = Invocation(db=db_url)
 
 
 INTERNAL = 4
@@ -103,7 +104,9 @@ INTERNAL = 4
 
 
 def _debugging() -> bool:
-    return Settings.debug or "--debug" in sys.argv[1:] or os.environ.get("MQCTL_DEBUG") == "1"
+    """``--debug`` in any case (option names are case-insensitive), or ``MQCTL_DEBUG=1``: read from the
+    process, as the failure may come before the root callback ran or after its context closed."""
+    return any(arg.lower() == "--debug" for arg in sys.argv[1:]) or os.environ.get("MQCTL_DEBUG") == "1"
 
 
 def _traceback() -> None:

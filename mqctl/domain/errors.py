@@ -6,6 +6,8 @@ turns it into one line on stderr and an exit code. The domain raises them; nothi
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from mqctl.text import escape_char
 
 
@@ -82,6 +84,38 @@ class InputError(MqctlError):
     """Bad input or usage: exit 2, nothing changed."""
 
     exit_code = 2
+
+
+class InputErrors(InputError):
+    """Several errors of one input reported together (every syntax error of a script, every bad line of
+    a configuration file, as runmqsc reports them): reads as its first, so a door that stops at one
+    error shows that one; ``errors`` holds each, in input order (``validate --file`` makes a finding of
+    each, so CI sees them in one run)."""
+
+    def __init__(self, errors: Sequence[InputError]) -> None:
+        first = errors[0]
+        super().__init__(
+            first.message,
+            obj=first.obj,
+            attribute=first.attribute,
+            file=first.file,
+            line=first.line,
+            column=first.column,
+        )
+        self.errors = list(errors)
+
+
+def raise_all(errors: Sequence[InputError]) -> None:
+    """Raise the errors collected, one as itself, several as ``InputErrors``; nothing when none."""
+    if len(errors) == 1:
+        raise errors[0]
+    if errors:
+        raise InputErrors(errors)
+
+
+def collected(errors: list[InputError], err: InputError) -> None:
+    """Add ``err`` to ``errors``, each of a collection in its own right."""
+    errors.extend(err.errors if isinstance(err, InputErrors) else [err])
 
 
 class NotFoundError(InputError):

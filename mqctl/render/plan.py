@@ -62,6 +62,14 @@ def render_text(report: PlanReport) -> None:
     console.print(f"\n[bold {style}]{escape(headline(report))}[/bold {style}]", soft_wrap=True)
 
 
+RESTART = (
+    "lands when the pod restarts: {node}'s MQSC comes from auto-configuration files, which its container "
+    "applies at every start. Put these commands in them (a DELETE too: removing a DEFINE from the files "
+    "deletes nothing), then restart the pod, and only then the next step."
+)
+"""The runbook's word on a step with ``restart`` (semantics §9, Transitions)."""
+
+
 def _text_step(console, escape, step: Step, text: StepText, script: str) -> None:  # type: ignore[no-untyped-def]
     flags = [f for f, on in (("quiesce its publishers", step.quiesce), ("restart", step.restart)) if on]
     more = f"  [yellow]({', '.join(flags)})[/yellow]" if flags else ""
@@ -70,6 +78,8 @@ def _text_step(console, escape, step: Step, text: StepText, script: str) -> None
     )
     for action in step.actions:
         console.print(f"  [dim]{escape(action.label)}[/dim]", soft_wrap=True)
+    if step.restart:
+        console.print(f"  [yellow]{escape(RESTART.format(node=step.node))}[/yellow]", soft_wrap=True)
     for line in text.commands:
         console.print(f"    {escape(line)}", soft_wrap=True)
     if step.verdict.refused:
@@ -117,6 +127,8 @@ def render_markdown(report: PlanReport) -> str:
             "",
         ]
         out += [f"- {_cell(a.label)}" for a in step.actions]
+        if step.restart:
+            out += ["", f"**Restart:** {_cell(RESTART.format(node=step.node))}"]
         out += ["", _fence(text.commands), ""]
         if step.verdict.refused:
             out += [f"**Refused:** {_cell(step.verdict.refused)}", ""]

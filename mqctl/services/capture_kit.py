@@ -7,6 +7,7 @@ from pathlib import Path
 
 from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect
+from mqctl.domain.suggest import did_you_mean
 from mqctl.formats.display.kit import DEFAULT_EMS_URL, SCRIPTS, kit_files
 from mqctl.services.files import write_files
 from mqctl.services.out_folder import check_out_folder
@@ -23,7 +24,8 @@ def capture_kit(store: Store, out: Path, *, nodes: list[str], force: bool = Fals
     wanted = list(dict.fromkeys(nodes)) or sorted(topology.nodes)
     unknown = [n for n in wanted if n not in topology.nodes]
     if unknown:
-        raise InputError(f"no such queue manager or EMS server {unknown[0]}", attribute="--qmgr")
+        near = did_you_mean(unknown[0], topology.nodes)
+        raise InputError(f"no such queue manager or EMS server{near}", obj=unknown[0], attribute="--qmgr")
     if not wanted:
         raise InputError("the model holds no queue manager nor EMS server: nothing to capture")
     urls: dict[str, str] = {}

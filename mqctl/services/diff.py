@@ -37,6 +37,8 @@ class Side:
     topology: Topology
     notes: list[str] = field(default_factory=list)
     """What the side's files held and the model leaves out (YAML kinds skipped, ConfigMaps not mounted)."""
+    autoconfig: frozenset[str] = frozenset()
+    """Queue managers whose definitions came from auto-configuration files (``FileModel.autoconfig``)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"side": self.spec, "kind": self.kind}
@@ -134,7 +136,8 @@ def read_side(spec: str, *, encoding: str | None = None, role: str = "side") -> 
 
             return Side(spec, "snapshot", read_topology(path))
         notes: list[str] = []
-        return Side(spec, "files", _files_topology([spec], encoding, notes), notes)
+        auto: set[str] = set()
+        return Side(spec, "files", _files_topology([spec], encoding, notes, auto), notes, frozenset(auto))
     except MqctlError as exc:
         if isinstance(exc, InputError) and (exc.file or exc.obj):
             raise
@@ -148,7 +151,10 @@ def _store_topology(url: str) -> Topology:
 
 
 def _files_topology(
-    paths: Sequence[str | Path], encoding: str | None, notes: list[str] | None = None
+    paths: Sequence[str | Path],
+    encoding: str | None,
+    notes: list[str] | None = None,
+    autoconfig: set[str] | None = None,
 ) -> Topology:
     from mqctl.services.file_model import read_files
 
@@ -157,6 +163,8 @@ def _files_topology(
         raise model.errors[0]
     if notes is not None:
         notes += model.notes
+    if autoconfig is not None:
+        autoconfig.update(model.autoconfig)
     return model.topology
 
 
@@ -220,10 +228,11 @@ def _git_side(spec: str, encoding: str | None) -> Side:
             with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
                 _unpack(tar, root)
             base = root / prefix if (root / prefix / path).exists() else root
-            topology = _files_topology([base / path], encoding)
+            auto: set[str] = set()
+            topology = _files_topology([base / path], encoding, autoconfig=auto)
         except MqctlError as exc:
             raise _in_repository(exc, str(root), prefix) from None
-        return Side(f"git:{spec}", "git", _relocated(topology, str(base), path))
+        return Side(f"git:{spec}", "git", _relocated(topology, str(base), path), autoconfig=frozenset(auto))
 
 
 def _unpack(tar: Any, root: Path) -> None:

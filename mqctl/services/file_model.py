@@ -20,11 +20,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mqctl.domain.errors import InputError, MqctlError, clip
+from mqctl.domain.errors import InputError, InputErrors, MqctlError, clip
 from mqctl.domain.model import Topology
 from mqctl.domain.validation import FileRef, Finding, find_rule, finding
 from mqctl.formats.walk import files_under
-from mqctl.services.formats import FileRejected, MqscFile, import_ems, import_mqsc, mqsc_files, named_path
+from mqctl.services.formats import MqscFile, import_ems, import_mqsc, mqsc_files, named_path
 
 EMS_CONFIG_SUFFIXES = {".conf", ".json"}
 
@@ -49,6 +49,9 @@ class FileModel:
     """MQSC files without a command (nothing was made of them)."""
     notes: list[str] = field(default_factory=list)
     """What the YAML held and mqctl did not model: kinds skipped, ConfigMaps nothing mounts (named)."""
+    autoconfig: list[str] = field(default_factory=list)
+    """Queue managers whose MQSC came from auto-configuration files (a Kubernetes YAML's ConfigMaps and
+    Secrets, which the container applies at every start): a change to them lands when the pod restarts."""
 
 
 def classify(paths: Sequence[str | Path]) -> tuple[list[MqscFile], list[EmsFile]]:
@@ -113,6 +116,7 @@ def read_files(paths: Sequence[str | Path], encoding: str | None = None) -> File
         if estate is not None:
             model.notes += estate_notes(estate)
             kube = KubeImport(estate)
+            model.autoconfig = [qm.name for qm in estate.queue_managers if qm.autoconfig]
             try:
                 import_estate(store, estate, synthetic=True, into=kube)
             except InputError as exc:
@@ -200,11 +204,11 @@ def estate_notes(estate: object) -> list[str]:
 
 def import_error(exc: InputError, path: Path) -> list[Finding]:
     """IMPORT_ERROR at the file, line and column of each error of the file (a script refused as a whole
-    names all of them, as runmqsc does); a selector that does not parse is an INVALID_SELECTOR there too."""
+    names all of them, as runmqsc does, and so does an EMS configuration file); a selector that does not parse is an INVALID_SELECTOR there too."""
     from mqctl.domain.selector import SelectorError
 
     out: list[Finding] = []
-    for error in exc.errors if isinstance(exc, FileRejected) else [exc]:
+    for error in exc.errors if isinstance(exc, InputErrors) else [exc]:
         file = error.file or exc.file or str(path)
         what = MqctlError(error.message, obj=error.obj, attribute=error.attribute).one_line()
         column = f" (column {error.column})" if error.column is not None and error.line is not None else ""

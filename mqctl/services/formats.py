@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mqctl.domain.errors import InputError
+from mqctl.domain.errors import InputError, InputErrors
 from mqctl.domain.model import Dialect, Node, NodeState, SubType
 from mqctl.domain.names import check_mq_name, check_node_name, node_label
 from mqctl.domain.objects import nodes
@@ -36,21 +36,9 @@ class FileResult:
     run: ScriptRun = field(default_factory=ScriptRun)
 
 
-class FileRejected(InputError):
-    """A file refused as a whole: reads as its first error; ``errors`` holds every one, in file order,
-    as runmqsc reports them (``validate --file`` makes a finding of each, so CI sees them in one run)."""
-
-    def __init__(self, errors: Sequence[InputError]) -> None:
-        first = errors[0]
-        super().__init__(
-            first.message,
-            obj=first.obj,
-            attribute=first.attribute,
-            file=first.file,
-            line=first.line,
-            column=first.column,
-        )
-        self.errors = list(errors)
+class FileRejected(InputErrors):
+    """A script refused as a whole: reads as its first error; ``errors`` holds every one, in file order,
+    as runmqsc reports them."""
 
 
 def _ensure_node(store: Store, name: str, dialect: Dialect, create: bool) -> NodeRef:
@@ -276,7 +264,10 @@ def _hint_door(err: InputError, doors: Mapping[Path | None, sniff.Kind], encodin
                 text = read_text_file(path, encoding)
             except InputError:
                 return
-            err.message += sniff.hint(text, door)
+            hint = sniff.hint(text, door)
+            err.message += hint
+            if isinstance(err, InputErrors):  # validate --file reports each: the first says it too
+                err.errors[0].message += hint
             return
 
 

@@ -117,12 +117,17 @@ def step_texts(plan: Plan) -> list[StepText]:
                 StepText(
                     mqsc_commands(step.edits, now[step.node]),
                     mqsc_commands(step.rollback, previous[step.node]),
-                    mqsc_checks(step.edits),
+                    mqsc_checks(step.edits, previous[step.node], now[step.node]),
                 )
             )
         else:
+            b, a = previous[step.node], now[step.node]
             out.append(
-                StepText(admin_commands(step.edits), admin_commands(step.rollback), admin_checks(step.edits))
+                StepText(
+                    admin_commands(step.edits, b, a),
+                    admin_commands(step.rollback, a, b),
+                    admin_checks(step.edits),
+                )
             )
         previous = now
     return out
@@ -136,12 +141,18 @@ def read_sides(before_spec: str, after_spec: str, encoding: str | None) -> tuple
 
 
 def plan_for(
-    before: Topology, after: Topology, *, max_probes: int = DEFAULT_MAX_PROBES
+    before: Topology,
+    after: Topology,
+    *,
+    max_probes: int = DEFAULT_MAX_PROBES,
+    restart: frozenset[str] = frozenset(),
 ) -> tuple[Plan, ProbeSet]:
-    """The plan between two models (the probes ``diff`` derives for the whole change)."""
+    """The plan between two models (the probes ``diff`` derives for the whole change); ``restart``: the
+    nodes whose definitions come from auto-configuration files."""
     objects = diff_objects(before, after)
     probes = derive(before, after, objects, max_probes=max_probes)
-    return make_plan(before, after, probes.probes, objects=objects, causes=probes.causes), probes
+    plan = make_plan(before, after, probes.probes, objects=objects, causes=probes.causes, restart=restart)
+    return plan, probes
 
 
 def run_plan(
@@ -155,7 +166,10 @@ def run_plan(
     if max_probes < 1:
         raise InputError("must be at least 1", attribute="--max-probes")
     before, after = read_sides(before_spec, after_spec, encoding)
-    plan, probes = plan_for(before.topology, after.topology, max_probes=max_probes)
+    # A queue manager kept in auto-configuration files on either side: its container applies that MQSC at
+    # every start, so the step lands when the pod restarts (and a runmqsc change alone would not last).
+    restart = before.autoconfig | after.autoconfig
+    plan, probes = plan_for(before.topology, after.topology, max_probes=max_probes, restart=restart)
     report = PlanReport(before, after, plan, probes, step_texts(plan))
     if out is not None:
         write_scripts(report, out)

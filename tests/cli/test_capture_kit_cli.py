@@ -270,7 +270,10 @@ def test_refusals_one_line_exit_2_nothing_written(cli: Cli, tmp_path: Path, stor
     (full / "keep.txt").write_text("mine")
     for args, words in (
         (["--out", str(full)], "is not empty (use --force to write the kit there)"),
-        (["--out", str(tmp_path / "new"), "--qmgr", "NOPE"], "no such queue manager or EMS server NOPE"),
+        (
+            ["--out", str(tmp_path / "new"), "--qmgr", "NOPE"],
+            "NOPE --qmgr: no such queue manager or EMS server",
+        ),
         (["--out", str(full / "keep.txt")], "is a file, not a folder"),
     ):
         result = cli("capture-kit", *args)

@@ -86,7 +86,7 @@ def test_demo_proxies_in_display_sub_layout_and_json(cli: Cli) -> None:
 
 def test_unknown_or_ems_node_is_a_usage_error(cli: Cli) -> None:
     ok(cli("define", "qmgr", "E1", "--dialect", "ems"))
-    for name, words in (("NOPE", "no such queue manager NOPE"), ("E1", "EMS server")):
+    for name, words in (("NOPE", "NOPE --qmgr: no such queue manager"), ("E1", "EMS server")):
         result = cli("display", "proxies", "--qmgr", name)
         assert result.exit_code == 2 and words in result.stderr
         assert len(result.stderr.strip().splitlines()) == 1

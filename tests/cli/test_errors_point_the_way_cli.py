@@ -48,6 +48,28 @@ def test_a_mistyped_node_or_cluster_names_the_nearest(cli: Cli) -> None:
     assert "did you mean" not in line
 
 
+def test_display_proxies_and_capture_kit_name_the_nearest_queue_manager(cli: Cli, tmp_path: Path) -> None:
+    estate(cli)
+    refused(
+        cli("display", "proxies", "--qmgr", "FR9"), "FR9 --qmgr: no such queue manager; did you mean FR1?"
+    )
+    refused(
+        cli("capture-kit", "--out", str(tmp_path / "kit"), "--qmgr", "GW1"),
+        "GW1 --qmgr: no such queue manager or EMS server; did you mean GW?",
+    )
+    assert not (tmp_path / "kit").exists()
+    line = refused(cli("display", "proxies", "--qmgr", "ASIA"), "ASIA --qmgr: no such queue manager")
+    assert "did you mean" not in line
+
+
+def test_an_empty_node_name_says_a_name_is_needed(cli: Cli) -> None:
+    estate(cli)
+    for option in ("--down", "--from"):
+        args = ["--from", "FR1", "--topic", "/a", f"{option}="]
+        line = refused(cli("explain", *args), f"mqctl: error: {option} needs a node name")
+        assert "no such node" not in line
+
+
 def test_a_flag_given_a_value_names_its_command_and_its_other_flag(cli: Cli, store_url: str) -> None:
     estate(cli)
     before = dump_store(store_url)

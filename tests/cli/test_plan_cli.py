@@ -311,3 +311,86 @@ def test_diff_markdown_groups_by_cause_names_every_publisher_and_draws_one_pictu
     assert len(blocks) == len(headings) == len({h for h in headings}) >= 2  # one picture per cause
     for block in blocks:
         parse(block.split("```", 1)[0])
+
+
+def yaml_side(folder: Path, qm1_extra: str) -> Path:
+    """QM1 from a Kubernetes YAML (a QueueManager mounting its MQSC from a ConfigMap: auto-configuration,
+    applied at every start), QM2 and QM3 from MQSC files."""
+    side(folder, {})
+    (folder / "QM1.mqsc").unlink()
+    mqsc = (
+        (HEAD["QM1"] + SUBS["QM1"] + qm1_extra)
+        .replace("\n", " REPLACE\n")
+        .replace("REPOS(C) REPLACE", "REPOS(C)")
+    )
+    body = "".join(f"    {line}\n" for line in mqsc.splitlines())
+    (folder / "qm1.yaml").write_text(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: qm1-mqsc\ndata:\n  qm1.mqsc: |\n"
+        + body
+        + "---\napiVersion: mq.ibm.com/v1beta1\nkind: QueueManager\nmetadata:\n  name: qm1\nspec:\n"
+        "  queueManager:\n    name: QM1\n    mqsc:\n    - configMap:\n        name: qm1-mqsc\n"
+        "        items:\n        - qm1.mqsc\n"
+    )
+    return folder
+
+
+def test_a_step_on_a_queue_manager_from_auto_configuration_files_needs_a_restart(tmp_path: Path) -> None:
+    before = yaml_side(tmp_path / "before", HOST)
+    after = yaml_side(tmp_path / "after", "")
+    (after / "QM2.mqsc").write_text(HEAD["QM2"] + SUBS["QM2"] + HOST)
+    result = plan(str(before), str(after), "-o", "json")
+    assert result.exit_code == 0, result.stderr + result.stdout
+    got = steps(result)
+    assert [(s["node"], s["restart"]) for s in got] == [("QM2", False), ("QM1", True)]
+    assert got[1]["commands"] == ["DELETE TOPIC('T')"]
+    text = plan(str(before), str(after))
+    words = " ".join(text.stdout.split())
+    assert "lands when the pod restarts: QM1's MQSC comes from auto-configuration files" in words
+    assert "QM2's MQSC" not in words
+    md = plan(str(before), str(after), "-o", "markdown")
+    assert (
+        "### Step 2 on QM1 (`02-QM1.mqsc`) — restart" in md.stdout and "**Restart:** lands when" in md.stdout
+    )
+
+
+def two_paths(folder: Path, direct: str, west: str) -> Path:
+    """ORD publishes to a durable on USA two ways: directly (zone Z1) and through WEST (into zone Z2 there);
+    ``direct`` and ``west``: the outgoing selector of ORD's route to USA and of WEST's (empty: none)."""
+
+    def route(peer: str, zone: str, selector: str = "") -> str:
+        text = f"[{peer}]\nurl = tcp://{peer.lower()}:7222\nzone_name = {zone}\nzone_type = 1hop\n"
+        return text + (f'outgoing_topic=orders selector="{selector}"\n' if selector else "") + "\n"
+
+    for server, routes, durables in (
+        ("ORD", route("USA", "Z1", direct) + route("WEST", "Z1"), ""),
+        ("WEST", route("ORD", "Z1") + route("USA", "Z2", west), ""),
+        ("USA", route("ORD", "Z1") + route("WEST", "Z2"), "orders BILLING\n"),
+    ):
+        home = folder / "ems" / server
+        home.mkdir(parents=True)
+        (home / "tibemsd.conf").write_text(
+            f"server = {server}\ntopics = topics.conf\nroutes = routes.conf\ndurables = durables.conf\n"
+        )
+        (home / "topics.conf").write_text("orders global\n")
+        (home / "routes.conf").write_text(routes)
+        (home / "durables.conf").write_text(durables)
+    return folder
+
+
+def test_route_selectors_are_widened_before_they_are_narrowed(tmp_path: Path) -> None:
+    """The filtering moves from WEST's route to ORD's direct one: narrowing ORD's first (the naive order,
+    by name) would drop ORD's publications that only the direct path let through (country <> 'USA')
+    while WEST still filters them; widening WEST's first lets them through both ways meanwhile."""
+    before = two_paths(tmp_path / "before", "", "country='USA'")
+    after = two_paths(tmp_path / "after", "country='USA'", "")
+    result = plan(str(before), str(after), "-o", "json")
+    assert result.exit_code == 0, result.stderr + result.stdout
+    got = steps(result)
+    assert [(s["node"], s["commands"]) for s in got] == [
+        ("WEST", ["removeprop route USA outgoing_topic=orders"]),
+        ("ORD", ["addprop route USA outgoing_topic=orders selector=\"country='USA'\""]),
+    ]
+    assert all(s["lost"] == [] for s in got)
+    data = result.json()
+    assert isinstance(data, dict)
+    assert data["naive"]["order"] == ["ORD", "WEST"] and data["naive"]["lost"] > 0

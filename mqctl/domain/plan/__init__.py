@@ -1,8 +1,9 @@
 """Roll a change out step by step, every intermediate state routed (issue 34; semantics §9 Transitions).
 
-``edits`` turns the difference of one node's definitions into edit values (define, alter, delete) in
-the order the products accept them, with the decompositions they require; ``apply`` applies edits to
-a node's state through the object rules (``mqctl.domain.objects``) — the one place that does;
+``edits`` turns the difference of one node's definitions into the domain's edit values (``Define``,
+``Alter``, ``Delete`` of ``domain.objects.edits``: the one edit type) in the order the products accept
+them, with the decompositions they require; ``apply`` applies them to a node's state through the
+domain's one ``apply`` — the one place the plan does;
 ``actions`` cuts the whole change into the units the search orders; ``search`` routes the states and
 chooses the order with the least transient loss; ``plan`` assembles the steps.
 """

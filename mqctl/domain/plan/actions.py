@@ -18,7 +18,8 @@ The other orders the products and IBM's procedures ask for — a topic host adde
 removed, a member joined before topics move to it and topics moved off before it leaves, route
 selectors widened before narrowed — are not written as rules here: a state that breaks them is refused
 by validate (a clustered object on a queue manager outside its cluster, a cluster topic conflict...)
-or loses publications, and the search (``search``) avoids both.
+or loses publications, and the search (``search``) avoids both (semantics §9 says why a selector change
+has a window only across two paths).
 """
 
 from __future__ import annotations
@@ -26,8 +27,9 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from mqctl.domain.model import Dialect, NodeState, TopicObject
-from mqctl.domain.plan.edits import Edit, differing, edits_between
+from mqctl.domain.model import Dialect, NodeState
+from mqctl.domain.objects.edits import Alter, Define, Delete, Kind
+from mqctl.domain.plan.edits import Edit, differing, edits_between, name_of, selector_peer, verb_of
 
 
 @dataclass
@@ -43,14 +45,19 @@ class Action:
     to have reached the cluster first)."""
 
 
-def _phase(edit: Edit) -> tuple[int, str]:
-    """Which action of its node an edit belongs to: (order of the action, its key)."""
+def _phase(edit: Edit, routes: set[str]) -> tuple[int, str]:
+    """Which action of its node an edit belongs to: (order of the action, its key); ``routes``: the
+    routes the node's edits create, alter or delete (their selectors go with them)."""
     kind = edit.kind
-    if kind == "sub":
+    if kind is Kind.SUB:
         return (3, "subscriptions")
-    if kind in ("topic", "route", "selector"):
-        return (2, f"{kind} {edit.name}")
-    if edit.verb == "delete" and kind in ("channel", "namelist"):
+    peer = selector_peer(edit)
+    if peer is not None and peer in routes:
+        return (2, f"route {peer}")
+    if kind in (Kind.TOPIC, Kind.ROUTE, Kind.ROUTE_SELECTOR):
+        noun = "selector" if kind is Kind.ROUTE_SELECTOR else str(kind)
+        return (2, f"{noun} {name_of(edit)}")
+    if isinstance(edit, Delete) and kind in (Kind.CHANNEL, Kind.NAMELIST):
         return (4, "leave")
     return (1, "join")
 
@@ -62,7 +69,7 @@ def _label(node: str, key: str, edits: list[Edit]) -> str:
         return f"cluster channels and namelists removed on {node}"
     if key == "subscriptions":
         return f"subscriptions on {node}"
-    verbs = "/".join(dict.fromkeys(e.verb for e in edits))
+    verbs = "/".join(dict.fromkeys(verb_of(e) for e in edits))
     return f"{verbs} {key} on {node}"
 
 
@@ -72,8 +79,10 @@ def cut(before: dict[str, NodeState], after: dict[str, NodeState]) -> list[Actio
     for node in sorted(after):
         b, a = before[node], after[node]
         groups: dict[tuple[int, str], list[Edit]] = {}
-        for edit in edits_between(b, a):
-            groups.setdefault(_phase(edit), []).append(edit)
+        edits = edits_between(b, a)
+        routes = {name_of(e) for e in edits if e.kind is Kind.ROUTE}
+        for edit in edits:
+            groups.setdefault(_phase(edit, routes), []).append(edit)
         defined: dict[str, int] = {}
         for (order, key), edits in sorted(groups.items()):
             split = _clroute_split(b, edits) if a.node.dialect is Dialect.MQ else None
@@ -95,26 +104,29 @@ def cut(before: dict[str, NodeState], after: dict[str, NodeState]) -> list[Actio
             action = Action(len(actions), node, _label(node, key, edits), edits)
             if order == 3:
                 for e in edits:
-                    topicobj = getattr(e.obj, "topicobj", "")
-                    if e.verb != "delete" and topicobj in defined:
+                    topicobj = getattr(e.obj, "topicobj", "") if isinstance(e, Define) else ""
+                    if topicobj in defined:
                         action.after.add(defined[topicobj])
             actions.append(action)
             for e in edits:
-                if isinstance(e.obj, TopicObject) and e.verb != "delete":
-                    defined[e.obj.name] = action.index
+                if e.kind is Kind.TOPIC and not isinstance(e, Delete):
+                    defined[name_of(e)] = action.index
     return actions
 
 
 def _clroute_split(b: NodeState, edits: list[Edit]) -> tuple[Edit, Edit] | None:
     """``ALTER TOPIC`` changing CLROUTE of an object clustered before and after: CLUSTER(' ') first."""
-    if len(edits) != 1 or edits[0].verb != "alter" or not isinstance(edits[0].obj, TopicObject):
+    [edit] = edits if len(edits) == 1 else (None,)
+    if not isinstance(edit, Alter) or edit.kind is not Kind.TOPIC:
         return None
-    new = edits[0].obj
-    old = b.topics.get(new.name)
-    if old is None or old.clroute is new.clroute or not old.cluster or not new.cluster:
+    old = b.topics.get(name_of(edit))
+    if old is None:
+        return None
+    new = dataclasses.replace(old, **edit.changes)
+    if old.clroute is new.clroute or not old.cluster or not new.cluster:
         return None
     blank = dataclasses.replace(old, cluster="")
     return (
-        Edit("alter", blank, Dialect.MQ, ("cluster",)),
-        Edit("alter", new, Dialect.MQ, differing(blank, new)),
+        Alter(Kind.TOPIC, old.name, {"cluster": ""}),
+        Alter(Kind.TOPIC, old.name, {f: getattr(new, f) for f in differing(blank, new)}),
     )

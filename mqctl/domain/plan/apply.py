@@ -1,8 +1,7 @@
-"""Apply edits to a node's state through the object rules: the one place the plan changes a model.
-
-The rules are those every door uses (``mqctl.domain.objects``): what they refuse, a step cannot do.
-(When the edits become the domain's own ``Define``/``Alter``/``Delete`` values, this module is what
-changes.)
+"""Apply a plan's edits — the domain's own ``Define``/``Alter``/``Delete`` values — to a node's state
+through the domain's one ``apply`` (``domain.objects.apply``): the one place the plan changes a model, by
+the rules every door uses, so what they refuse a step cannot do. What this module adds is what a door
+adds: the ``Facts`` the node's state cannot tell, and the subscription as ``DEFINE SUB`` gives it.
 """
 
 from __future__ import annotations
@@ -10,99 +9,45 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable
 
-from mqctl.domain.memberships import full_repositories, rederive
-from mqctl.domain.model import (
-    Channel,
-    Dialect,
-    Namelist,
-    Node,
-    NodeState,
-    Route,
-    RouteSelector,
-    Subscription,
-    TopicObject,
-)
-from mqctl.domain.objects import (
-    channels,
-    ems_definitions,
-    namelists,
-    nodes,
-    route_selectors,
-    routes,
-    subscriptions,
-    topic_objects,
-)
-from mqctl.domain.plan.edits import Edit, selector_key
+from mqctl.domain.memberships import full_repositories
+from mqctl.domain.model import Dialect, NodeState, Route, Subscription, TopicObject
+from mqctl.domain.objects import topic_objects
+from mqctl.domain.objects.apply import apply
+from mqctl.domain.objects.edits import NO_FACTS, Alter, Define, Edit, Facts, Kind
+
+DialectOf = Callable[[str], Dialect | None]
 
 
 def apply_edits(
-    state: NodeState,
-    edits: Iterable[Edit],
-    *,
-    next_seq: Callable[[], int],
-    dialect_of: Callable[[str], Dialect | None],
+    state: NodeState, edits: Iterable[Edit], *, next_seq: Callable[[], int], dialect_of: DialectOf
 ) -> None:
     """Apply ``edits`` in order to ``state`` (changed in place); an ``InputError`` when a rule refuses."""
     for edit in edits:
-        _one(state, edit, next_seq(), dialect_of)
+        edit, facts = _as_door_gives(state, edit, dialect_of)
+        apply(state, edit, seq=next_seq(), facts=facts)
 
 
-def _one(state: NodeState, edit: Edit, seq: int, dialect_of: Callable[[str], Dialect | None]) -> None:
-    obj, verb = edit.obj, edit.verb
-    ems = state.node.dialect is Dialect.EMS
-    if isinstance(obj, Node):
-        changes = {f: getattr(obj, f) for f in edit.changes}
-        parent = changes.get("parent")
-        nodes.alter(state, changes, seq=seq, parent_dialect=dialect_of(parent) if parent else None)
-        repos = full_repositories(state) if edit.repos is None else set(edit.repos)
-        rederive(state, seq=seq, full_repos=repos, released=full_repositories(state))
-    elif isinstance(obj, TopicObject):
-        if verb == "delete":
-            (ems_definitions.delete if ems else topic_objects.delete)(state, obj.name)
-        elif verb == "alter":
-            changes = {f: getattr(obj, f) for f in edit.changes}
-            (ems_definitions.alter if ems else topic_objects.alter)(state, obj.name, changes, seq=seq)
-        elif ems:
-            ems_definitions.define(state, obj, replace=True, seq=seq)
-        else:
-            holder = topic_objects.holder_in(state, obj)
-            topic_objects.define(state, obj, replace=True, seq=seq, holder=holder)
-    elif isinstance(obj, Subscription):
-        if verb == "delete":
-            subscriptions.delete(state, obj.name)
-        else:
-            subscriptions.define(state, _as_given(state, obj), replace=True, seq=seq)
-    elif isinstance(obj, Channel):
-        if verb == "delete":
-            channels.delete(state, obj.name, seq=seq)
-        else:
-            channels.define(state, obj, replace=True, seq=seq)
-    elif isinstance(obj, Namelist):
-        if verb == "delete":
-            namelists.delete(state, obj.name, seq=seq)
-        else:
-            namelists.define(state, obj, replace=True, seq=seq)
-    elif isinstance(obj, Route):
-        if verb == "delete":
-            routes.delete(state, obj.peer)
-            return
-        if verb == "alter":
-            current = state.routes[obj.peer]
-            changes = {f: getattr(obj, f) for f in edit.changes if getattr(current, f) != getattr(obj, f)}
-            routes.alter(state, obj.peer, changes, seq=seq)
-            for key in [selector_key(s) for s in state.route_selectors if s.peer == obj.peer]:
-                route_selectors.delete(state, key)
-        else:
-            routes.define(state, obj, replace=False, seq=seq, peer_dialect=dialect_of(obj.peer))
-        for rs in edit.selectors:
-            route_selectors.define(state, rs, replace=True, seq=seq)
-    elif isinstance(obj, RouteSelector):
-        if verb == "delete":
-            route_selectors.delete(state, selector_key(obj))
-        else:
-            route_selectors.define(state, obj, replace=True, seq=seq)
-    else:  # pragma: no cover - every kind a NodeState holds is above
-        raise TypeError(f"not an object a plan edits: {obj!r}")
+def _as_door_gives(state: NodeState, edit: Edit, dialect_of: DialectOf) -> tuple[Edit, Facts]:
+    if isinstance(edit, Alter):
+        if edit.kind is Kind.NODE:
+            changes = dict(edit.changes)
+            # ALTER QMGR re-derives the memberships from the channels and namelists as they are now.
+            changes.setdefault("repos", tuple(sorted(full_repositories(state))))
+            parent = changes.get("parent")
+            return Alter(Kind.NODE, edit.key, changes), Facts(
+                parent_dialect=dialect_of(parent) if parent else None
+            )
+        return edit, NO_FACTS
+    if not isinstance(edit, Define):
+        return edit, NO_FACTS
+    obj = edit.obj
+    if isinstance(obj, TopicObject) and state.node.dialect is Dialect.MQ:
+        return edit, Facts(topicstr_holder=topic_objects.holder_in(state, obj))
+    if isinstance(obj, Subscription):
+        return Define(_as_given(state, obj), replace=edit.replace), NO_FACTS
+    if isinstance(obj, Route):
+        return edit, Facts(peer_dialect=dialect_of(obj.peer))
+    return edit, NO_FACTS
 
 
 def _as_given(state: NodeState, sub: Subscription) -> Subscription:

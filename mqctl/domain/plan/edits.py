@@ -1,15 +1,19 @@
 """The edits that turn one node's definitions into another's, in the order the products accept them.
 
-An edit is a value — define (with REPLACE), alter (the attributes given) or delete — of one object on
-one node; ``apply`` applies it through the object rules, and the writers (``formats.mqsc.plan_script``,
-``formats.ems.plan_script``) spell it as MQSC or tibemsadmin. The order inside one node's edits:
+The edits are the domain's own values (``domain.objects.edits``: ``Define`` with REPLACE, ``Alter`` with
+the attributes that change, ``Delete``), the ones every door hands to ``domain.objects.apply.apply``;
+``plan.apply`` applies them, and the writers (``formats.mqsc.plan_script``, ``formats.ems.plan_script``)
+spell them as MQSC or tibemsadmin. The order inside one node's edits:
 
 - MQ: subscriptions and topic objects deleted first (a topic object moved off before the queue manager
   leaves its cluster; a TOPICSTR freed before another object takes it), then namelists, ``ALTER QMGR``
   and cluster channels defined (a member joins before topics move to it), then topic objects and
   subscriptions defined or altered, then channels and namelists deleted (a member leaves last).
 - EMS: subscriptions, routes (and, on a route kept, its selectors) and topic definitions deleted,
-  then topic definitions, routes and selectors defined, then subscriptions.
+  then topic definitions, routes and selectors defined, then subscriptions. A route created is its
+  ``Define`` and one ``Define`` per selector; a route altered (``setprop route``, which replaces its
+  selectors) is its ``Alter``, a ``Delete`` of each selector it had and a ``Define`` of each it gets —
+  the values the tibemsadmin door makes of those commands.
 
 A change MQ refuses as one command (``CLROUTE`` of a clustered topic object) is written here as it is
 asked; ``actions`` decomposes it into steps before it gets here.
@@ -18,12 +22,14 @@ asked; ``actions`` decomposes it into steps before it gets here.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 from typing import Any
 
 from mqctl.domain.memberships import full_repositories
-from mqctl.domain.model import Dialect, Node, NodeState, Route, RouteSelector, Subscription, TopicObject
+from mqctl.domain.model import Dialect, NodeState, RouteSelector, Subscription, TopicObject
+from mqctl.domain.objects.edits import KIND_OF, Alter, Define, Delete, Edit, Kind
 from mqctl.domain.objects.subscriptions import IMMUTABLE
+
+__all__ = ["Edit", "edits_between", "kind_of", "name_of", "verb_of"]
 
 NOT_COMPARED = frozenset({"seq", "source_file", "source_line"})
 NODE_FIELDS = ("parent", "psmode", "psclus", "descr")
@@ -31,49 +37,37 @@ NODE_FIELDS = ("parent", "psmode", "psclus", "descr")
 SelectorKey = tuple[str, str, str]
 
 
-@dataclass(frozen=True)
-class Edit:
-    verb: str
-    """``define`` (with REPLACE), ``alter`` or ``delete``."""
-    obj: Any
-    """The object as it will be (define, alter) or as it was (delete)."""
-    dialect: Dialect
-    changes: tuple[str, ...] = ()
-    """alter: the fields it gives."""
-    repos: tuple[str, ...] | None = None
-    """ALTER QMGR: the clusters the queue manager is a full repository of afterwards (None: unchanged)."""
-    selectors: tuple[RouteSelector, ...] = ()
-    """An EMS route defined or altered: all its selectors afterwards (``setprop`` replaces them)."""
-
-    @property
-    def kind(self) -> str:
-        if isinstance(self.obj, Node):
-            return "qmgr" if self.dialect is Dialect.MQ else "server"
-        return _KINDS[type(self.obj).__name__]
-
-    @property
-    def name(self) -> str:
-        obj = self.obj
-        if isinstance(obj, Node):
-            return obj.name
-        if isinstance(obj, Route):
-            return obj.peer
-        if isinstance(obj, RouteSelector):
-            return f"{obj.peer} {obj.direction}_topic={obj.topic}"
-        return str(obj.name)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"verb": self.verb, "kind": self.kind, "name": self.name, "changes": list(self.changes)}
+def verb_of(edit: Edit) -> str:
+    """``define``, ``alter`` or ``delete``."""
+    return "define" if isinstance(edit, Define) else "alter" if isinstance(edit, Alter) else "delete"
 
 
-_KINDS = {
-    "Namelist": "namelist",
-    "Channel": "channel",
-    "TopicObject": "topic",
-    "Subscription": "sub",
-    "Route": "route",
-    "RouteSelector": "selector",
-}
+def kind_of(edit: Edit) -> Kind:
+    return edit.kind
+
+
+def name_of(edit: Edit) -> str:
+    """The object's name on its node (a route: its peer; a selector: ``PEER direction_topic=TOPIC``)."""
+    key = _key(edit.obj) if isinstance(edit, Define) else edit.key
+    if isinstance(key, tuple):
+        peer, direction, topic = key
+        return f"{peer} {direction}_topic={topic}"
+    return key
+
+
+def _key(obj: Any) -> str | SelectorKey:
+    kind = KIND_OF[type(obj)]
+    if kind is Kind.ROUTE_SELECTOR:
+        return selector_key(obj)
+    if kind is Kind.ROUTE:
+        return str(obj.peer)
+    return str(obj.name)
+
+
+def alter(kind: Kind, old: Any, new: Any, fields: tuple[str, ...]) -> Alter:
+    """``ALTER`` of ``fields``, with their values in ``new``."""
+    key = new.peer if kind is Kind.ROUTE else new.name
+    return Alter(kind, key, {f: getattr(new, f) for f in fields})
 
 
 def compared(obj: Any) -> dict[str, Any]:
@@ -115,7 +109,6 @@ def _sub_redefined(old: Subscription, new: Subscription) -> bool:
 
 
 def _mq(b: NodeState, a: NodeState) -> list[Edit]:
-    mq = Dialect.MQ
     out: list[Edit] = []
     s_gone, s_added, s_changed = _split(b.subscriptions, a.subscriptions)
     s_redefined = [k for k in s_changed if _sub_redefined(b.subscriptions[k], a.subscriptions[k])]
@@ -123,23 +116,25 @@ def _mq(b: NodeState, a: NodeState) -> list[Edit]:
     t_redefined = [k for k in t_changed if b.topics[k].topicstr != a.topics[k].topicstr]
     n_gone, n_added, n_changed = _split(b.namelists, a.namelists)
     c_gone, c_added, c_changed = _split(b.channels, a.channels)
-    out += [Edit("delete", b.subscriptions[k], mq) for k in sorted(s_gone + s_redefined)]
-    out += [Edit("delete", b.topics[k], mq) for k in sorted(t_gone + t_redefined)]
-    out += [Edit("define", a.namelists[k], mq) for k in sorted(n_added + n_changed)]
+    out += [Delete(Kind.SUB, k) for k in sorted(s_gone + s_redefined)]
+    out += [Delete(Kind.TOPIC, k) for k in sorted(t_gone + t_redefined)]
+    out += [Define(a.namelists[k], replace=True) for k in sorted(n_added + n_changed)]
     node_changes = tuple(f for f in NODE_FIELDS if getattr(b.node, f) != getattr(a.node, f))
     repos_before, repos_after = full_repositories(b), full_repositories(a)
     if node_changes or repos_before != repos_after:
-        repos = tuple(sorted(repos_after)) if repos_before != repos_after else None
-        out.append(Edit("alter", a.node, mq, node_changes, repos=repos))
-    out += [Edit("define", a.channels[k], mq) for k in sorted(c_added + c_changed)]
+        changes: dict[str, Any] = {f: getattr(a.node, f) for f in node_changes}
+        if repos_before != repos_after:
+            changes["repos"] = tuple(sorted(repos_after))
+        out.append(Alter(Kind.NODE, a.node.name, changes))
+    out += [Define(a.channels[k], replace=True) for k in sorted(c_added + c_changed)]
     for k in sorted(t_added + t_changed):
         if k in t_added or k in t_redefined:
-            out.append(Edit("define", a.topics[k], mq))
+            out.append(Define(a.topics[k], replace=True))
         else:
             out += _topic_alters(b.topics[k], a.topics[k])
-    out += [Edit("define", a.subscriptions[k], mq) for k in sorted(s_added + s_changed)]
-    out += [Edit("delete", b.channels[k], mq) for k in c_gone]
-    out += [Edit("delete", b.namelists[k], mq) for k in n_gone]
+    out += [Define(a.subscriptions[k], replace=True) for k in sorted(s_added + s_changed)]
+    out += [Delete(Kind.CHANNEL, k) for k in c_gone]
+    out += [Delete(Kind.NAMELIST, k) for k in n_gone]
     return out
 
 
@@ -149,11 +144,8 @@ def _topic_alters(old: TopicObject, new: TopicObject) -> list[Edit]:
     changes = differing(old, new)
     if "clroute" in changes and "cluster" in changes and not old.cluster and new.cluster:
         first = tuple(c for c in changes if c != "cluster")
-        return [
-            Edit("alter", dataclasses.replace(new, cluster=old.cluster), Dialect.MQ, first),
-            Edit("alter", new, Dialect.MQ, ("cluster",)),
-        ]
-    return [Edit("alter", new, Dialect.MQ, changes)]
+        return [alter(Kind.TOPIC, old, new, first), alter(Kind.TOPIC, old, new, ("cluster",))]
+    return [alter(Kind.TOPIC, old, new, changes)]
 
 
 _ROUTE_KEPT = ("url", "properties")
@@ -161,7 +153,6 @@ _ROUTE_KEPT = ("url", "properties")
 
 
 def _ems(b: NodeState, a: NodeState) -> list[Edit]:
-    ems = Dialect.EMS
     out: list[Edit] = []
     s_gone, s_added, s_changed = _split(b.subscriptions, a.subscriptions)
     r_gone, r_added, r_changed = _split(b.routes, a.routes)
@@ -180,20 +171,31 @@ def _ems(b: NodeState, a: NodeState) -> list[Edit]:
         for k, rs in new_sel.items()
         if k[0] not in whole and (k not in old_sel or old_sel[k].selector != rs.selector)
     )
-    out += [Edit("delete", b.subscriptions[k], ems) for k in sorted(s_gone + s_changed)]
-    out += [Edit("delete", b.routes[k], ems) for k in sorted(r_gone + r_recreated)]
-    out += [Edit("delete", old_sel[k], ems) for k in sel_gone]
-    out += [Edit("delete", b.topics[k], ems) for k in t_gone]
-    out += [Edit("define", a.topics[k], ems) for k in t_added]
-    out += [Edit("alter", a.topics[k], ems, ("properties",)) for k in t_changed]
+    out += [Delete(Kind.SUB, k) for k in sorted(s_gone + s_changed)]
+    out += [Delete(Kind.ROUTE, k) for k in sorted(r_gone + r_recreated)]
+    out += [Delete(Kind.ROUTE_SELECTOR, k) for k in sel_gone]
+    out += [Delete(Kind.TOPIC, k) for k in t_gone]
+    out += [Define(a.topics[k], replace=True) for k in t_added]
+    out += [alter(Kind.TOPIC, b.topics[k], a.topics[k], ("properties",)) for k in t_changed]
     for k in sorted(r_added + r_recreated):
-        out.append(Edit("define", a.routes[k], ems, selectors=tuple(selectors_of(a, k).values())))
+        out.append(Define(a.routes[k]))
+        out += [Define(rs, replace=True) for rs in selectors_of(a, k).values()]
     for k in r_altered:
-        out.append(Edit("alter", a.routes[k], ems, _ROUTE_KEPT, selectors=tuple(selectors_of(a, k).values())))
-    out += [Edit("define", new_sel[k], ems) for k in sel_set]
-    out += [Edit("define", a.subscriptions[k], ems) for k in sorted(s_added + s_changed)]
+        old, new = b.routes[k], a.routes[k]
+        out.append(
+            alter(Kind.ROUTE, old, new, tuple(f for f in _ROUTE_KEPT if getattr(old, f) != getattr(new, f)))
+        )
+        out += [Delete(Kind.ROUTE_SELECTOR, key) for key in selectors_of(b, k)]
+        out += [Define(rs, replace=True) for rs in selectors_of(a, k).values()]
+    out += [Define(new_sel[k], replace=True) for k in sel_set]
+    out += [Define(a.subscriptions[k], replace=True) for k in sorted(s_added + s_changed)]
     return out
 
 
-def topic_of(edit: Edit) -> TopicObject | None:
-    return edit.obj if isinstance(edit.obj, TopicObject) else None
+def selector_peer(edit: Edit) -> str | None:
+    """The route a selector edit belongs to (None: not a selector edit)."""
+    if edit.kind is not Kind.ROUTE_SELECTOR:
+        return None
+    if isinstance(edit, Define):
+        return edit.obj.peer if isinstance(edit.obj, RouteSelector) else None
+    return edit.key[0] if isinstance(edit.key, tuple) else None

@@ -8,8 +8,9 @@ from mqctl.domain.diff.objects import ObjectChange
 from mqctl.domain.diff.probes import Probe
 from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect, NodeState, Topology
+from mqctl.domain.objects.edits import Kind
 from mqctl.domain.plan.actions import Action, cut
-from mqctl.domain.plan.edits import Edit, edits_between
+from mqctl.domain.plan.edits import Edit, edits_between, name_of
 from mqctl.domain.plan.search import Order, PlanEntry, States, Verdict, choose
 from mqctl.domain.plan.states import empty_like, split
 
@@ -38,8 +39,8 @@ class Step:
     order: tuple[int, ...] = ()
     """The actions applied once the step is, in the order applied."""
     restart: bool = False
-    """The side came from auto-configuration files, which apply when the pod restarts (no side is read
-    from them yet: always False)."""
+    """The node's side came from auto-configuration files (a Kubernetes YAML's MQSC, which the container
+    applies at every start): the step lands when the pod restarts (semantics §9)."""
 
     @property
     def quiesce(self) -> bool:
@@ -101,10 +102,12 @@ def make_plan(
     *,
     objects: list[ObjectChange] | None = None,
     causes: dict[Probe, tuple[int, ...]] | None = None,
+    restart: frozenset[str] = frozenset(),
 ) -> Plan:
     """``objects`` and ``causes`` (``diff``'s object changes and, per probe, those it was derived from):
     with ``FOOTPRINTS_FROM`` probes or more, a state routes only the probes derived from a change it has
-    applied and one it has not."""
+    applied and one it has not. ``restart``: the nodes whose definitions come from auto-configuration
+    files (their steps land when the pod restarts)."""
     old, new = split(before), split(after)
     for name, state in new.items():
         old.setdefault(name, empty_like(state.node))
@@ -118,6 +121,8 @@ def make_plan(
     states = States(old, after, before, actions, probes, keep=keep, footprints=footprints)  # type: ignore[arg-type]
     order = choose(states)
     steps = _steps(states, _merged(states, order.steps))
+    for step in steps:
+        step.restart = step.node in restart
     naive, naive_steps = _naive(states)
     return Plan(steps, order, actions, naive, naive_steps, states, list(probes))
 
@@ -134,8 +139,10 @@ def _footprints(
     cluster_actions: dict[str, set[int]] = {}
     for a in actions:
         for e in a.edits:
-            kind = {"selector": "route-selector"}.get(e.kind, e.kind)
-            name = a.node if kind in ("qmgr", "server") else e.name
+            kind = "route-selector" if e.kind is Kind.ROUTE_SELECTOR else str(e.kind)
+            if e.kind is Kind.NODE:  # diff names a queue manager "qmgr", an EMS server "server"
+                by_key.setdefault(("server", a.node, a.node), set()).add(a.index)
+            name = a.node if e.kind is Kind.NODE else name_of(e)
             by_key.setdefault((kind, a.node, name), set()).add(a.index)
             if kind in ("channel", "qmgr", "namelist"):
                 cluster_actions.setdefault(a.node, set()).add(a.index)

@@ -39,7 +39,7 @@ from mqctl.formats.ems.model_edit import (
     zone_type,
 )
 from mqctl.formats.ems.props import TOPIC_PROPERTIES, Prop, check_topic_props, format_props, split_props
-from mqctl.formats.script_run import ScriptRun
+from mqctl.formats.script_run import ScriptRun, counted
 
 _WORD = re.compile(r"\S+")
 _VERBS = frozenset({"create", "delete", "addprop", "setprop", "removeprop"})
@@ -108,10 +108,6 @@ def apply_tibemsadmin(
             if line.words[0][0].lower() != "show":
                 run.changed_lines.append(len(run.lines))
             run.lines.extend(result)
-    run.lines.append(
-        f"{run.read} commands read, {run.processed} processed, {run.not_modelled} not modelled, "
-        f"{run.failed} failed."
-    )
     if continue_on_error or not run.errors:
         for f in dataclasses.fields(state):
             setattr(state, f.name, getattr(work, f.name))
@@ -119,10 +115,23 @@ def apply_tibemsadmin(
     else:
         for index in run.changed_lines:
             run.lines[index] = NOT_APPLIED
-        run.lines.append(
-            "The script is rejected: no command was applied (--continue applies the valid ones)."
-        )
+    run.lines.extend(summary(run))
     return run
+
+
+def summary(run: AdminRun) -> list[str]:
+    """mqctl's closing counts. A rejected script processed none of its valid changes (as runmqsc's door
+    counts them): they are counted as not applied, not as processed, so the line does not say "2
+    processed" above "no command was applied"; its ``show`` commands did run."""
+    withheld = 0 if run.applied else len(run.changed_lines)
+    counts = (
+        f"{counted(run.read, 'command')} read, {run.processed - withheld} processed, "
+        + (f"{withheld} valid but not applied, " if withheld else "")
+        + f"{run.not_modelled} not modelled, {run.failed} failed."
+    )
+    if run.applied:
+        return [counts]
+    return [counts, "The script is rejected: no command was applied (--continue applies the valid ones)."]
 
 
 class _Interpreter:

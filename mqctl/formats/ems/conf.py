@@ -16,6 +16,10 @@
   server (messages for it are stored here while the route is down), not as a client subscriber.
 
 Inheritance between wildcard definitions is the engine's job: definitions are stored as given.
+
+Every line of a file stands alone, so a bad line does not stop the next: each reader reports every line
+error of its file (``InputErrors``, read as the first by a door that stops at one; ``validate --file``
+makes a finding of each). A bad ``[PEER]`` line skips its section's lines (they belong to no route).
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from mqctl.domain.errors import InputError, clip
+from mqctl.domain.errors import InputError, clip, collected, raise_all
 from mqctl.domain.model import Dialect, Node, NodeState, Route, RouteSelector, TopicObject
 from mqctl.domain.objects.edits import Define
 from mqctl.formats.ems.model_edit import (
@@ -89,15 +93,19 @@ class Setting(NamedTuple):
 def read_key_values(text: str, *, file: str | None) -> dict[str, Setting]:
     """``key = value`` lines (``#`` comments, blank lines skipped): key -> its setting."""
     out: dict[str, Setting] = {}
+    errors: list[InputError] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         stripped = raw.strip()
         if not stripped or stripped.startswith("#"):
             continue
         key, sep, value = stripped.partition("=")
         if not sep or not key.strip():
-            raise InputError(
-                "expected 'key = value'", file=file, line=number, column=len(raw) - len(raw.lstrip()) + 1
+            errors.append(
+                InputError(
+                    "expected 'key = value'", file=file, line=number, column=len(raw) - len(raw.lstrip()) + 1
+                )
             )
+            continue
         after = raw.index("=") + 1
         column = after + 1 + len(raw[after:]) - len(raw[after:].lstrip())
         value = value.strip()
@@ -105,6 +113,7 @@ def read_key_values(text: str, *, file: str | None) -> dict[str, Setting]:
             value = value[1:-1]
             column += 1
         out[key.strip()] = Setting(value, number, column)
+    raise_all(errors)
     return out
 
 
@@ -136,35 +145,47 @@ def looks_like(text: str) -> tuple[str, int] | None:
 
 def read_topics_conf(state: NodeState, text: str, *, file: str | None, next_seq: Callable[[], int]) -> None:
     """Add the definitions of a ``topics.conf`` to ``state.topics``."""
+    if (other := looks_like(text)) is not None:  # the whole file is another: one error, not one a line
+        raise InputError(
+            f"this is not a topics.conf (it looks like {other[0]})", file=file, line=other[1], column=1
+        )
     first_line: dict[str, int] = {}
+    errors: list[InputError] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         stripped = raw.strip()
         if not stripped or stripped.startswith("#"):
             continue
-        if not first_line and (other := looks_like(text)) is not None:  # before a topic-string error
-            raise InputError(
-                f"this is not a topics.conf (it looks like {other[0]})", file=file, line=other[1], column=1
-            )
-        indent = len(raw) - len(raw.lstrip())
-        name = stripped.split()[0]
-        check_pattern(name, line=number, column=indent + 1, file=file)
-        if name in first_line:
-            raise InputError(
-                f"topic {name} is defined twice (first on line {first_line[name]})",
-                file=file,
-                line=number,
-                column=indent + 1,
-            )
-        first_line[name] = number
-        rest_start = indent + len(name)
-        rest = raw[rest_start:]
-        props = check_topic_props(
-            split_props(rest, column=rest_start + 1, line=number, file=file), line=number, file=file
+        try:
+            _topic_line(state, raw, stripped, number, file, first_line)
+        except InputError as err:
+            collected(errors, err)
+    raise_all(errors)
+
+
+def _topic_line(
+    state: NodeState, raw: str, stripped: str, number: int, file: str | None, first_line: dict[str, int]
+) -> None:
+    """One definition of a topics.conf."""
+    indent = len(raw) - len(raw.lstrip())
+    name = stripped.split()[0]
+    check_pattern(name, line=number, column=indent + 1, file=file)
+    if name in first_line:
+        raise InputError(
+            f"topic {name} is defined twice (first on line {first_line[name]})",
+            file=file,
+            line=number,
+            column=indent + 1,
         )
-        topic = sourced(
-            TopicObject(node=state.node.name, name=name, topicstr=name, properties=props), file, number
-        )
-        rule_at(define, state, Define(topic), topic.seq, file=file, line=number, column=indent + 1)
+    first_line[name] = number
+    rest_start = indent + len(name)
+    rest = raw[rest_start:]
+    props = check_topic_props(
+        split_props(rest, column=rest_start + 1, line=number, file=file), line=number, file=file
+    )
+    topic = sourced(
+        TopicObject(node=state.node.name, name=name, topicstr=name, properties=props), file, number
+    )
+    rule_at(define, state, Define(topic), topic.seq, file=file, line=number, column=indent + 1)
 
 
 def read_routes_conf(
@@ -176,58 +197,96 @@ def read_routes_conf(
     lines_of: dict[str, int] = {}
     keys_seen: set[tuple[str, str]] = set()
     pending: list[tuple[RouteSelector, int]] = []
+    errors: list[InputError] = []
+    bad_section = False
+    """The last ``[PEER]`` line was refused: its lines belong to no route and are not read."""
     for number, raw in enumerate(text.splitlines(), start=1):
         stripped = raw.strip()
         if not stripped or stripped.startswith("#"):
             continue
         indent = len(raw) - len(raw.lstrip()) + 1
-        if stripped.startswith("["):
-            route = _section(state, stripped, number, indent, file, seen, next_seq)
-            lines_of[route.peer] = number
-            continue
-        if route is None:
-            raise InputError(
-                "property outside any [route] section; expected a [PEER] line first",
-                file=file,
-                line=number,
-                column=indent,
-            )
-        if stripped.startswith(("incoming_topic", "outgoing_topic")):
-            props = split_props(raw[indent - 1 :], column=indent, line=number, file=file)
-            selectors, rest = selectors_from(
-                props, node=state.node.name, peer=route.peer, line=number, file=file
-            )
-            if rest:
-                raise InputError(
-                    f"unexpected {rest[0].key!r} on a selector line",
-                    file=file,
-                    line=number,
-                    column=rest[0].column,
-                )
-            for sel in selectors:
-                sel.seq = next_seq()
-                pending.append((sourced(sel, file, number), indent))
-            continue
-        key, sep, value = stripped.partition("=")
-        key, value = key.strip(), value.strip()
-        if not sep or not key:
-            raise InputError(
-                "expected 'key = value' in a route section", file=file, line=number, column=indent
-            )
-        after = raw.index("=") + 1
-        value_column = after + 1 + len(raw[after:]) - len(raw[after:].lstrip())
-        if (route.peer, key) in keys_seen:
-            raise InputError(f"route property {key} is repeated", file=file, line=number, column=indent)
-        keys_seen.add((route.peer, key))
-        _set_route_key(route, key, value, line=number, value_column=value_column, file=file)
+        try:
+            if stripped.startswith("["):
+                route, bad_section = None, True
+                route = _section(state, stripped, number, indent, file, seen, next_seq)
+                lines_of[route.peer], bad_section = number, False
+                continue
+            if bad_section:
+                continue
+            _route_line(state, route, raw, stripped, number, indent, file, keys_seen, pending, next_seq)
+        except InputError as err:
+            collected(errors, err)
+    refused: set[str] = set()
     for peer, number in lines_of.items():  # each section read whole: now the domain defines it
         route = sourced(state.routes.pop(peer), file, number)
-        rule_at(define, state, Define(route), route.seq, file=file, line=number, column=1)
+        try:
+            rule_at(define, state, Define(route), route.seq, file=file, line=number, column=1)
+        except InputError as err:
+            collected(errors, err)
+            refused.add(peer)
     for sel, indent in pending:  # in their order, each with its own sequence; a later one replaces
-        rule_at(
-            define, state, Define(sel, replace=True), sel.seq, file=file, line=sel.source_line, column=indent
-        )
+        if sel.peer in refused:
+            continue  # its route is reported: "no such route" beside it would say nothing more
+        try:
+            rule_at(
+                define,
+                state,
+                Define(sel, replace=True),
+                sel.seq,
+                file=file,
+                line=sel.source_line,
+                column=indent,
+            )
+        except InputError as err:
+            collected(errors, err)
+    raise_all(sorted(errors, key=lambda e: (e.line or 0, e.column or 0)))
     return set(lines_of)
+
+
+def _route_line(
+    state: NodeState,
+    route: Route | None,
+    raw: str,
+    stripped: str,
+    number: int,
+    indent: int,
+    file: str | None,
+    keys_seen: set[tuple[str, str]],
+    pending: list[tuple[RouteSelector, int]],
+    next_seq: Callable[[], int],
+) -> None:
+    """One line of a route section: a selector line, or a ``key = value`` line."""
+    if route is None:
+        raise InputError(
+            "property outside any [route] section; expected a [PEER] line first",
+            file=file,
+            line=number,
+            column=indent,
+        )
+    if stripped.startswith(("incoming_topic", "outgoing_topic")):
+        props = split_props(raw[indent - 1 :], column=indent, line=number, file=file)
+        selectors, rest = selectors_from(props, node=state.node.name, peer=route.peer, line=number, file=file)
+        if rest:
+            raise InputError(
+                f"unexpected {rest[0].key!r} on a selector line",
+                file=file,
+                line=number,
+                column=rest[0].column,
+            )
+        for sel in selectors:
+            sel.seq = next_seq()
+            pending.append((sourced(sel, file, number), indent))
+        return
+    key, sep, value = stripped.partition("=")
+    key, value = key.strip(), value.strip()
+    if not sep or not key:
+        raise InputError("expected 'key = value' in a route section", file=file, line=number, column=indent)
+    after = raw.index("=") + 1
+    value_column = after + 1 + len(raw[after:]) - len(raw[after:].lstrip())
+    if (route.peer, key) in keys_seen:
+        raise InputError(f"route property {key} is repeated", file=file, line=number, column=indent)
+    keys_seen.add((route.peer, key))
+    _set_route_key(route, key, value, line=number, value_column=value_column, file=file)
 
 
 def _section(
@@ -283,34 +342,52 @@ def read_durables_conf(
 ) -> set[str]:
     """Add the durables of a ``durables.conf``; returns the servers named by ``route`` durables."""
     peers: set[str] = set()
+    errors: list[InputError] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         stripped = raw.strip()
         if not stripped or stripped.startswith("#"):
             continue
-        fields = stripped.split()
-        indent = len(raw) - len(raw.lstrip())
-        if len(fields) < 2:
-            raise InputError(
-                "expected 'topic durable-name [route] [clientid=..] [nolocal] [selector=\"..\"]'",
-                file=file,
-                line=number,
-                column=len(raw.rstrip()) + 1,
-            )
-        topic = fields[0]
-        check_pattern(topic, line=number, column=indent + 1, file=file)
-        name_col = raw.index(fields[1], indent + len(topic))
-        name = fields[1]
-        rest_start = name_col + len(name)
-        props = split_props(raw[rest_start:], column=rest_start + 1, line=number, file=file)
-        sub = durable(state.node.name, topic, name, props, line=number, file=file)
-        if name in state.subscriptions:
-            raise InputError(f"durable {name} is defined twice", file=file, line=number, column=name_col + 1)
-        if sub.is_route_durable:
-            peers.add(check_server(name, line=number, column=name_col + 1, file=file))
-        sub.seq = next_seq()
-        sub = sourced(sub, file, number)
-        rule_at(define, state, Define(sub), sub.seq, file=file, line=number, column=name_col + 1)
+        try:
+            _durable_line(state, raw, stripped, number, file, peers, next_seq)
+        except InputError as err:
+            collected(errors, err)
+    raise_all(errors)
     return peers
+
+
+def _durable_line(
+    state: NodeState,
+    raw: str,
+    stripped: str,
+    number: int,
+    file: str | None,
+    peers: set[str],
+    next_seq: Callable[[], int],
+) -> None:
+    """One durable of a durables.conf (a route durable's server added to ``peers``)."""
+    fields = stripped.split()
+    indent = len(raw) - len(raw.lstrip())
+    if len(fields) < 2:
+        raise InputError(
+            "expected 'topic durable-name [route] [clientid=..] [nolocal] [selector=\"..\"]'",
+            file=file,
+            line=number,
+            column=len(raw.rstrip()) + 1,
+        )
+    topic = fields[0]
+    check_pattern(topic, line=number, column=indent + 1, file=file)
+    name_col = raw.index(fields[1], indent + len(topic))
+    name = fields[1]
+    rest_start = name_col + len(name)
+    props = split_props(raw[rest_start:], column=rest_start + 1, line=number, file=file)
+    sub = durable(state.node.name, topic, name, props, line=number, file=file)
+    if name in state.subscriptions:
+        raise InputError(f"durable {name} is defined twice", file=file, line=number, column=name_col + 1)
+    if sub.is_route_durable:
+        peers.add(check_server(name, line=number, column=name_col + 1, file=file))
+    sub.seq = next_seq()
+    sub = sourced(sub, file, number)
+    rule_at(define, state, Define(sub), sub.seq, file=file, line=number, column=name_col + 1)
 
 
 def read_server(
@@ -388,18 +465,22 @@ def read_server(
             )
         return _read_pointed(path, key, setting, file=str(tibemsd), encoding=encoding), str(path)
 
-    found = read(topics, "topics")
-    if found is not None:
-        read_topics_conf(state, found[0], file=found[1], next_seq=seq)
-        files.append(found[1])
-    found = read(routes, "routes")
-    if found is not None:
-        config.peers |= read_routes_conf(state, found[0], file=found[1], next_seq=seq)
-        files.append(found[1])
-    found = read(durables, "durables")
-    if found is not None:
-        config.peers |= read_durables_conf(state, found[0], file=found[1], next_seq=seq)
-        files.append(found[1])
+    errors: list[InputError] = []  # each file read, whatever the one before held: every error at once
+    for explicit, key in ((topics, "topics"), (routes, "routes"), (durables, "durables")):
+        try:
+            found = read(explicit, key)
+            if found is None:
+                continue
+            if key == "topics":
+                read_topics_conf(state, found[0], file=found[1], next_seq=seq)
+            elif key == "routes":
+                config.peers |= read_routes_conf(state, found[0], file=found[1], next_seq=seq)
+            else:
+                config.peers |= read_durables_conf(state, found[0], file=found[1], next_seq=seq)
+            files.append(found[1])
+        except InputError as err:
+            collected(errors, err)
+    raise_all(errors)
     return config
 
 

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from mqctl.domain.errors import InputError
+from mqctl.domain.errors import InputError, collected, raise_all
 from mqctl.domain.model import (
     Dialect,
     Direction,
@@ -136,20 +136,24 @@ def read_json_server(
         if doc.get(key):
             count = f"{len(doc[key])} entries" if isinstance(doc[key], list | dict) else "present"
             config.not_modelled.append(f"{key} ({count}, not modelled)")
-    if topics is not None:
-        read_topics_conf(state, read_text_file(topics, encoding), file=str(topics), next_seq=next_seq)
-    else:
-        _topics(state, _array(doc, "topics", "topics", file), file, next_seq)
-    if routes is not None:
-        text = read_text_file(routes, encoding)
-        config.peers |= read_routes_conf(state, text, file=str(routes), next_seq=next_seq)
-    else:
-        config.peers |= _routes(state, _array(doc, "routes", "routes", file), file, next_seq)
-    if durables is not None:
-        text = read_text_file(durables, encoding)
-        config.peers |= read_durables_conf(state, text, file=str(durables), next_seq=next_seq)
-    else:
-        config.peers |= _durables(state, _array(doc, "durables", "durables", file), file, next_seq)
+    errors: list[InputError] = []  # each section and file read, whatever the one before held
+    readers = {"topics": read_topics_conf, "routes": read_routes_conf, "durables": read_durables_conf}
+    for explicit, key in ((topics, "topics"), (routes, "routes"), (durables, "durables")):
+        try:
+            if explicit is not None:
+                text = read_text_file(explicit, encoding)
+                read = readers[key](state, text, file=str(explicit), next_seq=next_seq)
+            elif key == "topics":
+                _topics(state, _array(doc, key, key, file), file, next_seq, errors)
+                continue
+            elif key == "routes":
+                read = _routes(state, _array(doc, key, key, file), file, next_seq, errors)
+            else:
+                read = _durables(state, _array(doc, key, key, file), file, next_seq, errors)
+            config.peers |= read or set()
+        except InputError as err:
+            collected(errors, err)
+    raise_all(errors)
     return config
 
 
@@ -189,24 +193,32 @@ def _load(text: str, file: str) -> Any:
         ) from None
 
 
-def _topics(state: NodeState, items: list[Any], file: str, next_seq: Callable[[], int]) -> None:
+def _topics(
+    state: NodeState, items: list[Any], file: str, next_seq: Callable[[], int], errors: list[InputError]
+) -> None:
+    """Each item read, whatever the one before held (its error collected in ``errors``)."""
     for i, item in enumerate(items):
-        where = f"topics[{i}]"
-        if not isinstance(item, dict) or not isinstance(item.get("name"), str):
-            raise _fail("expected an object with a string 'name'", where, file)
-        name = item["name"]
-        _pattern(name, where, file)
-        if name in state.topics:
-            raise _fail(f"topic {name} is defined twice", where, file)
-        props: dict[str, str | None] = {}
-        for key, value in item.items():
-            text = _text(value, f"{where}.{key}", file)
-            if key != "name" and text is not None:
-                props[key] = None if text == "" and value is True else text
-        topic = sourced(
-            TopicObject(node=state.node.name, name=name, topicstr=name, properties=props), file, None
-        )
-        _rule(define, state, Define(topic), next_seq(), where=where, file=file)
+        try:
+            _topic(state, i, item, file, next_seq)
+        except InputError as err:
+            collected(errors, err)
+
+
+def _topic(state: NodeState, i: int, item: Any, file: str, next_seq: Callable[[], int]) -> None:
+    where = f"topics[{i}]"
+    if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+        raise _fail("expected an object with a string 'name'", where, file)
+    name = item["name"]
+    _pattern(name, where, file)
+    if name in state.topics:
+        raise _fail(f"topic {name} is defined twice", where, file)
+    props: dict[str, str | None] = {}
+    for key, value in item.items():
+        text = _text(value, f"{where}.{key}", file)
+        if key != "name" and text is not None:
+            props[key] = None if text == "" and value is True else text
+    topic = sourced(TopicObject(node=state.node.name, name=name, topicstr=name, properties=props), file, None)
+    _rule(define, state, Define(topic), next_seq(), where=where, file=file)
 
 
 def _rule(check: Callable[..., None], *args: object, where: str, file: str) -> None:
@@ -239,36 +251,48 @@ def _selector(text: str, where: str, file: str) -> None:
         raise
 
 
-def _routes(state: NodeState, items: list[Any], file: str, next_seq: Callable[[], int]) -> set[str]:
+def _routes(
+    state: NodeState, items: list[Any], file: str, next_seq: Callable[[], int], errors: list[InputError]
+) -> set[str]:
+    """Each item read, whatever the one before held (its error collected in ``errors``)."""
     peers: set[str] = set()
     for i, item in enumerate(items):
-        where = f"routes[{i}]"
-        if not isinstance(item, dict) or not isinstance(item.get("name"), str):
-            raise _fail("expected an object with a string 'name'", where, file)
-        peer = _server(item["name"], f"{where}.name", file)
-        if peer in state.routes:
-            raise _fail(f"route {peer} is defined twice", where, file)
-        url = _text(item.get("url"), f"{where}.url", file)
-        route = Route(node=state.node.name, peer=peer, url=url or "", seq=next_seq())
-        zone_name = _text(item.get("zone_name"), f"{where}.zone_name", file)
-        if zone_name:
-            route.zone_name = zone_name
-        kind = _text(item.get("zone_type"), f"{where}.zone_type", file)
-        if kind:
-            try:
-                route.zone_type = zone_type(kind, line=0, column=0, file=file)
-            except InputError as err:
-                raise _fail(err.message, f"{where}.zone_type", file) from None
-        for key, value in item.items():
-            if key not in _ROUTE_KEYS and not isinstance(value, dict | list):
-                text = _text(value, f"{where}.{key}", file)
-                if text is not None:
-                    route.properties[key] = text
-        _rule(define, state, Define(sourced(route, file, None)), route.seq, where=where, file=file)
-        for path, rs in _selectors(item, route, where, file):  # a later one replaces an earlier one
-            _rule(define, state, Define(rs, replace=True), next_seq(), where=path, file=file)
-        peers.add(peer)
+        try:
+            _route(state, i, item, file, next_seq, peers)
+        except InputError as err:
+            collected(errors, err)
     return peers
+
+
+def _route(
+    state: NodeState, i: int, item: Any, file: str, next_seq: Callable[[], int], peers: set[str]
+) -> None:
+    where = f"routes[{i}]"
+    if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+        raise _fail("expected an object with a string 'name'", where, file)
+    peer = _server(item["name"], f"{where}.name", file)
+    if peer in state.routes:
+        raise _fail(f"route {peer} is defined twice", where, file)
+    url = _text(item.get("url"), f"{where}.url", file)
+    route = Route(node=state.node.name, peer=peer, url=url or "", seq=next_seq())
+    zone_name = _text(item.get("zone_name"), f"{where}.zone_name", file)
+    if zone_name:
+        route.zone_name = zone_name
+    kind = _text(item.get("zone_type"), f"{where}.zone_type", file)
+    if kind:
+        try:
+            route.zone_type = zone_type(kind, line=0, column=0, file=file)
+        except InputError as err:
+            raise _fail(err.message, f"{where}.zone_type", file) from None
+    for key, value in item.items():
+        if key not in _ROUTE_KEYS and not isinstance(value, dict | list):
+            text = _text(value, f"{where}.{key}", file)
+            if text is not None:
+                route.properties[key] = text
+    _rule(define, state, Define(sourced(route, file, None)), route.seq, where=where, file=file)
+    for path, rs in _selectors(item, route, where, file):  # a later one replaces an earlier one
+        _rule(define, state, Define(rs, replace=True), next_seq(), where=path, file=file)
+    peers.add(peer)
 
 
 def _selectors(item: dict[str, Any], route: Route, where: str, file: str) -> list[tuple[str, RouteSelector]]:
@@ -308,28 +332,40 @@ def _selectors(item: dict[str, Any], route: Route, where: str, file: str) -> lis
     return out
 
 
-def _durables(state: NodeState, items: list[Any], file: str, next_seq: Callable[[], int]) -> set[str]:
+def _durables(
+    state: NodeState, items: list[Any], file: str, next_seq: Callable[[], int], errors: list[InputError]
+) -> set[str]:
+    """Each item read, whatever the one before held (its error collected in ``errors``)."""
     peers: set[str] = set()
     for i, item in enumerate(items):
-        where = f"durables[{i}]"
-        if not isinstance(item, dict):
-            raise _fail("expected an object", where, file)
-        topic = item.get("topic_name", item.get("topic"))
-        name = item.get("durable_name", item.get("name"))
-        _pattern(topic, where, file)
-        if not isinstance(name, str) or not name:
-            raise _fail("expected a string 'durable_name'", where, file)
-        sub = Subscription(node=state.node.name, name=name, topicstr=str(topic), durable=True)
-        if isinstance(item.get("selector"), str) and item["selector"]:
-            _selector(item["selector"], f"{where}.selector", file)
-            sub.selector = item["selector"]
-        for key in ("route", "clientid", "nolocal"):
-            text = _text(item.get(key), f"{where}.{key}", file)
-            if text is not None:
-                sub.properties[key] = None if item.get(key) is True else text
-        if name in state.subscriptions:
-            raise _fail(f"durable {name} is defined twice", where, file)
-        if sub.is_route_durable:
-            peers.add(_server(name, f"{where}.durable_name", file))
-        _rule(define, state, Define(sourced(sub, file, None)), next_seq(), where=where, file=file)
+        try:
+            _durable(state, i, item, file, next_seq, peers)
+        except InputError as err:
+            collected(errors, err)
     return peers
+
+
+def _durable(
+    state: NodeState, i: int, item: Any, file: str, next_seq: Callable[[], int], peers: set[str]
+) -> None:
+    where = f"durables[{i}]"
+    if not isinstance(item, dict):
+        raise _fail("expected an object", where, file)
+    topic = item.get("topic_name", item.get("topic"))
+    name = item.get("durable_name", item.get("name"))
+    _pattern(topic, where, file)
+    if not isinstance(name, str) or not name:
+        raise _fail("expected a string 'durable_name'", where, file)
+    sub = Subscription(node=state.node.name, name=name, topicstr=str(topic), durable=True)
+    if isinstance(item.get("selector"), str) and item["selector"]:
+        _selector(item["selector"], f"{where}.selector", file)
+        sub.selector = item["selector"]
+    for key in ("route", "clientid", "nolocal"):
+        text = _text(item.get(key), f"{where}.{key}", file)
+        if text is not None:
+            sub.properties[key] = None if item.get(key) is True else text
+    if name in state.subscriptions:
+        raise _fail(f"durable {name} is defined twice", where, file)
+    if sub.is_route_durable:
+        peers.add(_server(name, f"{where}.durable_name", file))
+    _rule(define, state, Define(sourced(sub, file, None)), next_seq(), where=where, file=file)

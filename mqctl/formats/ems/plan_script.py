@@ -5,8 +5,9 @@ as comments saying what to do (the door skips comments)."""
 from __future__ import annotations
 
 from mqctl.domain.errors import InputError
-from mqctl.domain.model import Node, Route, RouteSelector, Subscription, TopicObject
-from mqctl.domain.plan.edits import Edit
+from mqctl.domain.model import NodeState, Route, RouteSelector, Subscription, TopicObject
+from mqctl.domain.objects.edits import Define, Delete, Edit, Kind
+from mqctl.domain.plan.edits import selector_peer
 from mqctl.formats.ems.props import format_props
 
 
@@ -31,49 +32,71 @@ def _route_props(route: Route, *, creating: bool) -> list[str]:
     return out
 
 
-def admin_commands(edits: list[Edit]) -> list[str]:
+def admin_commands(edits: list[Edit], before: NodeState, after: NodeState) -> list[str]:
+    """``before``/``after``: the server before and after the edits (a route's properties and a durable's
+    topic are read there). A route created or altered is one ``create``/``setprop route`` line with its
+    selectors: the ``Define``/``Delete`` of its selectors that follow its own edit are in that line."""
     out: list[str] = []
-    for edit in edits:
-        obj = edit.obj
-        if isinstance(obj, Node):
-            out.append(f"# server {obj.name}: its own attributes are set in tibemsd.conf, not by tibemsadmin")
-        elif isinstance(obj, TopicObject):
-            props = format_props(obj.properties)
-            if edit.verb == "delete":
-                out.append(f"delete topic {obj.name}")
-            elif edit.verb == "define":
-                out.append(f"create topic {obj.name} {props}".rstrip())
-            else:
-                out.append(f"setprop topic {obj.name} {props}".rstrip())
-        elif isinstance(obj, Route):
-            if edit.verb == "delete":
-                out.append(f"delete route {obj.peer}")
-                continue
-            verb = "create" if edit.verb == "define" else "setprop"
-            words = [verb, "route", obj.peer, *_route_props(obj, creating=verb == "create")]
-            words += [_selector(rs) for rs in edit.selectors]
-            out.append(" ".join(words))
-        elif isinstance(obj, RouteSelector):
-            if edit.verb == "delete":
-                out.append(f"removeprop route {obj.peer} {obj.direction}_topic={obj.topic}")
-            else:
-                out.append(f"addprop route {obj.peer} {_selector(obj)}")
-        elif isinstance(obj, Subscription):
-            what = "delete" if edit.verb == "delete" else "create"
+    i = 0
+    while i < len(edits):
+        edit = edits[i]
+        i += 1
+        kind = edit.kind
+        if kind is Kind.NODE:
             out.append(
-                f"# {what} durable {obj.name} on {obj.topicstr} (a subscriber's own; not applied by this script)"
+                f"# server {after.node.name}: its own attributes are set in tibemsd.conf, not by tibemsadmin"
             )
+        elif kind is Kind.TOPIC:
+            if isinstance(edit, Delete):
+                out.append(f"delete topic {edit.key}")
+            elif isinstance(edit, Define):
+                assert isinstance(edit.obj, TopicObject)
+                out.append(f"create topic {edit.obj.name} {format_props(edit.obj.properties)}".rstrip())
+            else:
+                props = format_props(after.topics[str(edit.key)].properties)
+                out.append(f"setprop topic {edit.key} {props}".rstrip())
+        elif kind is Kind.ROUTE:
+            if isinstance(edit, Delete):
+                out.append(f"delete route {edit.key}")
+                continue
+            peer = edit.obj.peer if isinstance(edit, Define) else str(edit.key)  # type: ignore[attr-defined]
+            route = after.routes[peer]
+            selectors: list[RouteSelector] = []
+            while i < len(edits) and selector_peer(edits[i]) == peer:
+                following = edits[i]
+                if isinstance(following, Define) and isinstance(following.obj, RouteSelector):
+                    selectors.append(following.obj)
+                i += 1
+            verb = "create" if isinstance(edit, Define) else "setprop"
+            words = [verb, "route", peer, *_route_props(route, creating=verb == "create")]
+            words += [_selector(rs) for rs in selectors]
+            out.append(" ".join(words))
+        elif kind is Kind.ROUTE_SELECTOR:
+            if isinstance(edit, Define):
+                assert isinstance(edit.obj, RouteSelector)
+                out.append(f"addprop route {edit.obj.peer} {_selector(edit.obj)}")
+            elif isinstance(edit.key, tuple):
+                peer, direction, topic = edit.key
+                out.append(f"removeprop route {peer} {direction}_topic={topic}")
+        elif kind is Kind.SUB:
+            sub = edit.obj if isinstance(edit, Define) else before.subscriptions.get(str(edit.key))
+            what = "create" if isinstance(edit, Define) else "delete"
+            on = f" on {sub.topicstr}" if isinstance(sub, Subscription) else ""
+            name = sub.name if isinstance(sub, Subscription) else str(getattr(edit, "key", ""))
+            out.append(f"# {what} durable {name}{on} (a subscriber's own; not applied by this script)")
     return out
 
 
 def admin_checks(edits: list[Edit]) -> list[str]:
     out: list[str] = []
     for edit in edits:
-        obj = edit.obj
-        if isinstance(obj, TopicObject):
-            out.append(f"show topic {obj.name}")
-        elif isinstance(obj, Route | RouteSelector):
-            out.append(f"show route {obj.peer}")
-        elif isinstance(obj, Subscription):
+        kind = edit.kind
+        if kind is Kind.TOPIC:
+            name = edit.obj.name if isinstance(edit, Define) else edit.key  # type: ignore[attr-defined]
+            out.append(f"show topic {name}")
+        elif kind in (Kind.ROUTE, Kind.ROUTE_SELECTOR):
+            peer = selector_peer(edit) or (edit.obj.peer if isinstance(edit, Define) else edit.key)  # type: ignore[attr-defined]
+            out.append(f"show route {peer}")
+        elif kind is Kind.SUB:
             out.append("show durables")
     return list(dict.fromkeys(out))
