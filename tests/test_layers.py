@@ -198,9 +198,8 @@ def test_services_do_not_import_one_another_s_private_names() -> None:
     assert {m: names for m, names in found.items() if names} == {}
 
 
-CONN_EXCEPTIONS = {"mqctl/services/observed.py"}
-"""Modules that still reach into ``Store.conn``: the DISPLAY capture door, left to be converted to the
-edit service and the store's API after ``captures-read`` (``Store.topology()``): remove it then."""
+CONN_EXCEPTIONS: set[str] = set()
+"""Modules that still reach into ``Store.conn``: none (an exception added here must say why)."""
 
 
 def conn_uses(source: str) -> int:

@@ -13,34 +13,54 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 
-from mqctl.domain.model import Cluster, Dialect, Node, NodeState, Route
-from mqctl.domain.objects import routes
+from mqctl.domain.errors import InputError
+from mqctl.domain.model import Cluster, Dialect, Node, NodeState, Route, Subscription, TopicObject
+from mqctl.domain.objects import routes, topic_objects
 from mqctl.domain.objects.apply import apply
-from mqctl.domain.objects.edits import Alter, Change, Define, Delete, Edit, Facts, Kind, reads
+from mqctl.domain.objects.edits import NO_FACTS, Alter, Change, Define, Delete, Edit, Facts, Kind, reads
 from mqctl.store.repository import NodeRef, Store
 
+WHOLE_OVER = 256
+"""Past this many objects of one collection named by the edits (a capture's thousands of subscriptions),
+the collection is loaded whole, in one query, rather than one indexed query per object."""
 
-def edit(store: Store, node: str | None, edits: Sequence[Edit]) -> list[Change]:
+
+def edit(
+    store: Store,
+    node: str | None,
+    edits: Sequence[Edit],
+    *,
+    place: Callable[[int, InputError], InputError] | None = None,
+) -> list[Change]:
     """Apply ``edits`` to ``node`` (None: cluster edits, which belong to no node) and save them.
 
     A ``Define`` of a node may come first: the node is then created or redefined, and the edits after
-    it apply to it."""
+    it apply to it. ``place``: a door's positions, given the index of the edit the domain refused and
+    its error, the error to raise (placed in the door's input)."""
     if node is None:
         return [_cluster_edit(store, e) for e in edits]
     first = edits[0] if edits else None
     defines_node = isinstance(first, Define) and first.kind is Kind.NODE
     ref = store.node(node) if defines_node else store.require_node(node)
+    touched: frozenset[str] = frozenset()
     if ref is None:
         assert isinstance(first, Define) and isinstance(first.obj, Node)
         before = NodeState(node=first.obj)
     else:
         keys, parts = reads(edits)
+        parts |= {attr for attr, named in keys.items() if len(named) > WHOLE_OVER}
+        touched = frozenset(keys.get("topics", ()))
         before = store.load_node_slice(ref, keys, parts)
     after = _copy(before)
     changes = []
-    for one in edits:
-        facts = _facts(store, ref, after, one)
-        change = apply(after, one, seq=store.next_seq(), facts=facts)
+    for index, one in enumerate(edits):
+        try:
+            facts = _facts(store, ref, after, one, touched)
+            change = apply(after, one, seq=store.next_seq(), facts=facts)
+        except InputError as err:
+            if place is None:
+                raise
+            raise place(index, err) from None
         changes.append(change)
         if isinstance(one, Delete) and one.kind is Kind.NODE:
             assert ref is not None
@@ -118,23 +138,39 @@ def _dialect(store: Store, name: str | None) -> Dialect | None:
     return None if not name else store.dialects([name]).get(name)
 
 
-def _facts(store: Store, ref: NodeRef | None, state: NodeState, one: Edit) -> Facts:
-    """The facts ``one`` needs from outside the node, found with indexed queries."""
+def _facts(store: Store, ref: NodeRef | None, state: NodeState, one: Edit, touched: frozenset[str]) -> Facts:
+    """The facts ``one`` needs from outside the node, found with indexed queries; ``touched``: the topic
+    objects the edits name, loaded into ``state``, where the edits before ``one`` may have changed them."""
     if isinstance(one, Define):
         obj = one.obj
+        if type(obj) is Subscription:  # most edits of a capture: no facts, no further tests
+            return NO_FACTS
         if isinstance(obj, Node):
             return Facts(parent_dialect=_dialect(store, obj.parent), node_exists=ref is not None)
         if isinstance(obj, Route):
             return Facts(peer_dialect=_dialect(store, obj.peer))
         if one.kind is Kind.TOPIC and state.node.dialect is Dialect.MQ and ref is not None:
-            topicstr = getattr(obj, "topicstr", "")
-            return Facts(topicstr_holder=store.topic_named_by_topicstr(ref, topicstr) if topicstr else None)
-        return Facts()
+            return Facts(topicstr_holder=_topicstr_holder(store, ref, state, obj, touched))
+        return NO_FACTS
     if isinstance(one, Alter) and one.kind is Kind.NODE:
         return Facts(parent_dialect=_dialect(store, one.changes.get("parent")))
     if isinstance(one, Delete) and one.kind is Kind.NODE and ref is not None:
         return Facts(dependents=tuple(node_dependents(store, ref)))
-    return Facts()
+    return NO_FACTS
+
+
+def _topicstr_holder(
+    store: Store, ref: NodeRef, state: NodeState, obj: object, touched: frozenset[str]
+) -> str | None:
+    """The other topic object holding ``obj``'s TOPICSTR: the store's, unless the edits name it (or
+    another object takes the string in an earlier edit): then the working state's."""
+    assert isinstance(obj, TopicObject)
+    if not obj.topicstr:
+        return None
+    holder = store.topic_named_by_topicstr(ref, obj.topicstr)
+    if holder is None or holder in touched:
+        holder = topic_objects.holder_in(state, obj)  # the slice: only the objects the edits name
+    return holder
 
 
 def node_dependents(store: Store, ref: NodeRef) -> list[str]:

@@ -1,8 +1,8 @@
 """Captures of DISPLAY output into the store: definitions into the model, the rest as observations.
 
-ADMIN and API subscriptions become model subscriptions, checked by the same domain rules as every other
-door (``domain.objects.subscriptions``); DISPLAY TOPIC and DISPLAY QMGR answers become the MQSC commands
-that define what they show and go through the runmqsc door (``services.formats.runmqsc``). Proxy
+ADMIN and API subscriptions, topic objects (DISPLAY TOPIC) and the queue manager's attributes (DISPLAY
+QMGR) become edit values (``Define``, ``Alter``) made through the one edit service (``services.edit``),
+by the same domain rules as every other door; an error is placed at the capture's block. Proxy
 subscriptions, cluster topics and queue managers, hierarchy relations, channel and subscription
 statuses are observations: the capture of a queue manager replaces its previous one. Everything else is
 counted by what it is. The caller's one transaction holds it all: any error changes nothing.
@@ -10,9 +10,7 @@ counted by what it is. The caller's one transaction holds it all: any error chan
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -20,10 +18,12 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from mqctl.domain.errors import InputError
-from mqctl.domain.model import Dialect, NodeState, SubScope, Subscription, SubType, WSchema
+from mqctl.domain.model import Dialect, SubScope, Subscription, SubType, TopicObject, WSchema
 from mqctl.domain.names import check_ems_server_name, check_mq_name
-from mqctl.domain.objects import attributes
-from mqctl.domain.objects import subscriptions as sub_rules
+from mqctl.domain.objects import attributes, topic_objects
+from mqctl.domain.objects.edits import Alter, Define, Edit, Kind
+from mqctl.domain.objects.kinds import rules_for
+from mqctl.domain.objects.text import parse_enum
 from mqctl.domain.observed import OBSERVED_KINDS, PROXY, NodeCapture, Observation
 from mqctl.formats import sniff
 from mqctl.formats._located import locate
@@ -32,6 +32,7 @@ from mqctl.formats.display import read_captures as read_file_captures
 from mqctl.formats.display.ems import DURABLE, ROUTE
 from mqctl.formats.text_io import read_text_file
 from mqctl.formats.walk import files_under
+from mqctl.services.edit import edit
 from mqctl.store.observed import captured_at, load_captures, save_capture
 from mqctl.store.repository import Store
 
@@ -46,9 +47,6 @@ _NAME_OF = {
     "SBSTATUS": "SUB",
     "TPSTATUS": "TOPICSTR",
 }
-_TOPIC_KEYWORDS = tuple(a.keyword for a in attributes.TOPIC)
-"""A captured topic object's attributes taken into its DEFINE TOPIC: the model's, from its one table."""
-_QMGR_KEYWORDS = ("PSMODE", "PSCLUS", "PARENT", "DESCR")
 
 
 @dataclass
@@ -234,9 +232,7 @@ def _import_node(store: Store, name: str, parts: list[tuple[Capture, datetime]])
         ref is not None,
     )
     observations: list[Observation] = []
-    subs: list[Subscription] = []
-    mqsc: list[str] = []
-    origins: list[tuple[str, Block]] = []
+    taken = _Definitions()
     for capture, _ in parts:
         for kind in capture.commands:
             if kind not in result.commands:
@@ -244,18 +240,17 @@ def _import_node(store: Store, name: str, parts: list[tuple[Capture, datetime]])
         result.not_read.update(capture.others)
         result.skipped_lines += capture.skipped
         for block in capture.blocks:
-            _take(store, capture, block, result, observations, subs, mqsc, origins)
-    if _newer_kept(store, result):
-        return result
-    if ref is not None:
-        if mqsc:
-            _apply_mqsc(store, name, mqsc, origins)
-        if subs:
-            _save_subscriptions(store, name, subs)
-    else:
+            _take(capture, block, result, observations, taken)
+    edits, origins = taken.edits()
+    if _newer_kept(store, result) or ref is None:
+        _check(edits, origins)  # definitions that do not enter the model are still judged
+        if not result.kept:
+            return result
         result.not_imported.update(
-            {k: v for k, v in (("subscriptions", len(subs)), ("definitions", len(mqsc))) if v}
+            {k: v for k, v in (("subscriptions", len(taken.subs)), ("definitions", len(taken.objects))) if v}
         )
+    elif edits:
+        edit(store, name, edits, place=lambda index, err: _placed(err, origins[index]))
     save_capture(
         store,
         NodeCapture(name, result.captured_at, ", ".join(result.files), tuple(result.commands), observations),
@@ -314,15 +309,34 @@ def _newer_kept(store: Store, result: DisplayImport) -> bool:
     return not result.kept
 
 
+@dataclass(frozen=True, slots=True)
+class _Origin:
+    """Where an edit came from: its block, and the keyword an error without one is placed at."""
+
+    file: str
+    block: Block
+    fallback: str | None = None
+
+
+@dataclass
+class _Definitions:
+    """The edits a capture makes, each with its origin: the objects' own definitions (topic objects,
+    queue manager attributes) first, as their subscriptions may name them, then the subscriptions."""
+
+    objects: list[tuple[Edit, _Origin]] = field(default_factory=list)
+    subs: list[tuple[Edit, _Origin]] = field(default_factory=list)
+
+    def edits(self) -> tuple[list[Edit], list[_Origin]]:
+        both = self.objects + self.subs
+        return [e for e, _ in both], [o for _, o in both]
+
+
 def _take(
-    store: Store,
     capture: Capture,
     block: Block,
     result: DisplayImport,
     observations: list[Observation],
-    subs: list[Subscription],
-    mqsc: list[str],
-    origins: list[tuple[str, Block]],
+    taken: _Definitions,
 ) -> None:
     kind, attrs = block.kind, block.attrs
     if kind == "SUB":
@@ -330,8 +344,8 @@ def _take(
         if subtype == PROXY:
             kind = PROXY
         else:
-            sub = _subscription(capture, block, subtype, store.next_seq)
-            subs.append(sub)
+            sub = _subscription(capture, block, subtype)
+            taken.subs.append((Define(sub, replace=True, observed=True), _Origin(capture.file, block, "SUB")))
             result.subscriptions[str(sub.subtype)] += 1
             return
     if kind in OBSERVED_KINDS:
@@ -339,26 +353,74 @@ def _take(
         result.observations[kind] += 1
         return
     if kind == "TOPIC":
-        name = attrs["TOPIC"]
-        if name.upper().startswith("SYSTEM."):
+        if topic_objects.is_system(attrs["TOPIC"]):
             result.not_read["SYSTEM topic objects"] += 1
             return
-        words = [f"DEFINE TOPIC({_quote(name)})"]
-        words += [f"{k}({_quote(attrs[k])})" for k in _TOPIC_KEYWORDS if k in attrs and attrs[k] != ""]
-        mqsc.append(" ".join([*words, "REPLACE"]))
-        origins.append((capture.file, block))
+        taken.objects.append((Define(_topic(capture, block), replace=True), _Origin(capture.file, block)))
         result.topics += 1
         return
     if kind == "QMGR":
-        words = [f"{k}({_quote(attrs[k])})" for k in _QMGR_KEYWORDS if attrs.get(k, "") != ""]
-        if words:
-            mqsc.append("ALTER QMGR " + " ".join(words))
-            origins.append((capture.file, block))
-            result.qmgr_attributes += len(words)
+        changes = _qmgr_changes(capture, block)
+        if changes:
+            taken.objects.append((Alter(Kind.NODE, capture.qmgr, changes), _Origin(capture.file, block)))
+            result.qmgr_attributes += len(changes)
 
 
-def _quote(value: str) -> str:
-    return "'" + value.replace("'", "''") + "'"
+def _text(attr: attributes.Attribute, block: Block, file: str) -> object:
+    """A DISPLAY value as the model holds it: an enumeration's member, a text without MQ's padding."""
+    text = block.attrs[attr.keyword]
+    enum = attr.enum
+    if enum is not None:
+        try:
+            return parse_enum(enum, text, "", attr.keyword)
+        except InputError as err:
+            err.obj = None
+            line, column = block.at(attr.keyword)
+            raise locate(err, file=file, line=line, column=column) from None
+    if attr.choices:
+        return text.upper()  # PSMODE(enabled): the domain judges the value
+    return text if attr.field in ("topicstr", "parent") else text.rstrip(" ")
+
+
+def _topic(capture: Capture, block: Block) -> TopicObject:
+    """A DISPLAY TOPIC block as the object's definition (DEFINE REPLACE: what it does not show is the
+    default), its attributes those of the model's one table."""
+    topic = TopicObject(node=capture.qmgr, name=block.attrs["TOPIC"], topicstr="")
+    for attr in attributes.TOPIC:
+        if block.attrs.get(attr.keyword, "") != "":
+            setattr(topic, attr.field, _text(attr, block, capture.file))
+    return topic
+
+
+def _qmgr_changes(capture: Capture, block: Block) -> dict[str, object]:
+    """A DISPLAY QMGR block's modelled attributes (the model's one table) that it shows a value of."""
+    return {
+        attr.field: _text(attr, block, capture.file)
+        for attr in attributes.NODE
+        if block.attrs.get(attr.keyword, "") != ""
+    }
+
+
+def _placed(err: InputError, origin: _Origin) -> InputError:
+    """The domain's refusal at the keyword it names in the block, else where the block (or its
+    ``fallback`` keyword) stands: positions are the capture file's."""
+    block = origin.block
+    keyword = (err.attribute or origin.fallback or "").upper()
+    if keyword not in block.attrs:
+        keyword = origin.fallback or ""
+    known = keyword in block.attrs or keyword == origin.fallback
+    line, column = block.at(keyword) if known else (block.line, block.column)
+    return locate(err, file=origin.file, line=line, column=column)
+
+
+def _check(edits: list[Edit], origins: list[_Origin]) -> None:
+    """The definitions of a capture that do not enter the model, judged by their kind's rules."""
+    for one, origin in zip(edits, origins, strict=True):
+        if isinstance(one, Define):
+            try:
+                rules_for(one.kind, Dialect.MQ).check(one.obj, Dialect.MQ)
+            except InputError as err:
+                raise _placed(err, origin) from None
 
 
 def _enum(enum: type[E], block: Block, keyword: str, default: E, file: str) -> E:
@@ -376,7 +438,9 @@ def _enum(enum: type[E], block: Block, keyword: str, default: E, file: str) -> E
         ) from None
 
 
-def _subscription(capture: Capture, block: Block, subtype: str, next_seq: Callable[[], int]) -> Subscription:
+def _subscription(capture: Capture, block: Block, subtype: str) -> Subscription:
+    """A DISPLAY SUB block (ADMIN or API) as the subscription it shows: TOPICSTR resolved (``Define``'s
+    ``observed``), a TOPICOBJ of MQ's predefined objects left out."""
     a = block.attrs
     file = capture.file
     if subtype not in ("ADMIN", "API"):
@@ -388,13 +452,12 @@ def _subscription(capture: Capture, block: Block, subtype: str, next_seq: Callab
             line=line,
             column=column,
         )
-    name = a.get("SUB", "") or a.get("SUBID", "")
     topicobj = a.get("TOPICOBJ", "")
-    if topicobj.upper().startswith("SYSTEM."):
+    if topic_objects.is_system(topicobj):
         topicobj = ""
-    sub = Subscription(
+    return Subscription(
         capture.qmgr,
-        name,
+        a.get("SUB", "") or a.get("SUBID", ""),
         a["TOPICSTR"],
         selector=a.get("SELECTOR") or None,
         durable=a.get("DURABLE", "YES").upper() != "NO",
@@ -403,47 +466,11 @@ def _subscription(capture: Capture, block: Block, subtype: str, next_seq: Callab
         dest=a.get("DEST", ""),
         destqmgr=a.get("DESTQMGR", ""),
         topicobj=topicobj,
-        seq=next_seq(),
         source_file=file,
         source_line=block.line,
         subtype=SubType.API if subtype == "API" else SubType.ADMIN,
         subid=a.get("SUBID", ""),
     )
-    try:
-        sub_rules.check(sub, Dialect.MQ)
-    except InputError as err:
-        keyword = (err.attribute or "SUB").upper()
-        line, column = block.at(keyword if keyword in a else "SUB")
-        raise locate(err, file=file, line=line, column=column) from None
-    return sub
-
-
-def _save_subscriptions(store: Store, name: str, subs: list[Subscription]) -> None:
-    """Into the node's state, one write of the difference (replacing those of the same name)."""
-    ref = store.require_node(name, Dialect.MQ)
-    before = store.load_node_state(ref)
-    after: NodeState = dataclasses.replace(before, subscriptions=dict(before.subscriptions))
-    for sub in subs:
-        after.subscriptions[sub.name] = sub
-    store.save_node_state(ref, before, after)
-
-
-def _apply_mqsc(store: Store, name: str, lines: list[str], origins: list[tuple[str, Block]]) -> None:
-    """DISPLAY TOPIC / QMGR answers through the runmqsc door; an error points at the block it came from."""
-    from mqctl.services.formats import runmqsc
-
-    result = runmqsc(
-        store, name, "\n".join(lines) + "\n", file=None, inserts={}, create=False, continue_on_error=False
-    )
-    if result.run.errors:
-        err = result.run.errors[0]
-        index = (err.line or 1) - 1
-        file, block = origins[min(max(index, 0), len(origins) - 1)]
-        keyword = (err.attribute or "").upper()
-        line, column = block.at(keyword) if keyword in block.attrs else (block.line, block.column)
-        raise InputError(
-            err.message, obj=err.obj, attribute=err.attribute, file=file, line=line, column=column
-        )
 
 
 # --- display observed --------------------------------------------------------------------------------
@@ -478,9 +505,8 @@ def predicted_display(store: Store) -> dict[str, list[Any]]:
     (``formats.display.DisplayCommand``; lay them out with ``to_runmqsc`` or ``to_json``)."""
     from mqctl.domain.observed import node_views, predict_proxies
     from mqctl.formats.display import predicted_commands
-    from mqctl.store.topology import load_topology
 
-    topology = load_topology(store.conn)
+    topology = store.topology()
     proxies = predict_proxies(topology)
     held: dict[str, list[Any]] = {}
     for proxy in proxies.values():

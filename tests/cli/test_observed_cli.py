@@ -487,3 +487,56 @@ def test_topic_and_qmgr_answers_are_definitions_as_mqsc_import_takes_them(
     refused = cli("import", "display", str(capture))
     assert refused.exit_code == 2 and f"{capture}:9:44:" in refused.stderr and "CLROUTE" in refused.stderr
     assert dump_store(store_url) == before
+
+
+def topics_capture(qmgr: str, *topics: tuple[str, str]) -> str:
+    blocks = "".join(
+        f"AMQ8633I: Display topic details.\n   TOPIC({name})   TYPE(LOCAL)\n   TOPICSTR({topicstr})\n"
+        for name, topicstr in topics
+    )
+    return f"Starting MQSC for queue manager {qmgr}.\n     1 : DISPLAY TOPIC(*) ALL\n{blocks}1 MQSC commands read.\n"
+
+
+def test_a_capture_s_edits_see_one_another_and_errors_stand_at_the_capture_s_block(
+    cli: Cli, store_url: str, tmp_path: Path
+) -> None:
+    """A topic string an earlier block of the capture frees is free for a later one (DEFINE REPLACE in
+    the block order, as MQ shows them); taken twice, the second block is refused at its TOPICSTR."""
+    ok(cli("define", "qmgr", "QM1"))
+    ok(cli("define", "topic", "A", "--qmgr", "QM1", "--topicstr", "/x"))
+    capture = tmp_path / "qm1.txt"
+    capture.write_text(topics_capture("QM1", ("A", "/y"), ("B", "/x")))
+    ok(cli("import", "display", str(capture)))
+    shown = ok(cli("display", "topic", "*", "--qmgr", "QM1", "-o", "json")).json()
+    assert {t["name"]: t["topicstr"] for t in shown} == {"A": "/y", "B": "/x"}
+    before = dump_store(store_url)
+    capture.write_text(topics_capture("QM1", ("A", "/z"), ("C", "/z")))
+    refused = cli("import", "display", str(capture))
+    assert refused.exit_code == 2 and f"{capture}:8:4: topic C TOPICSTR:" in refused.stderr, refused.stderr
+    assert "already used by topic object A" in refused.stderr
+    assert dump_store(store_url) == before
+
+
+def test_definitions_of_a_queue_manager_not_in_the_model_are_still_judged(
+    cli: Cli, store_url: str, tmp_path: Path
+) -> None:
+    """Not imported, a capture's topic objects and subscriptions are still held to the domain's rules:
+    a capture MQ could not have printed is bad input, wherever it goes."""
+    ok(cli("define", "qmgr", "QM1"))
+    capture = tmp_path / "qm9.txt"
+    capture.write_text(topics_capture("QM9", ("OK", "/a"), ("B" * 49, "/b")))
+    refused = cli("import", "display", str(capture))
+    assert refused.exit_code == 2 and f"{capture}:6:1: topic {'B' * 49}:" in refused.stderr, refused.stderr
+    capture.write_text(topics_capture("QM9", ("OK", "/a")))
+    summary = ok(cli("import", "display", str(capture), "-o", "json")).json()
+    assert summary[0]["not_imported"] == {"definitions": 1} and not summary[0]["in_model"]
+
+
+def test_a_captured_text_is_taken_as_printed_not_as_mqsc(cli: Cli, tmp_path: Path) -> None:
+    """No MQSC round trip: a DESCR holding ``+QMNAME+`` or a quote is kept as DISPLAY printed it."""
+    ok(cli("define", "qmgr", "QM1"))
+    capture = tmp_path / "qm1.txt"
+    capture.write_text(TOPIC_CAPTURE.replace("Bob's sport (all of it)", "Bob's +QMNAME+ sport"))
+    ok(cli("import", "display", str(capture)))
+    topic = ok(cli("display", "topic", "SPORTS", "--qmgr", "QM1", "-o", "json")).json()[0]
+    assert topic["descr"] == "Bob's +QMNAME+ sport"

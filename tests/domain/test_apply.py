@@ -75,6 +75,24 @@ def test_the_holder_of_a_topicstr_is_a_fact() -> None:
         apply(mq(), Define(TopicObject("QM1", "SPORT", "sport")), seq=1, facts=Facts(topicstr_holder="OTHER"))
 
 
+def test_an_observed_subscription_keeps_the_topic_string_display_shows() -> None:
+    """DISPLAY SUB shows the resolved TOPICSTR: TOPICOBJ is a record, not composed again (semantics §9)."""
+    state = mq()
+    apply(state, Define(TopicObject("QM1", "SPORT", "sport")), seq=1)
+    sub = Subscription("QM1", "S", "sport/golf", topicobj="SPORT")
+    apply(state, Define(sub, replace=True, observed=True), seq=2)
+    assert state.subscriptions["S"].topicstr == "sport/golf"
+    apply(state, Define(sub, replace=True), seq=3)  # DEFINE SUB composes: the object's string first
+    assert state.subscriptions["S"].topicstr == "sport/sport/golf"
+    gone = Subscription("QM1", "T", "old/x", topicobj="DELETED")  # an object the model lacks: recorded
+    apply(state, Define(gone, observed=True), seq=4)
+    assert state.subscriptions["T"].topicobj == "DELETED"
+    with pytest.raises(InputError, match="names a topic object that is not defined"):
+        apply(state, Define(gone, replace=True), seq=5)
+    with pytest.raises(InputError, match="expected an identifier"):  # the rules still hold
+        apply(state, Define(Subscription("QM1", "U", "a", selector="x = = 1"), observed=True), seq=6)
+
+
 def test_the_node_s_dialect_chooses_the_topic_rules() -> None:
     state = ems()
     made = apply(state, Define(TopicObject("S1", "orders.>", "", properties={"global": None})), seq=1)

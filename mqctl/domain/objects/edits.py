@@ -100,6 +100,10 @@ class Define:
 
     obj: object
     replace: bool = False
+    observed: bool = False
+    """The object as a DISPLAY capture shows it (semantics §9, "Observed state"): a subscription's
+    TOPICSTR is the resolved topic string, its TOPICOBJ a record of how it was made, not composed again
+    (the object named need not be in the model)."""
 
     @property
     def kind(self) -> Kind:
@@ -184,6 +188,11 @@ def reads(edits: Sequence[Edit]) -> tuple[dict[str, list[str]], frozenset[str]]:
     keys: dict[str, list[str]] = {}
     parts: set[str] = set()
     for one in edits:
+        if type(one) is Define and type(sub := one.obj) is Subscription:  # a capture's thousands: briefly
+            keys.setdefault("subscriptions", []).append(sub.name)
+            if sub.topicobj and not one.observed:  # composed from the object's TOPICSTR
+                keys.setdefault("topics", []).append(sub.topicobj)
+            continue
         kind = one.kind
         if isinstance(one, Define):
             key = _key(kind, one.obj)

@@ -37,7 +37,7 @@ from mqctl.domain.objects import (
     topic_objects,
 )
 from mqctl.domain.objects.edit import AlreadyDefined, NotDefined
-from mqctl.domain.objects.edits import NODE_CLUSTER_CHANGES, Change, Edit, Facts, Kind
+from mqctl.domain.objects.edits import NODE_CLUSTER_CHANGES, Change, Define, Edit, Facts, Kind
 
 SHELL_MEMBERSHIP = frozenset({"join", "full_repositories", "leave"})
 
@@ -241,7 +241,8 @@ class SubscriptionRules:
         self, state: NodeState, edit: Edit, obj: Subscription, *, replace: bool, seq: int, facts: Facts
     ) -> Change:
         before = state.subscriptions.get(obj.name)
-        subscriptions.define(state, obj, replace=replace, seq=seq)
+        observed = isinstance(edit, Define) and edit.observed
+        subscriptions.define(state, obj, replace=replace, seq=seq, observed=observed)
         return Change(edit, before, state.subscriptions[obj.name])
 
     def alter(

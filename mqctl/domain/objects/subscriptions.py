@@ -164,15 +164,15 @@ def composed(state: NodeState, sub: Subscription) -> str:
     return topicobj_prefix(sub.topicstr, topicobj_topicstr(state, sub.topicobj), label(sub))
 
 
-def define(state: NodeState, sub: Subscription, *, replace: bool, seq: int) -> bool:
+def define(state: NodeState, sub: Subscription, *, replace: bool, seq: int, observed: bool = False) -> bool:
     """DEFINE SUB [REPLACE] (a durable, a JMS subscriber); ``sub.topicstr`` is the TOPICSTR given, which
-    TOPICOBJ prefixes. True: replaced."""
+    TOPICOBJ prefixes, unless ``observed`` (DISPLAY SUB shows the resolved string). True: replaced."""
     old = state.subscriptions.get(sub.name)
     refuse_existing(old, replace, label(sub))
     dialect = state.node.dialect
     if sub.topicobj and dialect is _EMS:
         raise InputError("is an MQ subscription attribute", obj=label(sub), attribute="TOPICOBJ")
-    sub = replaced(sub, topicstr=composed(state, sub), seq=seq)
+    sub = replaced(sub, topicstr=sub.topicstr if observed else composed(state, sub), seq=seq)
     check(sub, dialect)
     state.subscriptions[sub.name] = sub
     return old is not None
