@@ -58,6 +58,11 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_spark_small.py
 	$(BIN)/python benchmarks/bench_spark.py
 	$(BIN)/python benchmarks/bench_snapshot_import.py
+	$(BIN)/python benchmarks/bench_engine.py --engine-only --digest --task-rss
+	$(BIN)/python benchmarks/bench_diff.py
+	$(BIN)/python benchmarks/bench_plan.py
+	$(BIN)/python benchmarks/bench_reconcile.py
+	$(BIN)/python benchmarks/bench_display_import.py
 
 completions: $(STAMP)
 	$(BIN)/python -m mqctl.cli.completions completions
