@@ -137,6 +137,8 @@ def test_a_display_for_a_node_that_does_not_exist_is_a_usage_error(
     assert result.stderr.count("\n") == 1, result.stderr
     if command == "tree":  # the domain's own error, in the object-first form
         assert "qmgr NOSUCH: no such queue manager" in result.stderr
+    elif command == "proxies":  # the object-first form with the nearest name (explain's wording)
+        assert "NOSUCH --qmgr: no such queue manager" in result.stderr
     else:
         assert f"no such {what} NOSUCH" in result.stderr
     assert result.stdout == ""
