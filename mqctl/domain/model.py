@@ -325,3 +325,30 @@ class NodeState:
     routes: dict[str, Route] = field(default_factory=dict)
     """By peer name."""
     route_selectors: list[RouteSelector] = field(default_factory=list)
+
+
+def node_states(topology: Topology) -> dict[str, NodeState]:
+    """Each node's definitions as its ``NodeState``, keyed as MQSC and tibemsadmin key them."""
+    states = {name: NodeState(node=node) for name, node in topology.nodes.items()}
+    for m in topology.memberships:
+        if m.node in states:
+            states[m.node].memberships[m.cluster] = m
+    for t in topology.topics:
+        if t.node in states:
+            states[t.node].topics[t.name] = t
+    for s in topology.subscriptions:
+        if s.node in states:
+            states[s.node].subscriptions[s.name] = s
+    for nl in topology.namelists:
+        if nl.node in states:
+            states[nl.node].namelists[nl.name] = nl
+    for c in topology.channels:
+        if c.node in states:
+            states[c.node].channels[c.name] = c
+    for r in topology.routes:
+        if r.node in states:
+            states[r.node].routes[r.peer] = r
+    for rs in topology.route_selectors:
+        if rs.node in states:
+            states[rs.node].route_selectors.append(rs)
+    return states

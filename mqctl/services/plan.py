@@ -216,8 +216,8 @@ def model_at_step(plan_file: Path, number: int, *, encoding: str | None = None) 
     import itertools
     import json
 
-    from mqctl.domain.model import Node, NodeState
-    from mqctl.domain.plan.states import join, split
+    from mqctl.domain.model import Node, NodeState, node_states
+    from mqctl.domain.plan.states import join
     from mqctl.formats.ems import apply_tibemsadmin
     from mqctl.formats.mqsc import apply_mqsc
 
@@ -234,7 +234,7 @@ def model_at_step(plan_file: Path, number: int, *, encoding: str | None = None) 
         raise InputError("is not a plan (mqctl plan -o json)", file=where, attribute="--plan") from None
     if not isinstance(steps, list) or not 0 <= number <= len(steps):
         raise InputError(f"is not a step of this plan (0 to {len(steps)})", attribute="--step")
-    states = split(read_side(spec, encoding=encoding).topology)
+    states = node_states(read_side(spec, encoding=encoding).topology)
     seq = itertools.count(1_000_000_000)
     for step in steps[:number]:
         node, dialect = str(step["node"]), Dialect(step["dialect"])

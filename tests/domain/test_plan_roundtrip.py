@@ -14,8 +14,8 @@ from mqctl.domain.diff import diff_objects
 from mqctl.domain.diff.routing import outcomes
 from mqctl.domain.explanation import Publication
 from mqctl.domain.messages import Message
-from mqctl.domain.model import Dialect, Node, NodeState, Topology
-from mqctl.domain.plan.states import join, split
+from mqctl.domain.model import Dialect, Node, NodeState, Topology, node_states
+from mqctl.domain.plan.states import join
 from mqctl.domain.routing import explain
 from mqctl.formats.ems import apply_tibemsadmin
 from mqctl.formats.mqsc import apply_mqsc
@@ -99,7 +99,7 @@ def _check(before: Topology, after: Topology) -> None:
     plan, probes = plan_for(before, after)
     texts = step_texts(plan)
     report = PlanReport(None, None, plan, probes, texts)  # type: ignore[arg-type]
-    states = split(before)
+    states = node_states(before)
     ends = [_answers(t, plan.probes) for t in (before, after)]
     for step, text in zip(plan.steps, texts, strict=True):
         script, rollback = report.file_names(step)
@@ -109,7 +109,7 @@ def _check(before: Topology, after: Topology) -> None:
         _run(node, "\n".join(text.commands) + "\n")
         now = join({step.node: node})
         back = NodeState(
-            node=node.node, **{k: v for k, v in split(now)[step.node].__dict__.items() if k != "node"}
+            node=node.node, **{k: v for k, v in node_states(now)[step.node].__dict__.items() if k != "node"}
         )
         _run(back, "\n".join(text.rollback) + "\n")
         assert diff_objects(join({step.node: back}), was) == [], (step.number, text.rollback)

@@ -7,12 +7,12 @@ from dataclasses import dataclass, field
 from mqctl.domain.diff.objects import ObjectChange
 from mqctl.domain.diff.probes import Probe
 from mqctl.domain.errors import InputError
-from mqctl.domain.model import Dialect, NodeState, Topology
+from mqctl.domain.model import Dialect, NodeState, Topology, node_states
 from mqctl.domain.objects.edits import Kind
 from mqctl.domain.plan.actions import Action, cut
 from mqctl.domain.plan.edits import Edit, edits_between, name_of
 from mqctl.domain.plan.search import Order, PlanEntry, States, Verdict, choose
-from mqctl.domain.plan.states import empty_like, split
+from mqctl.domain.plan.states import empty_like
 
 __all__ = ["Plan", "PlanEntry", "Step", "make_plan"]
 
@@ -108,7 +108,7 @@ def make_plan(
     with ``FOOTPRINTS_FROM`` probes or more, a state routes only the probes derived from a change it has
     applied and one it has not. ``restart``: the nodes whose definitions come from auto-configuration
     files (their steps land when the pod restarts)."""
-    old, new = split(before), split(after)
+    old, new = node_states(before), node_states(after)
     for name, state in new.items():
         old.setdefault(name, empty_like(state.node))
     for name, state in old.items():

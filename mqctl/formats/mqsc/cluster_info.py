@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mqctl.domain.memberships import channel_gives
-from mqctl.domain.model import Channel, ChannelType, NodeState, TopicObject, Topology
+from mqctl.domain.model import Channel, ChannelType, NodeState, TopicObject, Topology, node_states
 from mqctl.domain.resolution import ClusterIndex, TopicTree
 from mqctl.formats.mqsc.values import Context
 
@@ -76,7 +76,7 @@ def cluster_qmgrs(ctx: Context) -> list[ClusterQmgr]:
     channel here that names no known member's channel (DEFTYPE CLUSSDR, a ``SYSTEM.TEMPQMGR.`` name)."""
     known = _known(ctx)
     me = ctx.state.node.name
-    states = _channel_states(known)
+    states = node_states(known)
     senders = {c.name: c for c in ctx.state.channels.values() if c.chltype is ChannelType.CLUSSDR}
     matched: set[str] = set()
     out = []
@@ -98,20 +98,6 @@ def cluster_qmgrs(ctx: Context) -> list[ClusterQmgr]:
                 temp = f"SYSTEM.TEMPQMGR.{sender.conname}"
                 out.append(ClusterQmgr(temp, cluster, sender, "CLUSSDR", True))
     return out
-
-
-def _channel_states(known: Topology) -> dict[str, NodeState]:
-    """Per node, a state holding just its channels and namelists (what ``channel_gives`` reads)."""
-    states: dict[str, NodeState] = {}
-    for name, node in known.nodes.items():
-        states[name] = NodeState(node=node)
-    for channel in known.channels:
-        if channel.node in states:
-            states[channel.node].channels[channel.name] = channel
-    for namelist in known.namelists:
-        if namelist.node in states:
-            states[namelist.node].namelists[namelist.name] = namelist
-    return states
 
 
 def _receiver(state: NodeState | None, cluster: str) -> Channel | None:
