@@ -612,6 +612,22 @@ class TopicTree:
             self._cache[topicstr] = cached
         return cached
 
+    def point_group(self, prefix_levels: tuple[str, ...]) -> frozenset[str] | str:
+        """Whose ``point`` for these levels Q's is: its clusters' (every member of exactly those
+        clusters whose own objects lie off the chain gets the same one), else Q's own (its name)."""
+        if self._plain is not None:
+            strs, _ = self.index.point_among(self._cluster_set, prefix_levels)
+            if self._plain.isdisjoint(strs):
+                return self._cluster_set
+        return self.node
+
+    def point_groups(self, prefixes: list[tuple[str, ...]]) -> list[frozenset[str] | str]:
+        """``point_group`` of each of ``prefixes`` (a queue manager's subscriptions, column-wise)."""
+        if self._plain is None:
+            return [self.node] * len(prefixes)
+        clusters, plain, node, among = self._cluster_set, self._plain, self.node, self.index.point_among
+        return [clusters if plain.isdisjoint(among(clusters, p)[0]) else node for p in prefixes]
+
     def point(self, prefix_levels: tuple[str, ...]) -> ClusterPoint:
         """The cluster point and subscription scope of a pattern with this fixed prefix, as
         ``resolve_pattern`` would give them, but shared with fellow members of the same clusters."""

@@ -23,19 +23,18 @@ objects of a large estate on every batch.
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from itertools import chain, repeat
-from operator import attrgetter, itemgetter
+from operator import itemgetter
 from typing import Any
 
 import pyarrow as pa
 
 from mqctl.domain.errors import MqctlError
-from mqctl.domain.explanation import Failures, Hop, Reason, Status, Via
+from mqctl.domain.explanation import Failures, Publication, Reason, Status, Via
 from mqctl.domain.model import Dialect, Topology
 from mqctl.domain.publications import parse_properties, routing_key, selector_identifiers, to_publication
-from mqctl.domain.routing import RoutingModel, Rows, route
+from mqctl.domain.routing import RoutingModel, Tally, tally
 from mqctl.domain.topics import has_wildcards, validate_topic
 from mqctl.domain.what_if import CURRENT, Variant, apply_variant
 from mqctl.formats import snapshot as snapshot_format
@@ -413,44 +412,67 @@ _TYPES = {f.name: f.type for f in ROUTED_SCHEMA}
 
 
 class _Facts:
-    """The facts of a batch's keys, appended column by column (a key's links in one go; a key's
-    deliveries and misses as one entry each, made columns when the batch is done), then summed by Arrow
-    (``batch``): a publication log crosses the same links and reaches the same nodes key after key, and
-    only their totals are written. Unless ``per_key``, deliveries and misses are summed too (capacity
-    planning reads totals per subscription, not which key reached it). Tallies are sums of the
-    deliveries, misses and publications, made there."""
+    """The facts of a batch's keys, summed as the engine decides them (``routing.tally``: a ``Tally``
+    per variant, messages and bytes per delivered row, missed row, link and publisher), made Arrow
+    tables when the batch is done (``batch``): a publication log crosses the same links and reaches the
+    same nodes key after key, and only their totals are written. With ``per_key``, each key also keeps
+    its own tally, written with the key's columns (links and tallies are summed either way)."""
 
     def __init__(self, per_key: bool = False) -> None:
         self.per_key = per_key
         self.refused: dict[str, list[Any]] = {name: [] for name in ("variant", *_KEY, "reason", *_MEASURES)}
-        self.published: dict[str, list[Any]] = {name: [] for name in ("variant", "node", "messages")}
-        self.links: dict[str, list[Any]] = {name: [] for name in (*_LINK, *_MEASURES)}
-        self.deliveries: list[_Keyed] = []
-        """Per key: its subscriptions reached, where each copy is stored (None: delivered), hops."""
-        self.misses: list[_Keyed] = []
-        """Per key: its subscriptions missed and the reason of each."""
+        self.tallies: dict[str, Tally] = {}
+        """Per variant: the batch's keys summed."""
+        self.keyed: list[tuple[str, tuple[str, str, str], Tally]] = []
+        """With ``per_key``: (variant, key, the key's own tally)."""
+
+    def route(
+        self,
+        variant: str,
+        model: RoutingModel,
+        key: tuple[str, str, str],
+        publication: Publication,
+        failures: Failures,
+        messages: int,
+        size: int,
+    ) -> None:
+        """One key routed in one variant, its answer summed (raises what ``routing.tally`` raises)."""
+        summed = self.tallies.get(variant)
+        if summed is None:
+            summed = self.tallies[variant] = Tally()
+        if not self.per_key:
+            tally(model, publication, failures, summed, messages, size)
+            return
+        own = Tally()
+        tally(model, publication, failures, own, messages, size)
+        summed.merge(own)
+        self.keyed.append((variant, key, own))
 
     def batch(self) -> pa.Table:
         """Every fact of the batch in ROUTED_SCHEMA: refused keys, deliveries and misses (per key, or
-        summed), links crossed and tallies, summed."""
-        deliveries = _table(self._columns(self.deliveries, ("stored_at", "hops")))
-        misses = _table(self._columns(self.misses, ("reason",)))
-        parts = [_rows("refused", _table(self.refused))]
-        if self.per_key:
-            parts += [_rows("delivery", deliveries), _rows("missed", misses)]
-        else:
-            parts += [
-                _rows("delivery", _summed(deliveries, _DELIVERY)),
-                _rows("missed", _summed(misses, _MISSED)),
-            ]
-        parts.append(_rows("link", _summed(_table(self.links), _LINK)))
-        published = _table(self.published).append_column(
-            "status", pa.repeat("published", len(self.published["node"]))
-        )
+        summed), links crossed and tallies."""
+        summed: list[_Keyed] = [(variant, None, t) for variant, t in self.tallies.items()]
+        keyed: list[_Keyed] = [*self.keyed] if self.per_key else summed
+        deliveries = _table(_columns(keyed, "delivered", _DELIVERY[1:]))
+        misses = _table(_columns(keyed, "missed", _MISSED[1:]))
+        links = _table(_columns(summed, "links", _LINK[1:]))
+        kind = "delivery", "missed"
+        parts = [
+            _rows("refused", _table(self.refused)),
+            _rows(kind[0], deliveries),
+            _rows(kind[1], misses),
+            _rows("link", links),
+        ]
+        published: dict[str, list[Any]] = {"variant": [], "node": [], "messages": []}
+        for variant, _, of_variant in summed:
+            published["variant"] += [variant] * len(of_variant.published)
+            published["node"] += of_variant.published.keys()
+            published["messages"] += of_variant.published.values()
+        table = _table(published)
         reached = deliveries.group_by(["variant", "status", "node", "stored_at"], use_threads=False)
         missed = misses.group_by(["variant", "node"], use_threads=False).aggregate([("messages", "sum")])
         parts += [
-            _rows("tally", _summed(published, ("variant", "status", "node"), ("messages",))),
+            _rows("tally", table.append_column("status", pa.repeat("published", table.num_rows))),
             _rows(
                 "tally",
                 reached.aggregate([("messages", "sum")]).rename_columns(
@@ -466,48 +488,37 @@ class _Facts:
         ]
         return pa.concat_tables(parts)
 
-    def _columns(self, keyed: list[_Keyed], names: tuple[str, ...]) -> dict[str, list[Any]]:
-        """The rows of the keys' entries as columns: variant, subscription, node, a status when
-        ``stored_at`` is among ``names`` (the entries' own columns, in their order), ``names``, the key's
-        columns with ``per_key``, messages and bytes. Made with ``chain``, ``map`` and ``repeat`` (C
-        loops) once per batch rather than column by column per key."""
-        key_columns = _KEY if self.per_key else ()
-        status = ("status",) if "stored_at" in names else ()
-        columns: dict[str, list[Any]] = {
-            n: [] for n in ("variant", "subscription", "node", *status, *names, *key_columns, *_MEASURES)
-        }
-        if not keyed:
-            return columns
-        variants, keys, messages, sizes, subs, *values = zip(*keyed, strict=True)
-        counts = list(map(len, subs))
 
-        def spread(per_key: Iterable[Any]) -> list[Any]:
-            """One value per key, repeated for each of its rows."""
-            return list(chain.from_iterable(map(repeat, per_key, counts)))
-
-        every = list(chain.from_iterable(subs))
-        columns["variant"] = spread(variants)
-        columns["subscription"] = list(map(_NAME, every))
-        columns["node"] = list(map(_NODE, every))
-        for name, per_row in zip(names, values, strict=True):
-            columns[name] = list(chain.from_iterable(per_row))
-        if status:
-            stored = columns["stored_at"]
-            n = len(stored)
-            delivered = stored.count(None) == n  # the usual batch: nothing stored
-            columns["status"] = (
-                [_DELIVERED] * n if delivered else [_DELIVERED if at is None else _STORED for at in stored]
-            )
-        for i, name in enumerate(key_columns):
-            columns[name] = spread(k[i] for k in keys)
-        columns["messages"] = spread(messages)
-        columns["bytes"] = spread(sizes)
-        return columns
+_Keyed = tuple[str, tuple[str, str, str] | None, Tally]
+"""(variant, the key with ``per_key`` else None, its tally)."""
 
 
-_Keyed = tuple[Any, ...]
-"""A key's deliveries or misses: (variant, key, messages, bytes, its subscriptions, then one tuple per
-column of theirs: stored_at and hops, or reason)."""
+def _columns(keyed: list[_Keyed], part: str, names: tuple[str, ...]) -> dict[str, list[Any]]:
+    """One of the tallies' parts (``delivered``, ``missed`` or ``links``: rows of ``names``, then
+    messages and bytes) as columns, with the variant, and the key's columns where a key is given;
+    statuses, reasons and vias as text (a delivered row's status from its stored_at)."""
+    out: dict[str, list[Any]] = {n: [] for n in ("variant", *names, *_MEASURES)}
+    for variant, key, summed in keyed:
+        table: dict[Any, list[int]] = getattr(summed, part)
+        n = len(table)
+        out["variant"] += [variant] * n
+        if key is not None:
+            for name, value in zip(_KEY, key, strict=True):
+                out.setdefault(name, []).extend([value] * n)
+        rows = list(table)
+        columns = zip(*rows, strict=True) if rows else [()] * (len(names) - (part == "delivered"))
+        for name, column in zip([n for n in names if n != "status"], columns, strict=True):
+            out[name] += map(_TEXT.__getitem__, column) if name in _ENUMERATED else column
+        sums = table.values()
+        out["messages"] += map(itemgetter(0), sums)
+        out["bytes"] += map(itemgetter(1), sums)
+    if "status" in out:
+        out["status"] = [_DELIVERED if at is None else _STORED for at in out["stored_at"]]
+    return out
+
+
+_ENUMERATED = frozenset({"reason", "via"})
+"""Columns of enumeration members, written as their text."""
 
 
 def _table(columns: dict[str, list[Any]]) -> pa.Table:
@@ -537,80 +548,6 @@ def _rows(kind: str, table: pa.Table) -> pa.Table:
 _TEXT: dict[str, str] = {member: str(member) for kind in (Status, Via, Reason) for member in kind}
 """Each status, via and reason as plain text (``str`` of an enum member makes a new string each time)."""
 _DELIVERED, _STORED = _TEXT[Status.DELIVERED], _TEXT[Status.STORED]
-
-
-def routed_facts(
-    facts: _Facts, variant: str, key: tuple[str, str, str], rows: Rows, messages: int, size: int
-) -> None:
-    """The facts of one routed key: one message per link a publication crosses, however many
-    subscriptions it then serves; a stored delivery has crossed the links up to where it is stored."""
-    from_node = key[0]
-    published = facts.published
-    published["variant"].append(variant)
-    published["node"].append(from_node)
-    published["messages"].append(messages)
-    delivered, missed = rows
-    # a key's rows as tuples taken with ``zip`` and ``map`` (C loops): some twenty a key, the log millions
-    if delivered:
-        subs, arrivals, stored = zip(*delivered, strict=True)
-        paths = tuple(map(_HOPS, arrivals))
-        links: dict[tuple[str, str, Via], None]  # (from, to, via): a hop's first three items
-        if stored.count(None) == len(stored):  # the usual key: every copy delivered, every hop taken
-            links = dict.fromkeys(map(_LINK_OF, chain.from_iterable(paths)))
-        else:
-            links = _links_taken(paths, stored)
-        if links:
-            froms, tos, vias = zip(*links, strict=True)
-            _extend(
-                facts.links, variant, messages, size, len(froms), (froms, tos, map(_TEXT.__getitem__, vias))
-            )
-        facts.deliveries.append((variant, key, messages, size, subs, stored, tuple(map(len, paths))))
-    if missed:
-        subs, misses = zip(*missed, strict=True)
-        reasons = tuple(map(_TEXT.__getitem__, map(_REASON, misses)))
-        facts.misses.append((variant, key, messages, size, subs, reasons))
-
-
-def _links_taken(
-    paths: tuple[tuple[Hop, ...], ...], stored: tuple[str | None, ...]
-) -> dict[tuple[str, str, Via], None]:
-    """A key's links (from, to, via), each once, when some copies are stored: a stored message waits
-    at ``stored_at``, and the hops after it are the path it will take, not taken."""
-    links: dict[tuple[str, str, Via], None] = {}
-    for hops, stored_at in zip(paths, stored, strict=True):
-        for hop in hops:
-            if hop.from_node == stored_at:
-                break
-            links[_LINK_OF(hop)] = None
-    return links
-
-
-_LINK_OF = itemgetter(0, 1, 2)
-"""A hop's link: (from, to, via)."""
-_NAME, _NODE, _HOPS, _REASON = (
-    attrgetter("name"),
-    attrgetter("node"),
-    attrgetter("hops"),
-    attrgetter("reason"),
-)
-
-
-def _extend(
-    columns: dict[str, list[Any]],
-    variant: str,
-    messages: int,
-    size: int,
-    n: int,
-    values: Iterable[Iterable[Any]],
-) -> None:
-    """``n`` rows appended to ``columns``: variant, one column of ``values`` each (``n`` values),
-    messages and bytes."""
-    lists = iter(columns.values())
-    next(lists).extend(repeat(variant, n))
-    for value in values:
-        next(lists).extend(value)
-    next(lists).extend(repeat(messages, n))
-    next(lists).extend(repeat(size, n))
 
 
 FREEZE_EVERY = 256
@@ -644,7 +581,7 @@ def route_batches(
                 publication = to_publication(*key)
                 for variant, model, failures in models:
                     try:
-                        rows = route(model, publication, failures)
+                        facts.route(variant, model, key, publication, failures, row["messages"], row["bytes"])
                     except MqctlError as exc:
                         for name, value in zip(
                             facts.refused,
@@ -653,7 +590,6 @@ def route_batches(
                         ):
                             facts.refused[name].append(value)
                         break  # refused for what it is, not for a variant: the same in every one
-                    routed_facts(facts, variant, key, rows, row["messages"], row["bytes"])
             _freeze_new()
             table = facts.batch()
         yield from table.to_batches()

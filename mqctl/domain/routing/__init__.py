@@ -28,6 +28,11 @@ Interface (for the CLI, ``validate`` and the Spark job)::
   stored_at) and (subscription, miss)), in the same order, without building the explanation: for a
   caller that sums them (the Spark job), where making a ``Delivery`` per subscription reached would cost
   as much as routing. The same engine, the same checks and errors as ``explain``.
+- ``tally(topology_or_model, publication, failures, into, messages=1, size=0)``: ``route``'s rows for
+  ``messages`` publications of ``size`` bytes in all, summed into a ``Tally`` (``routing.tally``:
+  messages and bytes per delivered row, missed row, link crossed and publisher), for a caller that writes
+  totals only (the Spark job). The rows no selector decides are laid out once per publisher and topic as
+  the tally's own keys, so a publication costs a few dictionary updates and its selectors.
 - ``RoutingModel(topology, cache_size=1024)``: the topology indexed once: cluster index and topic trees,
   the subscription index (``mqctl.domain.subindex``) by proxy pattern, ``PROXYSUB(FORCE)`` objects,
   cluster-receiver channels, the EMS network and its definitions, subscriptions and route selectors by
@@ -58,9 +63,10 @@ from mqctl.domain.explanation import Explanation, Failures, Publication
 from mqctl.domain.model import Dialect, Topology
 from mqctl.domain.routing.ladder import Rows
 from mqctl.domain.routing.model import RoutingModel
+from mqctl.domain.routing.tally import Tally
 from mqctl.domain.suggest import did_you_mean
 
-__all__ = ["RoutingModel", "Rows", "explain", "route"]
+__all__ = ["RoutingModel", "Rows", "Tally", "explain", "route", "tally"]
 
 
 def explain(
@@ -95,6 +101,27 @@ def route(
     from mqctl.domain.routing.mq import route_mq
 
     return route_mq(model.mq, publication, failures)
+
+
+def tally(
+    topology: Topology | RoutingModel,
+    publication: Publication,
+    failures: Failures | None,
+    into: Tally,
+    messages: int = 1,
+    size: int = 0,
+) -> None:
+    """``route``'s rows for ``messages`` publications of ``size`` bytes in all, added to ``into`` (see
+    the module docstring)."""
+    model, dialect, failures = _question(topology, publication, failures)
+    if dialect is Dialect.EMS:
+        from mqctl.domain.routing.ems import route_ems
+
+        into.add(publication.from_node, route_ems(model.ems, publication, failures), messages, size)
+        return
+    from mqctl.domain.routing.mq import tally_mq
+
+    tally_mq(model.mq, publication, failures, into, messages, size)
 
 
 def _question(

@@ -204,7 +204,7 @@ class Ladder:
                 continue
             selector = sub.selector
             if selector:
-                verdict = self._verdict(selector, verdicts)
+                verdict = self.verdict(selector, verdicts)
                 if verdict is not True:
                     if self.detail:
                         missed.append((sub, Miss(Reason.SELECTOR_FALSE, self._selector_detail(sub, verdict))))
@@ -233,13 +233,13 @@ class Ladder:
                     missed += item[1]
                 continue
             sub, arrival, selector = item
-            if self._verdict(selector, verdicts) is True:
+            if self.verdict(selector, verdicts) is True:
                 delivered.append((sub, arrival, arrival.stored_at))
             else:
                 missed.append((sub, _SELECTOR_FALSE))
         return Rows(delivered, missed)
 
-    def _verdict(self, selector: str, verdicts: dict[str, Verdict]) -> Verdict:
+    def verdict(self, selector: str, verdicts: dict[str, Verdict]) -> Verdict:
         """``selector`` on this publication's message, as ``verdicts`` knows it or worked out and kept
         there (the message is made only then)."""
         verdict = verdicts.get(selector, _UNSEEN)

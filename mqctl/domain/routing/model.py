@@ -50,7 +50,7 @@ class RoutingModel:
         long-lived caller can then ``gc.freeze()`` the whole model at once."""
         dialects = {node.dialect for node in self.topology.nodes.values()}
         if Dialect.MQ in dialects:
-            _ = self.mq
+            self.mq.fill_into()
         if Dialect.EMS in dialects:
             _ = self.ems
         return self

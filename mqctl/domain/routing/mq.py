@@ -71,6 +71,7 @@ from mqctl.domain.routing.ladder import Arrival, Ladder, Miss, Plan, Rows, Verdi
 from mqctl.domain.routing.mq_flow import Flow, FlowArrival, Flower, describe_path
 from mqctl.domain.routing.mq_proxies import Holders, ProxyIndex, Source
 from mqctl.domain.routing.mq_subs import Sub
+from mqctl.domain.routing.tally import Tally, TallyPlan
 from mqctl.domain.routing.workload import ClusterChannels, HostChoice, choose_host
 from mqctl.domain.topics import levels
 from mqctl.domain.unsupported import (
@@ -80,7 +81,7 @@ from mqctl.domain.unsupported import (
     unsupported_delivery,
 )
 
-__all__ = ["MqPrepared", "explain_mq", "route_mq"]
+__all__ = ["MqPrepared", "explain_mq", "tally_mq", "route_mq"]
 
 MQ = Dialect.MQ
 
@@ -115,6 +116,14 @@ def route_mq(prepared: MqPrepared, publication: Publication, failures: Failures)
     return prepared.routed(publication, failures, False).rows(publication, failures, prepared.verdicts)
 
 
+def tally_mq(
+    prepared: MqPrepared, publication: Publication, failures: Failures, tally: Tally, messages: int, size: int
+) -> None:
+    """``route_mq``'s rows added to ``tally`` (``routing.tally``)."""
+    routed = prepared.routed(publication, failures, False)
+    routed.tally(tally, publication, failures, prepared.verdicts, messages, size)
+
+
 @dataclass(slots=True)
 class _Routed:
     """The answer for one (publisher, topic, failures) up to the selectors of the subscriptions (the
@@ -131,6 +140,8 @@ class _Routed:
     flagged: dict[frozenset[str], Unsupported] = field(default_factory=dict)
     """Hierarchy links (their two ends) IBM does not support for this topic (``_Engine.flagged``): a
     delivery crossing one says so. Empty in every estate without such a link."""
+    tally_plan: TallyPlan | None = None
+    """``tally``'s layout of the outcomes, made by the first ``tally`` that can use it."""
 
     def answer(self, publication: Publication, failures: Failures, verdicts: Verdicts) -> Explanation:
         """A fresh explanation for ``publication``: only the selector step is run again (the verdicts
@@ -160,6 +171,29 @@ class _Routed:
         if self.plan is None:
             self.plan = plan_rows(self.outcomes)
         return ladder.planned_rows(self.plan, verdicts.of(publication.properties, publication.headers))
+
+    def tally(
+        self,
+        tally: Tally,
+        publication: Publication,
+        failures: Failures,
+        verdicts: Verdicts,
+        messages: int,
+        size: int,
+    ) -> None:
+        """``rows`` added to ``tally``: without ``detail`` and offline subscribers, through the
+        ``TallyPlan`` made once for every publication that shares the outcomes (only the selectors of
+        the subscriptions reached are judged per publication)."""
+        known = verdicts.of(publication.properties, publication.headers)
+        if self.detail or failures.offline:
+            tally.add(publication.from_node, self.rows(publication, failures, verdicts), messages, size)
+            return
+        if self.tally_plan is None:
+            self.tally_plan = TallyPlan(self.outcomes)
+        ladder = Ladder(Explanation(publication, self.resolved), failures, MQ, False)
+        self.tally_plan.add(
+            tally, publication.from_node, partial(ladder.verdict, verdicts=known), messages, size
+        )
 
 
 def _cap(text: str) -> str:

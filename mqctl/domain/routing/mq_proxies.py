@@ -17,7 +17,7 @@ from operator import attrgetter
 from typing import NamedTuple
 
 from mqctl.domain.model import ClRoute, Dialect, ProxySub, Scope, SubScope, TopicObject, Topology, WSchema
-from mqctl.domain.resolution import ClusterIndex, ClusterPoint, TopicTrees, chain_topicstrs
+from mqctl.domain.resolution import ClusterIndex, ClusterPoint, TopicTree, TopicTrees, chain_topicstrs
 from mqctl.domain.routing.cache import BoundedCache
 from mqctl.domain.routing.mq_subs import Sub, Subs
 from mqctl.domain.subindex import SubscriptionIndex
@@ -187,6 +187,10 @@ class ProxyIndex:
         matches, and this depends on its queue manager and pattern only. Made on first use, then kept
         for the model's life (a slot per subscription; the answers shared, ``_into_shared``)."""
         self._into_shared: dict[tuple[str, ClRoute, tuple[str, ...], Scope, bool], Into] = {}
+        self._into_by_place: dict[tuple[frozenset[str] | str, tuple[str, ...]], Into] = {}
+        """``_sub_into`` by (``TopicTree.point_group``, anchor): the fellow members of a cluster whose own
+        objects lie off the pattern's chain share one answer (a queue manager is a member of the point's
+        cluster exactly when it is among theirs), found without working out a point per queue manager."""
         self._anchors: dict[tuple[str, ...], tuple[str, ...]] = {}
         """``anchor`` of each prefix asked (at most one per subscription pattern)."""
         self._facts: BoundedCache[str, TopicFacts] = BoundedCache(cache_size)
@@ -277,13 +281,53 @@ class ProxyIndex:
             self._into += [None] * len(self.subs)
         return self._into
 
+    def fill_into(self) -> None:
+        """Every slot of ``_into`` at once, column-wise (``RoutingModel.prepare``: a model that routes
+        many publications, as a Spark worker does, asks for most of them, and one pass costs less than
+        finding them one by one as keys come). Queue manager by queue manager (the subscriptions are
+        sorted by it): the anchors of its patterns, their ``TopicTree.point_groups``, one answer per
+        (group, anchor). Subscriptions whose queue manager has hierarchy neighbours keep ``None``:
+        their proxies are spread, not granted."""
+        kept = self.into_slots()
+        subs, shapes = self.subs.subs, self.subs.shapes
+        anchors: dict[int, tuple[str, ...]] = {}  # by the shape's identity: one shape per distinct pattern
+        anchor, places = self.anchor, self._into_by_place
+        start = 0
+        while start < len(subs):
+            node = subs[start].node
+            end = start
+            while end < len(subs) and subs[end].node == node:
+                end += 1
+            if node not in self._neighbours:
+                ats = []
+                for shape in shapes[start:end]:
+                    at = anchors.get(id(shape))
+                    if at is None:
+                        at = anchors[id(shape)] = anchor(shape[0])
+                    ats.append(at)
+                tree = self.trees.at(node)
+                for i, group, at in zip(range(start, end), tree.point_groups(ats), ats, strict=True):
+                    both = places.get((group, at))
+                    kept[i] = both if both is not None else self._into_of(node, tree, group, at)
+            start = end
+
     def _sub_into(self, s: Sub) -> Into:
         """Where ``s``'s proxy goes into one cluster only, without and with scopes (``holders``), for a
         subscription whose queue manager has no hierarchy neighbours: one answer shared by every
         subscription with the same cluster point whose queue manager is (or is not) a member of its
         cluster (such a queue manager is never among the targets that relay)."""
         origin = s.sub.node
-        point = self.trees.at(origin).point(self.anchor(s.prefix))
+        anchor = self.anchor(s.prefix)
+        tree = self.trees.at(origin)
+        group = tree.point_group(anchor)
+        both = self._into_by_place.get((group, anchor))
+        return both if both is not None else self._into_of(origin, tree, group, anchor)
+
+    def _into_of(
+        self, origin: str, tree: TopicTree, group: frozenset[str] | str, anchor: tuple[str, ...]
+    ) -> Into:
+        """``_sub_into`` worked out, and kept for its place (``group``, ``anchor``)."""
+        point = tree.point(anchor)
         key = (*_point_value(point), bool(point.cluster) and origin in self.member_set(point.cluster))
         both = self._into_shared.get(key)
         if both is None:
@@ -291,6 +335,7 @@ class ProxyIndex:
                 self._into_one_cluster(origin, point, False),
                 self._into_one_cluster(origin, point, True),
             )
+        self._into_by_place[(group, anchor)] = both
         return both
 
     def _into_one_cluster(
@@ -373,7 +418,7 @@ class TopicFacts:
     def __init__(self, prepared: ProxyIndex, topic: str) -> None:
         self.prepared = prepared
         self.topic = topic
-        self.candidates = list(map(prepared.subs.__getitem__, sorted(prepared._by_proxy.match(topic))))
+        self.candidates = prepared.subs.many(sorted(prepared._by_proxy.match(topic)))
         """Subscriptions whose proxy pattern matches T (a CHAR pattern's proxy is wider than itself)."""
         char = WSchema.CHAR  # read once: an enum member is a slow attribute to look up per subscription
         self.matching = (

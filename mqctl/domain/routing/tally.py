@@ -1,0 +1,204 @@
+"""Many publications' answers summed as they are decided: what a replay writes (``routing.tally``).
+
+The Spark job keeps totals, never one key's answer: messages and bytes per delivered row (subscription,
+node, stored_at, hops), per missed row (subscription, node, reason), per link crossed and per publisher.
+``Tally`` holds those sums. The engine adds an answer to it row by row from what it worked out once for
+the publisher and topic (``TallyPlan``: the rows no selector decides, laid out as the tally's own keys,
+with the links their copies cross), so a routing key costs a few dictionary updates and its selectors,
+not an answer built and summed afterwards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from operator import itemgetter
+from typing import Any
+
+from mqctl.domain.explanation import Hop, Reason, Via
+from mqctl.domain.model import Subscription
+from mqctl.domain.routing.ladder import Arrival, Miss, Rows, Verdict
+
+__all__ = ["DeliveredRow", "Link", "MissedRow", "Tally", "TallyPlan"]
+
+DeliveredRow = tuple[str, str, str | None, int]
+"""(subscription, node, stored_at, hops): stored_at None for a copy delivered."""
+MissedRow = tuple[str, str, Reason]
+"""(subscription, node, reason)."""
+Link = tuple[str, str, Via]
+"""(from, to, via): one link a publication crosses."""
+
+_LINK_OF = itemgetter(0, 1, 2)
+_SELECTOR_FALSE = Reason.SELECTOR_FALSE
+
+
+class Tally:
+    """Messages and bytes summed per delivered row, missed row, link and publisher (each row's value a
+    two-item list: [messages, bytes]; a publisher's: messages).
+
+    The rows a ``TallyPlan`` lays out for every publication of a publisher and topic are summed per
+    plan as publications come (``_pending``), and spread over the plan's rows once, when the rows are
+    read: the keys of a topic share them, and a replay has many keys per topic."""
+
+    __slots__ = ("_delivered", "_missed", "_links", "published", "_pending")
+
+    def __init__(self) -> None:
+        self._delivered: dict[DeliveredRow, list[int]] = {}
+        self._missed: dict[MissedRow, list[int]] = {}
+        self._links: dict[Link, list[int]] = {}
+        self.published: dict[str, int] = {}
+        self._pending: dict[int, list[Any]] = {}
+        """Per plan (by identity; each entry holds its plan): [plan, messages, bytes]."""
+
+    @property
+    def delivered(self) -> dict[DeliveredRow, list[int]]:
+        self._settle()
+        return self._delivered
+
+    @property
+    def missed(self) -> dict[MissedRow, list[int]]:
+        self._settle()
+        return self._missed
+
+    @property
+    def links(self) -> dict[Link, list[int]]:
+        self._settle()
+        return self._links
+
+    def add(self, publisher: str, rows: Rows, messages: int, size: int) -> None:
+        """One answer's rows (``routing.route``), for ``messages`` publications of ``size`` bytes in all."""
+        self.published[publisher] = self.published.get(publisher, 0) + messages
+        delivered, missed = rows
+        _add(self._delivered, [delivered_row(s, a, at) for s, a, at in delivered], messages, size)
+        _add(self._missed, [(s.name, s.node, m.reason) for s, m in missed], messages, size)
+        _add(self._links, links_taken((a.hops, at) for _, a, at in delivered), messages, size)
+
+    def merge(self, other: Tally) -> None:
+        """``other``'s sums added to these."""
+        _merge(self._delivered, other.delivered)
+        _merge(self._missed, other.missed)
+        _merge(self._links, other.links)
+        for publisher, messages in other.published.items():
+            self.published[publisher] = self.published.get(publisher, 0) + messages
+
+    def _settle(self) -> None:
+        """The pending plans' totals spread over their rows."""
+        for plan, messages, size in self._pending.values():
+            _add(self._delivered, plan.delivered, messages, size)
+            _add(self._missed, plan.missed, messages, size)
+            _add(self._links, plan.links, messages, size)
+        self._pending.clear()
+
+
+def _merge(mine: dict[Any, list[int]], theirs: dict[Any, list[int]]) -> None:
+    for row, (messages, size) in theirs.items():
+        found = mine.get(row)
+        if found is None:
+            mine[row] = [messages, size]
+        else:
+            found[0] += messages
+            found[1] += size
+
+
+def delivered_row(sub: Subscription, arrival: Arrival, stored_at: str | None) -> DeliveredRow:
+    return (sub.name, sub.node, stored_at, len(arrival.hops))
+
+
+def links_taken(copies: Iterable[tuple[tuple[Hop, ...], str | None]]) -> dict[Link, None]:
+    """Each link the copies cross, once (a publication crosses a link once however many copies it
+    then serves): a stored copy waits at ``stored_at``, and the hops after it are the path it will
+    take, not taken."""
+    links: dict[Link, None] = {}
+    for hops, stored_at in copies:
+        if stored_at is None:
+            links.update(dict.fromkeys(map(_LINK_OF, hops)))
+            continue
+        for hop in hops:
+            if hop.from_node == stored_at:
+                break
+            links[_LINK_OF(hop)] = None
+    return links
+
+
+def _add(table: dict[Any, list[int]], rows: Iterable[Any], messages: int, size: int) -> None:
+    """``messages`` and ``size`` added to each row's sums."""
+    for row in rows:
+        found = table.get(row)
+        if found is None:
+            table[row] = [messages, size]
+        else:
+            found[0] += messages
+            found[1] += size
+
+
+class TallyPlan:
+    """The outcomes of the reachability steps for one publisher and topic, laid out for ``Tally``: the
+    rows that no selector decides as runs of the tally's own keys with the links their copies cross,
+    and each reached subscription with a selector as its row either way (semantics §9: delivered if
+    the selector is TRUE, else missed as SELECTOR_FALSE). For an answer without offline subscribers,
+    whose steps 4 and 5 read the message through the selectors only (``ladder.plan_rows``)."""
+
+    __slots__ = ("delivered", "missed", "links", "selected")
+
+    def __init__(self, outcomes: Iterable[tuple[Subscription, Arrival | Miss]]) -> None:
+        delivered: list[DeliveredRow] = []
+        missed: list[MissedRow] = []
+        selected: list[tuple[Subscription, Arrival]] = []
+        self.selected: list[tuple[str, DeliveredRow, MissedRow, tuple[Link, ...]]]
+        """(selector, its row when it selects, its row when it does not, the links its copy crosses
+        that no copy of ``delivered`` does)."""
+        copies: dict[int, Arrival] = {}
+        """The arrivals of the copies no selector decides, each once (a queue manager's subscriptions
+        share their copy's ``Arrival``)."""
+        for sub, outcome in outcomes:
+            if isinstance(outcome, Miss):
+                missed.append((sub.name, sub.node, outcome.reason))
+            elif sub.selector:
+                selected.append((sub, outcome))
+            else:
+                delivered.append((sub.name, sub.node, outcome.stored_at, len(outcome.hops)))
+                copies[id(outcome)] = outcome
+        self.delivered = tuple(delivered)
+        self.missed = tuple(missed)
+        crossed = links_taken((a.hops, a.stored_at) for a in copies.values())
+        self.links = tuple(crossed)
+        """The links the copies no selector decides cross."""
+        own: dict[int, tuple[Link, ...]] = {}
+        """The links of each selected copy's arrival that no copy of ``delivered`` crosses, by identity."""
+        self.selected = []
+        for sub, arrival in selected:
+            links = own.get(id(arrival))
+            if links is None:
+                taken = links_taken([(arrival.hops, arrival.stored_at)])
+                links = own[id(arrival)] = tuple(link for link in taken if link not in crossed)
+            row = (sub.name, sub.node, arrival.stored_at, len(arrival.hops))
+            self.selected.append((sub.selector or "", row, (sub.name, sub.node, _SELECTOR_FALSE), links))
+
+    def add(
+        self, tally: Tally, publisher: str, verdict: Callable[[str], Verdict], messages: int, size: int
+    ) -> None:
+        """One publication's answer added to ``tally``: ``verdict(selector)`` is the selector's
+        ``Verdict`` on its message (only TRUE selects). The rows no selector decides are summed for the
+        plan and spread when the tally is read."""
+        tally.published[publisher] = tally.published.get(publisher, 0) + messages
+        pending = tally._pending.get(id(self))
+        if pending is None:
+            tally._pending[id(self)] = [self, messages, size]
+        else:
+            pending[1] += messages
+            pending[2] += size
+        if not self.selected:
+            return
+        delivered: list[DeliveredRow] = []
+        missed: list[MissedRow] = []
+        extra: dict[Link, None] = {}
+        for selector, row, not_row, its_links in self.selected:
+            if verdict(selector) is True:
+                delivered.append(row)
+                if its_links:
+                    extra.update(dict.fromkeys(its_links))
+            else:
+                missed.append(not_row)
+        _add(tally._delivered, delivered, messages, size)
+        _add(tally._missed, missed, messages, size)
+        if extra:
+            _add(tally._links, extra, messages, size)
