@@ -25,6 +25,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import chain, repeat
 from operator import itemgetter
 from typing import Any
 
@@ -453,9 +454,10 @@ class _Facts:
         summed), links crossed and tallies."""
         summed: list[_Keyed] = [(variant, None, t) for variant, t in self.tallies.items()]
         keyed: list[_Keyed] = [*self.keyed] if self.per_key else summed
-        deliveries = _table(_columns(keyed, "delivered", _DELIVERY[1:]))
-        misses = _table(_columns(keyed, "missed", _MISSED[1:]))
-        links = _table(_columns(summed, "links", _LINK[1:]))
+        by_key = _KEY if self.per_key else ()
+        deliveries = _summed(_table(_columns(keyed, "delivered", _DELIVERY[1:])), (*_DELIVERY, *by_key))
+        misses = _summed(_table(_columns(keyed, "missed", _MISSED[1:])), (*_MISSED, *by_key))
+        links = _summed(_table(_columns(summed, "links", _LINK[1:])), _LINK)
         kind = "delivery", "missed"
         parts = [
             _rows("refused", _table(self.refused)),
@@ -496,22 +498,30 @@ _Keyed = tuple[str, tuple[str, str, str] | None, Tally]
 def _columns(keyed: list[_Keyed], part: str, names: tuple[str, ...]) -> dict[str, list[Any]]:
     """One of the tallies' parts (``delivered``, ``missed`` or ``links``: rows of ``names``, then
     messages and bytes) as columns, with the variant, and the key's columns where a key is given;
-    statuses, reasons and vias as text (a delivered row's status from its stored_at)."""
+    statuses, reasons and vias as text (a delivered row's status from its stored_at). A row may come
+    more than once (summed, and in runs: ``Tally.runs``): the caller sums by the columns. The runs are
+    spread with ``chain`` and ``repeat`` (C loops), not row by row."""
     out: dict[str, list[Any]] = {n: [] for n in ("variant", *names, *_MEASURES)}
+    plain = [n for n in names if n != "status"]
     for variant, key, summed in keyed:
-        table: dict[Any, list[int]] = getattr(summed, part)
-        n = len(table)
+        direct, runs = summed.runs(part)
+        counts = [len(direct), *(len(rows) for rows, _, _ in runs)]
+        n = sum(counts)
         out["variant"] += [variant] * n
         if key is not None:
             for name, value in zip(_KEY, key, strict=True):
                 out.setdefault(name, []).extend([value] * n)
-        rows = list(table)
-        columns = zip(*rows, strict=True) if rows else [()] * (len(names) - (part == "delivered"))
-        for name, column in zip([n for n in names if n != "status"], columns, strict=True):
+        rows = list(chain(direct, chain.from_iterable(rows for rows, _, _ in runs)))
+        columns = zip(*rows, strict=True) if rows else [()] * len(plain)
+        for name, column in zip(plain, columns, strict=True):
             out[name] += map(_TEXT.__getitem__, column) if name in _ENUMERATED else column
-        sums = table.values()
-        out["messages"] += map(itemgetter(0), sums)
-        out["bytes"] += map(itemgetter(1), sums)
+        sums = direct.values()
+        out["messages"] += chain(
+            map(itemgetter(0), sums), *(repeat(m, c) for (_, m, _), c in zip(runs, counts[1:], strict=True))
+        )
+        out["bytes"] += chain(
+            map(itemgetter(1), sums), *(repeat(b, c) for (_, _, b), c in zip(runs, counts[1:], strict=True))
+        )
     if "status" in out:
         out["status"] = [_DELIVERED if at is None else _STORED for at in out["stored_at"]]
     return out

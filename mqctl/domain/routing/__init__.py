@@ -29,7 +29,7 @@ Interface (for the CLI, ``validate`` and the Spark job)::
   caller that sums them (the Spark job), where making a ``Delivery`` per subscription reached would cost
   as much as routing. The same engine, the same checks and errors as ``explain``.
 - ``tally(topology_or_model, publication, failures, into, messages=1, size=0)``: ``route``'s rows for
-  ``messages`` publications of ``size`` bytes in all, summed into a ``Tally`` (``routing.tally``:
+  ``messages`` publications of ``size`` bytes in all, summed into a ``Tally`` (``routing.totals``:
   messages and bytes per delivered row, missed row, link crossed and publisher), for a caller that writes
   totals only (the Spark job). The rows no selector decides are laid out once per publisher and topic as
   the tally's own keys, so a publication costs a few dictionary updates and its selectors.
@@ -63,7 +63,7 @@ from mqctl.domain.explanation import Explanation, Failures, Publication
 from mqctl.domain.model import Dialect, Topology
 from mqctl.domain.routing.ladder import Rows
 from mqctl.domain.routing.model import RoutingModel
-from mqctl.domain.routing.tally import Tally
+from mqctl.domain.routing.totals import Tally
 from mqctl.domain.suggest import did_you_mean
 
 __all__ = ["RoutingModel", "Rows", "Tally", "explain", "route", "tally"]

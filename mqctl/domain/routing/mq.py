@@ -71,7 +71,7 @@ from mqctl.domain.routing.ladder import Arrival, Ladder, Miss, Plan, Rows, Verdi
 from mqctl.domain.routing.mq_flow import Flow, FlowArrival, Flower, describe_path
 from mqctl.domain.routing.mq_proxies import Holders, ProxyIndex, Source
 from mqctl.domain.routing.mq_subs import Sub
-from mqctl.domain.routing.tally import Tally, TallyPlan
+from mqctl.domain.routing.totals import Tally, TallyPlan
 from mqctl.domain.routing.workload import ClusterChannels, HostChoice, choose_host
 from mqctl.domain.topics import levels
 from mqctl.domain.unsupported import (
@@ -119,7 +119,7 @@ def route_mq(prepared: MqPrepared, publication: Publication, failures: Failures)
 def tally_mq(
     prepared: MqPrepared, publication: Publication, failures: Failures, tally: Tally, messages: int, size: int
 ) -> None:
-    """``route_mq``'s rows added to ``tally`` (``routing.tally``)."""
+    """``route_mq``'s rows added to ``tally`` (``routing.totals``)."""
     routed = prepared.routed(publication, failures, False)
     routed.tally(tally, publication, failures, prepared.verdicts, messages, size)
 
@@ -296,7 +296,6 @@ class _Engine:
         self.topic = publication.topic
         self.failures = failures
         self.facts = prepared.facts(self.topic)
-        self.matching = self.facts.matching
         self.gone = (
             frozenset(s.key for s in self.facts.candidates if not s.sub.durable and s.key in failures.offline)
             if failures.offline
@@ -384,11 +383,11 @@ class _Engine:
     def run(self) -> _Routed:
         if self.failures.offline or self.failures.down:
             reach = self.ladder.reach
-            outcomes = [(s.sub, reach(s.sub, lambda s=s: self._reach(s))) for s in self.matching]  # type: ignore[misc]
+            outcomes = [(s.sub, reach(s.sub, lambda s=s: self._reach(s))) for s in self.facts.matching]  # type: ignore[misc]
         elif self.flat and self._clear_of_hierarchy():
             outcomes = self._flat_reach()
         else:  # ``Ladder.reach``'s first steps read only those failures: straight to reachability
-            outcomes = [(s.sub, self._reach(s)) for s in self.matching]
+            outcomes = [(s.sub, self._reach(s)) for s in self.facts.matching]
         if self.detail:
             self._for_readers()
         e = self.explanation
@@ -464,35 +463,40 @@ class _Engine:
         relay, cluster, before = self._flat_relay()
         made: dict[str, Arrival] = {pub: Arrival((pub,), ()), before.path[-1]: before}
         reached: set[str] = set()
+        prepared = self.prepared
+        subs, made_subs = prepared.subs.subs, prepared.subs  # columns read by place; a ``Sub`` made if needed
         if relay:
-            qmgr, kept, sub_into = _SUB_QMGR, self.prepared.into_slots(), self.prepared._sub_into
-            neighbours = self.prepared._neighbours
-            for s in self.facts.candidates:  # who sent ``relay`` a proxy over ``cluster`` (``holders``)
-                if s.sub.subscope == qmgr:
+            qmgr, kept = _SUB_QMGR, prepared.into_slots()
+            neighbours = prepared._neighbours
+            for i in self.facts.ids:  # who sent ``relay`` a proxy over ``cluster`` (``holders``)
+                sub = subs[i]
+                if sub.subscope == qmgr:
                     continue  # its proxy never leaves its queue manager
-                if s.sub.node in neighbours:
+                node = sub.node
+                if node in neighbours:
                     continue  # not a member of ``cluster`` (``_clear_of_hierarchy``); ``_sub_into`` is not for it
-                both = kept[s.index]
+                both = kept[i]
                 if both is None:
-                    both = kept[s.index] = sub_into(s)
+                    both = kept[i] = prepared._sub_into(made_subs[i])
                 into = both[1]  # with scopes
                 if into is not None and into[0] == cluster and relay in into[1]:
-                    reached.add(s.sub.node)
+                    reached.add(node)
             reached.difference_update(before.path)
         out: list[tuple[Subscription, Arrival | Miss]] = []
-        for s in self.matching:
-            sub = s.sub
+        path, hops = before.path, before.hops
+        last = path[-1]
+        for i in self.facts.matching_ids:
+            sub = subs[i]
             node = sub.node
             outcome: Arrival | Miss | None
             if sub.subscope == _SUB_QMGR and node != pub:
-                outcome = self._reach(s)
+                outcome = self._reach(made_subs[i])
             elif (outcome := made.get(node)) is None:
                 if node in reached:
-                    path, hops = before.path, before.hops
-                    hop = _new_hop((path[-1], node, _VIA_CLUSTER, cluster, None))
+                    hop = _new_hop((last, node, _VIA_CLUSTER, cluster, None))
                     outcome = made[node] = _new_arrival(((*path, node), (*hops, hop), None, (), 0))
                 else:
-                    outcome = self._no_copy(s)
+                    outcome = self._no_copy(made_subs[i])
             out.append((sub, outcome))
         return out
 
@@ -757,7 +761,7 @@ class _Engine:
 
     def _no_subscribers_at_host(self) -> None:
         for host, forwarded in sorted(self.flow.host_forwards.items()):
-            has_local = any(s.sub.node == host for s in self.matching)
+            has_local = any(s.sub.node == host for s in self.facts.matching)
             if forwarded == 0 and not has_local:
                 self.explanation.warn(
                     WarningCode.NO_SUBSCRIBERS_AT_HOST,

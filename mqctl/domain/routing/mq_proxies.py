@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import defaultdict, deque
 from collections.abc import Iterable
 from enum import Enum
+from functools import cached_property
 from operator import attrgetter
 from typing import NamedTuple
 
@@ -418,19 +419,33 @@ class TopicFacts:
     def __init__(self, prepared: ProxyIndex, topic: str) -> None:
         self.prepared = prepared
         self.topic = topic
-        self.candidates = prepared.subs.many(sorted(prepared._by_proxy.match(topic)))
-        """Subscriptions whose proxy pattern matches T (a CHAR pattern's proxy is wider than itself)."""
-        char = WSchema.CHAR  # read once: an enum member is a slow attribute to look up per subscription
-        self.matching = (
-            [s for s in self.candidates if s.sub.wschema != char or s.receives(topic)]
-            if prepared.any_char
-            else self.candidates
-        )
-        """Subscriptions that receive T: the index matched a topic-schema pattern exactly already."""
+        self.ids = sorted(prepared._by_proxy.match(topic))
+        """The places in ``prepared.subs`` of the subscriptions whose proxy pattern matches T (a CHAR
+        pattern's proxy is wider than itself): the flat path reads their columns without making a
+        ``Sub`` of each (``mq._Engine._flat_reach``)."""
+        self.matching_ids = self.ids
+        """Those of the subscriptions that receive T: the index matched a topic-schema pattern exactly."""
+        if prepared.any_char:
+            char = WSchema.CHAR  # read once: an enum member is a slow attribute to look up per subscription
+            self.matching_ids = [
+                s.index for s in self.candidates if s.sub.wschema != char or s.receives(topic)
+            ]
         self.force = prepared.force_sources(topic)
         self.resolves_as = prepared.resolves_as(topic)
         """Where T resolves on every queue manager: the deepest topic object string above it."""
         self._holders: dict[tuple[frozenset[tuple[str, str]], bool], Holders] = {}
+
+    @cached_property
+    def candidates(self) -> list[Sub]:
+        """The subscriptions of ``ids``."""
+        return self.prepared.subs.many(self.ids)
+
+    @cached_property
+    def matching(self) -> list[Sub]:
+        """The subscriptions of ``matching_ids``."""
+        return (
+            self.candidates if self.matching_ids is self.ids else self.prepared.subs.many(self.matching_ids)
+        )
 
     def holders(self, gone: frozenset[tuple[str, str]], scopes: bool) -> Holders:
         """Where the proxies for T are held (never mutated by callers)."""
