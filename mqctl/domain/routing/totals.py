@@ -166,23 +166,18 @@ class TallyPlan:
     __slots__ = ("delivered", "missed", "links", "selected")
 
     def __init__(self, outcomes: Iterable[tuple[Subscription, Arrival | Miss]]) -> None:
-        delivered: list[DeliveredRow] = []
-        missed: list[MissedRow] = []
-        selected: list[tuple[Subscription, Arrival]] = []
         self.selected: list[tuple[str, DeliveredRow, MissedRow, tuple[Link, ...]]]
         """(selector, its row when it selects, its row when it does not, the links its copy crosses
         that no copy of ``delivered`` does)."""
-        copies: dict[int, Arrival] = {}
+        outcomes = list(outcomes)
+        reached = [(s, a) for s, a in outcomes if isinstance(a, Arrival)]
+        missed = [(s.name, s.node, m.reason) for s, m in outcomes if isinstance(m, Miss)]
+        decided = [(s, a) for s, a in reached if not s.selector]
+        selected = [(s, a) for s, a in reached if s.selector] if len(decided) < len(reached) else []
+        delivered = [(s.name, s.node, a.stored_at, len(a.hops)) for s, a in decided]
+        copies = {id(a): a for _, a in decided}
         """The arrivals of the copies no selector decides, each once (a queue manager's subscriptions
         share their copy's ``Arrival``)."""
-        for sub, outcome in outcomes:
-            if isinstance(outcome, Miss):
-                missed.append((sub.name, sub.node, outcome.reason))
-            elif sub.selector:
-                selected.append((sub, outcome))
-            else:
-                delivered.append((sub.name, sub.node, outcome.stored_at, len(outcome.hops)))
-                copies[id(outcome)] = outcome
         self.delivered = tuple(delivered)
         self.missed = tuple(missed)
         crossed = _links_of(copies.values())
