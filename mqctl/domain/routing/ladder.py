@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from functools import cached_property
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
@@ -34,6 +33,7 @@ from mqctl.domain.explanation import (
     Failures,
     Hop,
     NotDelivered,
+    Publication,
     Reason,
     Status,
     own_kind,
@@ -42,7 +42,18 @@ from mqctl.domain.messages import Message
 from mqctl.domain.model import Dialect, Subscription
 from mqctl.domain.selector import compile_selector
 
-__all__ = ["Arrival", "Delivered", "Ladder", "Miss", "Plan", "Rows", "Verdicts", "plan_rows", "verdict_words"]
+__all__ = [
+    "Arrival",
+    "Delivered",
+    "Ladder",
+    "Miss",
+    "Plan",
+    "Rows",
+    "Verdicts",
+    "judge",
+    "plan_rows",
+    "verdict_words",
+]
 
 _DELIVERED, _STORED = Status.DELIVERED, Status.STORED  # read once per subscription reached: kept at hand
 
@@ -130,6 +141,23 @@ class Verdicts:
         return verdicts
 
 
+def judge(publication: Publication, verdicts: dict[str, Verdict]) -> Callable[[str], Verdict]:
+    """``verdict(selector)`` on this publication's message: as ``verdicts`` knows it, or worked out and
+    kept there (the message is made only then, once): how ``Ladder`` judges selectors, and
+    ``totals.TallyPlan``, which judges nothing else."""
+    made: list[Message] = []
+
+    def verdict(selector: str) -> Verdict:
+        found = verdicts.get(selector, _UNSEEN)
+        if found is _UNSEEN:
+            if not made:
+                made.append(Message.create(publication.properties, publication.headers))
+            found = verdicts[selector] = compile_selector(selector).evaluate(made[0])
+        return found
+
+    return verdict
+
+
 Plan = list[Any]
 """``plan_rows``: runs of rows that no selector decides, as (delivered, missed) lists, and between them
 each reached subscription with a selector as (subscription, arrival, selector)."""
@@ -171,12 +199,6 @@ class Ladder:
     def publisher(self) -> str:
         return self.explanation.publication.from_node
 
-    @cached_property
-    def message(self) -> Message:
-        """Built once, and only when a reached subscription has a selector."""
-        pub = self.explanation.publication
-        return Message.create(pub.properties, pub.headers)
-
     def reach(self, sub: Subscription, reach: Callable[[], Arrival | Miss]) -> Arrival | Miss:
         """Steps 1 to 3: they read the publisher, the topic and the failures, never the message, so a
         caller may keep the outcome for other publications that differ only in properties (then
@@ -196,15 +218,14 @@ class Ladder:
         delivered: list[Delivered] = []
         missed: list[tuple[Subscription, Miss]] = []
         offline = self.failures.offline
-        if verdicts is None:
-            verdicts = {}
+        verdict_of = judge(self.explanation.publication, {} if verdicts is None else verdicts)
         for sub, outcome in outcomes:
             if isinstance(outcome, Miss):
                 missed.append((sub, outcome))
                 continue
             selector = sub.selector
             if selector:
-                verdict = self.verdict(selector, verdicts)
+                verdict = verdict_of(selector)
                 if verdict is not True:
                     if self.detail:
                         missed.append((sub, Miss(Reason.SELECTOR_FALSE, self._selector_detail(sub, verdict))))
@@ -223,8 +244,7 @@ class Ladder:
         only the subscriptions with a selector are judged."""
         delivered: list[Delivered] = []
         missed: list[tuple[Subscription, Miss]] = []
-        if verdicts is None:
-            verdicts = {}
+        verdict_of = judge(self.explanation.publication, {} if verdicts is None else verdicts)
         for item in plan:
             if len(item) == 2:
                 if item[0]:
@@ -233,19 +253,11 @@ class Ladder:
                     missed += item[1]
                 continue
             sub, arrival, selector = item
-            if self.verdict(selector, verdicts) is True:
+            if verdict_of(selector) is True:
                 delivered.append((sub, arrival, arrival.stored_at))
             else:
                 missed.append((sub, _SELECTOR_FALSE))
         return Rows(delivered, missed)
-
-    def verdict(self, selector: str, verdicts: dict[str, Verdict]) -> Verdict:
-        """``selector`` on this publication's message, as ``verdicts`` knows it or worked out and kept
-        there (the message is made only then)."""
-        verdict = verdicts.get(selector, _UNSEEN)
-        if verdict is _UNSEEN:
-            verdict = verdicts[selector] = compile_selector(selector).evaluate(self.message)
-        return verdict
 
     def record(self, rows: Rows) -> None:
         """The rows as the explanation's deliveries and misses (after those already there)."""

@@ -67,7 +67,7 @@ from mqctl.domain.model import (
 )
 from mqctl.domain.resolution import Conflict, Resolution
 from mqctl.domain.routing.cache import BoundedCache
-from mqctl.domain.routing.ladder import Arrival, Ladder, Miss, Plan, Rows, Verdicts, plan_rows
+from mqctl.domain.routing.ladder import Arrival, Ladder, Miss, Plan, Rows, Verdicts, judge, plan_rows
 from mqctl.domain.routing.mq_flow import Flow, FlowArrival, Flower, describe_path
 from mqctl.domain.routing.mq_proxies import Holders, ProxyIndex, Source
 from mqctl.domain.routing.mq_subs import Sub
@@ -190,10 +190,7 @@ class _Routed:
             return
         if self.tally_plan is None:
             self.tally_plan = TallyPlan(self.outcomes)
-        ladder = Ladder(Explanation(publication, self.resolved), failures, MQ, False)
-        self.tally_plan.add(
-            tally, publication.from_node, partial(ladder.verdict, verdicts=known), messages, size
-        )
+        self.tally_plan.add(tally, publication.from_node, judge(publication, known), messages, size)
 
 
 def _cap(text: str) -> str:
