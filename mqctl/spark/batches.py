@@ -584,20 +584,18 @@ def route_batches(
         facts = _Facts(per_key)
         with gc_paused():  # ``_freeze_new`` collects every FREEZE_EVERY keys: a collection between would
             # only walk what that one walks again (most of what routing makes is kept)
-            for done, row in enumerate(batch.to_pylist(), 1):
+            columns = (batch.column(name).to_pylist() for name in KEYS_SCHEMA.names)
+            for done, (from_node, topic, text, messages, size) in enumerate(zip(*columns, strict=True), 1):
                 if done % FREEZE_EVERY == 0:
                     _freeze_new()
-                key = (row["from"], row["topic"], row["key"])
+                key = (from_node, topic, text)
                 publication = to_publication(*key)
                 for variant, model, failures in models:
                     try:
-                        facts.route(variant, model, key, publication, failures, row["messages"], row["bytes"])
+                        facts.route(variant, model, key, publication, failures, messages, size)
                     except MqctlError as exc:
-                        for name, value in zip(
-                            facts.refused,
-                            (variant, *key, exc.one_line(), row["messages"], row["bytes"]),
-                            strict=True,
-                        ):
+                        values = (variant, *key, exc.one_line(), messages, size)
+                        for name, value in zip(facts.refused, values, strict=True):
                             facts.refused[name].append(value)
                         break  # refused for what it is, not for a variant: the same in every one
             _freeze_new()
