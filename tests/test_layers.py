@@ -221,7 +221,7 @@ def test_no_connection_in_hand_outside_the_store() -> None:
     ("source", "found"),
     [
         ("from mqctl.services.objects import _edit, define_node\n", {"mqctl.services.objects._edit"}),
-        ("def f():\n    from .formats import _ensure_node\n", {"mqctl.services.formats._ensure_node"}),
+        ("def f():\n    from .file_doors import _x\n", {"mqctl.services.file_doors._x"}),
         ("from mqctl.domain.objects import _x\n", set()),
     ],
 )

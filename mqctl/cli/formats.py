@@ -15,7 +15,8 @@ from mqctl.render.safe_text import error_line, safe
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from mqctl.services.formats import Exported, FileResult
+    from mqctl.services.export import Exported
+    from mqctl.services.file_doors import FileResult
     from mqctl.services.store_access import Store
 
 import_app = sub_app(help="Import MQSC scripts and dumps, or EMS configuration files.", no_args_is_help=True)
@@ -97,7 +98,7 @@ def runmqsc_command(
 ) -> None:
     """Apply MQSC commands (runmqsc syntax, dmpmqcfg dumps) to the model of QMGR; answers like runmqsc.
     On a terminal without FILE: an interactive prompt, one command at a time."""
-    from mqctl.services.formats import runmqsc
+    from mqctl.services.runmqsc import runmqsc
 
     if file is None and sys.stdin.isatty() and sys.stdout.isatty():
         from mqctl.cli.runmqsc_prompt import interactive
@@ -147,7 +148,7 @@ def tibemsadmin_command(
     encoding: str | None = ENCODING_OPTION,
 ) -> None:
     """Apply a tibemsadmin script (topics, routes, route selectors, durables) to the model of SERVER."""
-    from mqctl.services.formats import tibemsadmin
+    from mqctl.services.tibemsadmin import tibemsadmin
 
     text, name = _script(file, encoding)
     _run_script(
@@ -199,7 +200,8 @@ def import_mqsc_command(
     """Load a whole estate: each file (dmpmqcfg dump or script) applies to its queue manager, in one transaction."""
     from rich.progress import Progress
 
-    from mqctl.services.formats import import_mqsc, mqsc_files
+    from mqctl.formats.file_names import mqsc_files
+    from mqctl.services.import_mqsc import import_mqsc
     from mqctl.services.kube import import_estate, is_yaml, read_estate_files, yaml_files, yaml_names
 
     kube_paths = [p for p in paths if is_yaml(p) or _holds_yaml(p)]
@@ -284,7 +286,7 @@ def import_ems_command(
 ) -> None:
     """Import EMS server configuration: each server's files replace its definitions in the model."""
     from mqctl.domain.errors import InputError
-    from mqctl.services.formats import import_ems
+    from mqctl.services.import_ems import import_ems
 
     if not tibemsd and server is None:
         raise InputError(
@@ -362,8 +364,8 @@ def export_mqsc_command(
     """Write dmpmqcfg-style MQSC; `mqctl runmqsc` or `import mqsc` gives the same model back."""
     from mqctl.domain.errors import InputError
     from mqctl.domain.model import Dialect
+    from mqctl.services.export import export_mqsc, node_names
     from mqctl.services.files import parse_mode, write_files
-    from mqctl.services.formats import export_mqsc, node_names
 
     if (qmgr is None) == (not all_):
         raise InputError("give a queue manager or --all", attribute="QMGR")
@@ -401,8 +403,8 @@ def export_ems_command(
     """Write EMS servers' configuration files; `import ems --tibemsd` gives the same model back."""
     from mqctl.domain.errors import InputError
     from mqctl.domain.model import Dialect
+    from mqctl.services.export import export_ems, node_names
     from mqctl.services.files import parse_mode, write_files
-    from mqctl.services.formats import export_ems, node_names
 
     if (server is None) == (not all_):
         raise InputError("give --server or --all", attribute="--server")

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from prompt_toolkit.completion import CompleteEvent, Completer, Completion
     from prompt_toolkit.document import Document
 
-    from mqctl.services.formats import FileResult
+    from mqctl.services.file_doors import FileResult
 
 _WORD = re.compile(r"[A-Za-z0-9._/%*]*$")
 _OPENED = re.compile(r"([A-Za-z]+)\(\s*'?$")

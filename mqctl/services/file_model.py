@@ -23,8 +23,10 @@ from pathlib import Path
 from mqctl.domain.errors import InputError, InputErrors, MqctlError, clip
 from mqctl.domain.model import Topology
 from mqctl.domain.validation import FileRef, Finding, find_rule, finding
+from mqctl.formats.file_names import MqscFile, mqsc_files, named_path
 from mqctl.formats.walk import files_under
-from mqctl.services.formats import MqscFile, import_ems, import_mqsc, mqsc_files, named_path
+from mqctl.services.import_ems import import_ems
+from mqctl.services.import_mqsc import import_mqsc
 
 EMS_CONFIG_SUFFIXES = {".conf", ".json"}
 

@@ -1,5 +1,5 @@
 """Kubernetes YAML applied to a store: each queue manager's qm.ini fragments and MQSC items, through the
-one MQSC path (``services.formats.runmqsc``) that ``import mqsc`` and ``validate --file`` use.
+one MQSC path (``services.runmqsc``) that ``import mqsc`` and ``validate --file`` use.
 
 What the container does at every start, in its order (docs/semantics.md, "Kubernetes YAML"): the
 ``AutoCluster`` stanza makes the queue manager a full repository of its uniform cluster when it is named
@@ -26,7 +26,8 @@ from mqctl.domain.model import Topology
 from mqctl.domain.validation import FileRef, Finding, find_rule, finding
 from mqctl.formats.kube import Estate, Ini, Item, QueueManagerSpec, check_rendered, parse_ini, read_estate
 from mqctl.formats.text_io import read_text_file, read_text_stream
-from mqctl.services.formats import FileResult, runmqsc
+from mqctl.services.file_doors import FileResult
+from mqctl.services.runmqsc import runmqsc
 from mqctl.services.script_rules import RefreshHit, scan_script
 from mqctl.store.repository import Store
 
@@ -57,8 +58,8 @@ def yaml_files(paths: Sequence[Path | str]) -> list[str]:
 
 def yaml_names(paths: Sequence[Path | str]) -> dict[str, str | None]:
     """``yaml_files`` -> the queue manager named with ``QM1=PATH`` (for an Ansible commands file)."""
+    from mqctl.formats.file_names import named_path
     from mqctl.formats.walk import files_under
-    from mqctl.services.formats import named_path
 
     out: dict[str, str | None] = {}
     for item in paths:
