@@ -176,16 +176,36 @@ def test_the_garbage_collector_is_controlled_in_one_place_per_process_kind() -> 
 
 
 def private_imports(source: str, package: str) -> set[str]:
-    """``from mqctl.services.x import _name``: another service's private names, imported."""
+    """``from mqctl.services.x import _name``: another service's private names, imported; and
+    ``x._name`` where ``x`` is a service module (or a name from one) the source imports."""
     found: set[str] = set()
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.ImportFrom):
+    bound: dict[str, str] = {}
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            bound.update(
+                {a.asname: a.name for a in node.names if a.asname and _within(a.name, "mqctl.services")}
+            )
+        elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
                 parts = package.split(".")
                 base = ".".join(parts[: len(parts) - (node.level - 1)] + ([base] if base else []))
-            if _within(base, "mqctl.services"):
-                found.update(f"{base}.{a.name}" for a in node.names if a.name.startswith("_"))
+            for a in node.names:
+                if _within(f"{base}.{a.name}", "mqctl.services"):
+                    if a.name.startswith("_"):
+                        found.add(f"{base}.{a.name}")
+                    else:
+                        bound[a.asname or a.name] = f"{base}.{a.name}"
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in bound
+            and node.attr.startswith("_")
+            and not node.attr.startswith("__")
+        ):
+            found.add(f"{bound[node.value.id]}.{node.attr}")
     return found
 
 
@@ -223,6 +243,14 @@ def test_no_connection_in_hand_outside_the_store() -> None:
         ("from mqctl.services.objects import _edit, define_node\n", {"mqctl.services.objects._edit"}),
         ("def f():\n    from .file_doors import _x\n", {"mqctl.services.file_doors._x"}),
         ("from mqctl.domain.objects import _x\n", set()),
+        ("from mqctl.services import edit\nedit._copy(state)\n", {"mqctl.services.edit._copy"}),
+        ("from . import runmqsc as r\nr._proxies(s, n)\n", {"mqctl.services.runmqsc._proxies"}),
+        (
+            "import mqctl.services.export as e\ne._without_non_durable(s, w)\n",
+            {"mqctl.services.export._without_non_durable"},
+        ),
+        ("from .file_doors import FileResult\nFileResult.__name__\n", set()),
+        ("from mqctl.formats import display\ndisplay._x\n", set()),
     ],
 )
 def test_the_private_import_check_sees_them(source: str, found: set[str]) -> None:

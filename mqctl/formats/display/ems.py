@@ -22,7 +22,7 @@ from datetime import datetime
 from mqctl.domain.errors import InputError, clip
 from mqctl.formats.display.reader import CAPTURED, NOT_A_CAPTURE, Block, Capture, _timestamp
 
-__all__ = ["ROUTE", "DURABLE", "is_tibemsadmin", "read_tibemsadmin"]
+__all__ = ["ROUTE", "DURABLE", "is_ems_capture", "is_tibemsadmin", "read_tibemsadmin"]
 
 ROUTE, DURABLE = "ROUTE", "DURABLE"
 
@@ -46,6 +46,11 @@ def is_tibemsadmin(text: str) -> bool:
     return any(
         PROMPT.match(line) is not None or SCRIPTED.match(line) is not None for line in head.splitlines()[:50]
     )
+
+
+def is_ems_capture(capture: Capture) -> bool:
+    """A tibemsadmin session's capture (``read_tibemsadmin``): its blocks are routes and durables."""
+    return ROUTE in capture.commands or DURABLE in capture.commands
 
 
 def _fail(message: str, file: str, line: int, column: int = 1) -> InputError:
