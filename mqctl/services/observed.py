@@ -112,13 +112,8 @@ def _import_node(store: Store, name: str, parts: list[tuple[Capture, datetime]])
         _check(edits, origins)  # definitions that do not enter the model are still judged
         if not result.kept:
             return result
-        result.not_imported.update(
-            {
-                k: v
-                for k, v in (("subscriptions", len(content.subs)), ("definitions", len(content.objects)))
-                if v
-            }
-        )
+        left_out = {"subscriptions": len(content.subs), "definitions": len(content.objects)}
+        result.not_imported.update({k: v for k, v in left_out.items() if v})
     elif edits:
         edit(store, name, edits, place=lambda index, err: origins[index].place(err))
     _save(store, result, content)
