@@ -24,6 +24,8 @@ if TYPE_CHECKING:
     from mqctl.domain.selector import Selector
 
 CHANGES = ("lost", "gained", "status", "host", "path", "reason")
+_REFUSED = str(Reason.SELECTOR_FALSE)
+"""The reason a subscription's selector gives for a miss."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -417,9 +419,6 @@ def _judged(
     return True
 
 
-_REFUSED = str(Reason.SELECTOR_FALSE)
-
-
 def _mq_selectors(
     old: RoutingModel, new: RoutingModel, selectors: Selectors, publisher: str
 ) -> dict[str, Selector] | None:
@@ -456,12 +455,12 @@ def _reached(
     start: int,
     routed: set[int],
 ) -> dict[tuple[str, str], Any] | None:
-    """One side's answers, routing the probes that show a reached subscription's delivery until none is
-    unseen (each probe routed added to ``routed``): (node, subscription) -> its answer when it has no
-    selector or is missed on the way, else [its delivery]. None when the engine's answers do not follow
-    the selectors (then every probe is routed)."""
+    """One side's answers, routing probes (added to ``routed``) until no reached subscription's delivery
+    is unseen; None when the engine's answers do not follow the selectors (then every probe is routed)."""
     first = answer(model, group[start])
     tried = {start}
+    # (node, subscription) -> its answer when it has no selector or is missed on the way, else [delivery
+    # or None while unseen]
     state: dict[tuple[str, str], Any] = {}
     for key, outcome in first.items():
         if key not in own or (not outcome.receives and outcome.reason != _REFUSED):
@@ -498,6 +497,7 @@ def _note_judged(
     missed = Outcome("not_delivered", reason=_REFUSED)
 
     def answer_of(side: int, key: tuple[str, str], j: int) -> Outcome | None:
+        """Probe ``j``'s answer on a side: as the engine gave it, or as the subscription's selector judges."""
         v = known[side].get(key)
         if not isinstance(v, list):
             return v
