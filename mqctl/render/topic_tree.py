@@ -113,6 +113,7 @@ def plain_tree(top: Branch) -> str | None:
 
 
 def _label(view: TreeView, node: TreeNode) -> str:
+    from mqctl.domain.model import ClRoute, Enablement
     from mqctl.domain.resolution import ROOT_NAME
 
     res = node.resolution
@@ -130,7 +131,7 @@ def _label(view: TreeView, node: TreeNode) -> str:
     if res.cluster:
         point = res.cluster_point.name if res.cluster_point is not None else ""
         # topic hosts are CLROUTE(TOPICHOST)'s: with DIRECT every member routes the publication itself
-        topichost = str(res.clroute) == "TOPICHOST"
+        topichost = res.clroute == ClRoute.TOPICHOST
         hosts = f", hosts {', '.join(res.hosts)}" if res.hosts and topichost else ""
         facts.append(f"cluster {res.cluster} CLROUTE({res.clroute}) from {point}{hosts}")
     else:
@@ -140,6 +141,6 @@ def _label(view: TreeView, node: TreeNode) -> str:
     facts += [
         f"{name}(DISABLED)"
         for name, value in (("PUB", res.pub), ("SUB", res.sub))
-        if str(value) == "DISABLED"
+        if value == Enablement.DISABLED
     ]
     return f"{head}\n[dim]{escape(' · '.join(facts))}[/dim]"

@@ -18,6 +18,9 @@ from enum import StrEnum
 from typing import Any
 
 from mqctl.domain.model import (
+    PS_COMPAT,
+    PS_DISABLED,
+    PS_ENABLED,
     Channel,
     ChannelType,
     ClRoute,
@@ -110,8 +113,8 @@ NAMELIST = (
 )
 
 NODE = (
-    A("psmode", "PSMODE", str, "ENABLED", routing=True, choices=("ENABLED", "DISABLED", "COMPAT")),
-    A("psclus", "PSCLUS", str, "ENABLED", routing=True, choices=("ENABLED", "DISABLED")),
+    A("psmode", "PSMODE", str, PS_ENABLED, routing=True, choices=(PS_ENABLED, PS_DISABLED, PS_COMPAT)),
+    A("psclus", "PSCLUS", str, PS_ENABLED, routing=True, choices=(PS_ENABLED, PS_DISABLED)),
     A("descr", "DESCR", str, ""),
     A("parent", "PARENT", str, None, routing=True),
 )

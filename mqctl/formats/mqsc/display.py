@@ -17,15 +17,15 @@ from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 
 from mqctl.domain.memberships import full_repositories
-from mqctl.domain.model import Channel, Namelist, NodeState, Subscription, TopicObject
+from mqctl.domain.model import Channel, Namelist, NodeState, Subscription, SubType, TopicObject
 from mqctl.domain.objects import attributes
 from mqctl.domain.objects.attributes import Attribute
-from mqctl.domain.observed import INTER_QMGR_QUEUE, PredictedProxy
+from mqctl.domain.observed import INTER_QMGR_QUEUE, PROXY, PredictedProxy
 from mqctl.formats.mqsc.cluster_info import ClusterQmgr, ClusterTopic, cluster_qmgrs, cluster_topics
 from mqctl.formats.mqsc.parser import Command, Param
 from mqctl.formats.mqsc.topics import Unmodelled, is_system
 from mqctl.formats.mqsc.values import Context
-from mqctl.formats.mqsc.vocabulary import IGNORED
+from mqctl.formats.mqsc.vocabulary import IGNORED, QMGR_ORDER, TOPIC_ORDER
 from mqctl.formats.mqsc.where import AttrKind, Condition, Kind, WhereError, condition
 
 _COLUMN = 40
@@ -51,20 +51,23 @@ def layout(pairs: Sequence[tuple[str, str]], bare: frozenset[str] = frozenset())
 # The attributes shown, from the attribute table (``domain.objects.attributes``) in runmqsc's order, with
 # the ones DISPLAY implies (DISTYPE, NAMCOUNT, …) in their places; an attribute the table gains is shown
 # after these until its place is chosen.
-TOPIC_SHOWN = attributes.laid_out(
-    attributes.TOPIC,
-    ("TOPICSTR", "DESCR", "CLUSTER", "CLROUTE", "PUB", "SUB", "PUBSCOPE", "SUBSCOPE", "PROXYSUB", "WILDCARD"),
+TOPIC_SHOWN = attributes.laid_out(attributes.TOPIC, TOPIC_ORDER)
+SUB_ORDER = (
+    "TOPICSTR",
+    "TOPICOBJ",
+    "DEST",
+    "DESTQMGR",
+    "SELECTOR",
+    "DURABLE",
+    "SUBSCOPE",
+    "SUBTYPE",
+    "WSCHEMA",
 )
-SUB_SHOWN = attributes.laid_out(
-    attributes.SUB,
-    ("TOPICSTR", "TOPICOBJ", "DEST", "DESTQMGR", "SELECTOR", "DURABLE", "SUBSCOPE", "SUBTYPE", "WSCHEMA"),
-)
+SUB_SHOWN = attributes.laid_out(attributes.SUB, SUB_ORDER)
 NAMELIST_SHOWN = attributes.laid_out(attributes.NAMELIST, ("NAMES", "DESCR"))
-CHANNEL_SHOWN = attributes.laid_out(
-    attributes.CHANNEL,
-    ("CHLTYPE", "CLUSTER", "CLUSNL", "CONNAME", "DESCR", "CLWLPRTY", "CLWLRANK", "CLWLWGHT"),
-)
-QMGR_SHOWN = attributes.laid_out(attributes.NODE, ("DESCR", "PARENT", "PSMODE", "PSCLUS"))
+CHANNEL_ORDER = ("CHLTYPE", "CLUSTER", "CLUSNL", "CONNAME", "DESCR", "CLWLPRTY", "CLWLRANK", "CLWLWGHT")
+CHANNEL_SHOWN = attributes.laid_out(attributes.CHANNEL, CHANNEL_ORDER)
+QMGR_SHOWN = attributes.laid_out(attributes.NODE, QMGR_ORDER)
 
 
 def shown(value: object) -> str:
@@ -193,7 +196,9 @@ _HEADERS = {
     "CLUSQMGR": "AMQ8441I: Display Cluster Queue Manager details.",
 }
 _TOPIC_TYPES = ("LOCAL", "CLUSTER", "ALL")
-_SUB_TYPES = ("USER", "ADMIN", "API", "PROXY", "ALL")
+_SUBTYPES = (*(t.value for t in SubType), PROXY)
+"""DISPLAY SUB's SUBTYPE values: the model's (ADMIN, API) and the proxy subscriptions it predicts."""
+_SUB_TYPES = ("USER", *_SUBTYPES, "ALL")
 
 KEYS: dict[str, tuple[str, ...]] = {
     "TOPIC": ("TOPIC", "TYPE"),
@@ -250,7 +255,7 @@ KINDS: dict[str, dict[str, AttrKind]] = {
     "SUB": _kinds(
         attributes.SUB,
         SUB=_TEXT,
-        SUBTYPE=AttrKind(Kind.CHOICE, ("ADMIN", "API", "PROXY")),
+        SUBTYPE=AttrKind(Kind.CHOICE, _SUBTYPES),
         DISTYPE=AttrKind(Kind.CHOICE, ("RESOLVED", "DEFINED")),
         SELTYPE=AttrKind(Kind.CHOICE, ("NONE", "STANDARD", "EXTENDED")),
         DESTCLAS=AttrKind(Kind.CHOICE, ("PROVIDED", "MANAGED")),
