@@ -47,6 +47,8 @@ def escape(text: str) -> str:
 
 
 def _outline(view: TreeView) -> Branch:
+    from mqctl.domain.model import SubScope, WSchema
+
     clusters = ", ".join(view.clusters) or "none"
     title = f"Topic tree of [bold]{escape(view.qmgr)}[/bold] (clusters: {escape(clusters)})"
     if view.topic is not None:
@@ -74,9 +76,9 @@ def _outline(view: TreeView) -> Branch:
             line += " durable" if s.durable else " non-durable"
             if s.selector:
                 line += f", selector {escape(s.selector)}"
-            if str(s.subscope) == "QMGR":
+            if s.subscope == SubScope.QMGR:
                 line += ", SUBSCOPE(QMGR)"
-            if str(s.wschema) == "CHAR":
+            if s.wschema == WSchema.CHAR:
                 line += ", WSCHEMA(CHAR)"
             if at.note:
                 line += f"\n[yellow]{escape(at.note)}[/yellow]"
