@@ -554,3 +554,39 @@ def test_an_attribute_added_to_the_sub_or_channel_table_is_read_written_shown_an
         option = cli_topics._options(cli_topics._enumerated(table))["colour"]
         assert option.metavar == "PASSTHRU|BLOCK" and option.help == "COLOUR."
     assert {a.field for a in reconcile.COMPARED} <= {a.field for a in attributes.TOPIC}
+
+
+def test_import_display_reads_back_each_attribute_display_shows(cli: Any, tmp_path: Any) -> None:
+    """DISPLAY SUB, TOPIC and QMGR of a queue manager whose every attribute is off its default, read back
+    by ``import display``: each attribute of the tables comes back as it was, so an attribute DISPLAY
+    gains from the table and the capture reader does not read fails here."""
+    state = _not_default()
+    sub, topic = state.subscriptions["S"], state.topics["T"]
+    answers = [
+        ("DISPLAY SUB(*) ALL", display._HEADERS["SUB"], display.sub_pairs(sub)),
+        ("DISPLAY TOPIC(*) ALL", display._HEADERS["TOPIC"], display.topic_pairs(topic)),
+        ("DISPLAY QMGR ALL", display._HEADERS["QMGR"], display.qmgr_pairs(state)),
+    ]
+    lines = ["5724-H72 (C) Copyright IBM Corp. 1994, 2025.", "Starting MQSC for queue manager QM1.", "", ""]
+    for number, (command, header, pairs) in enumerate(answers, 1):
+        lines += [f"{number:>6} : {command}", header, *display.layout(pairs)]
+    lines += [
+        "3 MQSC commands read.",
+        "No commands have a syntax error.",
+        "All valid MQSC commands were processed.",
+    ]
+    capture = tmp_path / "QM1.txt"
+    capture.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for args in (("define", "qmgr", "QM0"), ("define", "qmgr", "QM1"), ("import", "display", str(capture))):
+        result = cli(*args)
+        assert result.exit_code == 0, result.stderr
+    for noun, obj in (("sub", sub), ("topic", topic), ("qmgr", state.node)):
+        result = cli("display", noun, obj.name, "-o", "json")
+        assert result.exit_code == 0, result.stderr
+        (item,) = json.loads(result.stdout)
+        for attr in TABLES[type(obj)]:
+            value = getattr(obj, attr.field)
+            assert item[attr.field] == (list(value) if isinstance(value, tuple) else value), (
+                noun,
+                attr.field,
+            )
