@@ -308,6 +308,35 @@ def _shell_commands(table: dict[type, tuple[Attribute, ...]]) -> list[tuple[Any,
     ]
 
 
+def test_a_define_of_the_shell_defaults_each_attribute_as_the_table() -> None:
+    """An option not given takes the table's default (Typer's defaults are static, as its signatures)."""
+    from mqctl.cli import mqobjects, nodes, topics
+    from mqctl.cli.main import app  # noqa: F401  (registers the commands)
+
+    apart = {
+        ("define_topic", "topicstr"),  # none given: EMS takes the name, MQ refuses it
+        ("define_sub", "durable"),  # none given: durable on MQ, non-durable on EMS
+        ("define_channel", "chltype"),  # required
+    }
+    checked = 0
+    for command, table in (
+        (topics.define_topic, attributes.TOPIC),
+        (topics.define_sub, attributes.SUB),
+        (mqobjects.define_channel, attributes.CHANNEL),
+        (mqobjects.define_namelist, attributes.NAMELIST),
+        (nodes.define_qmgr, attributes.NODE),
+    ):
+        params = {p.name: p for p in _click_params(command)}
+        for attr in table:
+            if attr.field not in params or (command.__name__, attr.field) in apart:
+                continue
+            default = attr.default
+            expected = list(default) if isinstance(default, tuple) else default
+            assert params[attr.field].default == expected, (command.__name__, attr.field)
+            checked += 1
+    assert checked == 29
+
+
 def test_the_shell_offers_no_attribute_beyond_the_table() -> None:
     """The CLI's Typer signatures are static: each option of an attribute is held to the table."""
     for command, fields in _shell_commands(TABLES):

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 
 from mqctl.domain.memberships import full_repositories
-from mqctl.domain.model import Channel, Namelist, NodeState, Subscription, SubType, TopicObject
+from mqctl.domain.model import Channel, ChannelType, Namelist, NodeState, Subscription, SubType, TopicObject
 from mqctl.domain.objects import attributes
 from mqctl.domain.objects.attributes import Attribute
 from mqctl.domain.observed import INTER_QMGR_QUEUE, PROXY, PredictedProxy
@@ -171,19 +171,23 @@ def qmgr_pairs(state: NodeState) -> list[tuple[str, str]]:
     ]  # MQ has no attribute naming the clusters a queue manager is in: DISPLAY CLUSQMGR shows them
 
 
+_NO_CHANNEL = Channel(node="", name="", chltype=ChannelType.CLUSSDR)
+"""A cluster queue manager known without its channel shows the channel attributes' defaults."""
+
+
 def clusqmgr_pairs(q: ClusterQmgr) -> list[tuple[str, str]]:
-    c = q.channel
+    c = q.channel if q.channel is not None else _NO_CHANNEL
     return [
         ("CLUSQMGR", q.name),
-        ("CHANNEL", c.name if c is not None else ""),
+        ("CHANNEL", c.name),
         ("CLUSTER", q.cluster),
-        ("CONNAME", c.conname if c is not None else ""),
+        ("CONNAME", c.conname),
         ("DEFTYPE", q.deftype),
         ("QMTYPE", "REPOS" if q.full_repository else "NORMAL"),
-        ("CLWLRANK", str(c.clwlrank if c is not None else 0)),
-        ("CLWLPRTY", str(c.clwlprty if c is not None else 0)),
-        ("CLWLWGHT", str(c.clwlwght if c is not None else 50)),
-        ("DESCR", c.descr if c is not None else ""),
+        ("CLWLRANK", str(c.clwlrank)),
+        ("CLWLPRTY", str(c.clwlprty)),
+        ("CLWLWGHT", str(c.clwlwght)),
+        ("DESCR", c.descr),
     ]
 
 
