@@ -90,6 +90,10 @@ class Direction(StrEnum):
 
 DEFAULT_ZONE = "default_mhop_zone"
 
+PS_ENABLED, PS_DISABLED, PS_COMPAT = "ENABLED", "DISABLED", "COMPAT"
+"""The words of a queue manager's PSMODE and PSCLUS (PSCLUS has no COMPAT), spelt here once: the
+attribute table's choices (``attributes.PSMODES``) and defaults, and the rules that test one."""
+
 
 @dataclass(slots=True)
 class Node:
@@ -97,8 +101,8 @@ class Node:
 
     name: str
     dialect: Dialect = Dialect.MQ
-    psmode: str = "ENABLED"
-    psclus: str = "ENABLED"
+    psmode: str = PS_ENABLED
+    psclus: str = PS_ENABLED
     descr: str = ""
     parent: str | None = None
     """MQ hierarchy: ``ALTER QMGR PARENT(...)``."""
