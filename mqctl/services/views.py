@@ -28,9 +28,12 @@ TOPIC_TABLE_ALL = read_models.TOPIC_TABLE_ALL
 
 
 def require_node(store: Store, node: str | None, what: str = QMGR, option: str = "--qmgr") -> None:
-    """A node named as a filter must exist: "no such queue manager NOSUCH", exit 2 (as explain does)."""
+    """A node named as a filter must exist: "no such queue manager NOSUCH; did you mean QM1?", exit 2
+    (as explain does). The nearest are among every node, the names the filter takes."""
     if node is not None and store.node(node) is None:
-        raise InputError(f"no such {what} {node}", attribute=option)
+        from mqctl.domain.suggest import did_you_mean
+
+        raise InputError(f"no such {what} {node}{did_you_mean(node, store.node_names())}", attribute=option)
 
 
 def display_nodes(store: Store, pattern: str, exact: bool) -> list[dict[str, Any]]:
