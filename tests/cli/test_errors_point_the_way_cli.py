@@ -11,22 +11,9 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Result
-from tests.helpers import dump_store
+from tests.helpers import dump_store, ok, refused
 
 Cli = Callable[..., Result]
-
-
-def ok(result: Result) -> Result:
-    assert result.exit_code == 0, (result.stdout[-2000:], result.stderr)
-    return result
-
-
-def refused(result: Result, *parts: str) -> str:
-    assert result.exit_code == 2, (result.stdout[-500:], result.stderr)
-    assert result.stderr.startswith("mqctl: error: ") and result.stderr.count("\n") == 1, result.stderr
-    for part in parts:
-        assert part in result.stderr, result.stderr
-    return result.stderr
 
 
 def estate(cli: Cli) -> None:
