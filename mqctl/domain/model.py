@@ -356,3 +356,14 @@ def node_states(topology: Topology) -> dict[str, NodeState]:
         if rs.node in states:
             states[rs.node].route_selectors.append(rs)
     return states
+
+
+def node_dialects(topology: Topology) -> dict[str, Dialect]:
+    """Every node named anywhere in ``topology`` and its dialect: a name seen only in a membership is a
+    queue manager, only in a route an EMS server (as ``ClusterIndex`` and the EMS engine read them)."""
+    out = {m.node: Dialect.MQ for m in topology.memberships}
+    for route in topology.routes:
+        out.setdefault(route.node, Dialect.EMS)
+        out.setdefault(route.peer, Dialect.EMS)
+    out.update({name: node.dialect for name, node in topology.nodes.items()})
+    return out
