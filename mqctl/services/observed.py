@@ -21,12 +21,13 @@ from mqctl.domain.model import Dialect, Subscription
 from mqctl.domain.objects.edits import Define, Edit
 from mqctl.domain.objects.kinds import rules_for
 from mqctl.domain.observed import NodeCapture
+from mqctl.domain.suggest import did_you_mean
 from mqctl.formats.display import Capture
 from mqctl.formats.display.edits import CaptureContent, Origin, ems_content, mq_content
 from mqctl.formats.display.ems import is_ems_capture
 from mqctl.formats.display.files import read_capture_files
 from mqctl.services.edit import edit
-from mqctl.store.observed import captured_at, load_captures, save_capture
+from mqctl.store.observed import captured_at, captured_nodes, load_captures, save_capture
 from mqctl.store.repository import Store
 
 
@@ -204,7 +205,9 @@ def observed(store: Store, qmgr: str | None = None) -> list[dict[str, Any]]:
         for c in load_captures(store, None if qmgr is None else [qmgr])
     ]
     if qmgr is not None and not found and store.node(qmgr) is None:
-        raise InputError(f"no such queue manager {qmgr}", attribute="--qmgr")
+        # the nearest among the names the filter takes: the model's nodes and the nodes captured
+        near = did_you_mean(qmgr, [*store.node_names(), *captured_nodes(store)])
+        raise InputError(f"no such queue manager {qmgr}{near}", attribute="--qmgr")
     return found
 
 

@@ -20,6 +20,8 @@ _QUALIFIERS = {kind.lower(): kind for kind in KINDS}
 
 
 def read_json(text: str, *, file: str, qmgr: str | None) -> Capture:
+    """The capture a saved answer holds: every exchange checked and its answers kept in order, then read
+    as blocks of the one queue manager the exchanges name (or ``qmgr``)."""
     doc = _load(text, file)
     exchanges = doc if isinstance(doc, list) else [doc]
     finder = _Finder(text)
@@ -27,15 +29,7 @@ def read_json(text: str, *, file: str, qmgr: str | None) -> Capture:
     captured_at: datetime | None = None
     pending: list[tuple[dict[str, Any], str]] = []
     for exchange in exchanges:
-        if not isinstance(exchange, dict):
-            raise _fail("not a runCommandJSON response (expected an object)", file, 1)
-        found = exchange.get("request")
-        request: dict[str, Any] = found if isinstance(found, dict) else {}
-        response = exchange.get("response", exchange)
-        if not isinstance(response, dict) or not isinstance(response.get("commandResponse"), list):
-            raise _fail(
-                "not runmqsc DISPLAY output nor a runCommandJSON response (no commandResponse list)", file, 1
-            )
+        request, response = _exchange(exchange, file)
         name = exchange.get("qmgr") or request.get("qmgr")
         if isinstance(name, str) and name:
             if named is not None and name != named:
@@ -48,31 +42,8 @@ def read_json(text: str, *, file: str, qmgr: str | None) -> Capture:
         if isinstance(when, str):
             line, column = finder.find(json.dumps(when))
             captured_at = _timestamp(when, file, line, column)
-        if str(request.get("command", "display")).lower() not in ("display", "dis"):
-            kind = ""  # the answer to another command: nothing of it is a DISPLAY answer
-            parameters: dict[str, Any] = {}
-        else:
-            kind = _QUALIFIERS.get(str(request.get("qualifier", "")).lower(), "")
-            parameters = _parameters(request, file, finder)
-        if kind == "TOPIC" and str(parameters.get("type", "")).lower() == "cluster":
-            kind = "TCLUSTER"
-        if kind == "TPSTATUS" and str(parameters.get("type", "")).lower() in ("sub", "pub"):
-            kind = ""  # a topic node's subscriber or publisher status: not read (as from runmqsc)
-        if kind:
-            pending.append(({}, "SEEN:" + kind))
-        subtype = str(parameters.get("subtype", "")).lower()
-        if kind == "SUB" and subtype in ("all", "proxy"):
-            pending.append(({}, "SEEN:PROXY"))
-        for item in response["commandResponse"]:
-            pending.append((item, kind))
-    if named is not None:
-        line, column = finder.find(json.dumps(named))
-        name = _check_qmgr(named, qmgr, file, line, column)
-        at = (line, column)
-    elif qmgr is not None:
-        name, at = qmgr, (1, 1)
-    else:
-        raise _fail('names no queue manager (no "qmgr" in the request): give --qmgr', file, 1)
+        pending += _answers(request, response, file, finder)
+    name, at = _queue_manager(named, qmgr, file, finder)
     capture = Capture(file, name, at, captured_at)
     for item, kind in pending:
         if kind.startswith("SEEN:"):
@@ -80,6 +51,58 @@ def read_json(text: str, *, file: str, qmgr: str | None) -> Capture:
             continue
         _json_block(capture, item, kind, file, finder)
     return capture
+
+
+def _exchange(exchange: Any, file: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """An exchange's request (empty when it has none: a bare answer) and its response, checked."""
+    if not isinstance(exchange, dict):
+        raise _fail("not a runCommandJSON response (expected an object)", file, 1)
+    found = exchange.get("request")
+    request: dict[str, Any] = found if isinstance(found, dict) else {}
+    response = exchange.get("response", exchange)
+    if not isinstance(response, dict) or not isinstance(response.get("commandResponse"), list):
+        raise _fail(
+            "not runmqsc DISPLAY output nor a runCommandJSON response (no commandResponse list)", file, 1
+        )
+    return request, response
+
+
+def _answers(
+    request: dict[str, Any], response: dict[str, Any], file: str, finder: _Finder
+) -> list[tuple[dict[str, Any], str]]:
+    """The response's entries, each with the kind of DISPLAY they answer ("" when another command's, or
+    not read), after a ``SEEN:`` mark of each kind the request displays, whatever it answered."""
+    if str(request.get("command", "display")).lower() not in ("display", "dis"):
+        kind = ""  # the answer to another command: nothing of it is a DISPLAY answer
+        parameters: dict[str, Any] = {}
+    else:
+        kind = _QUALIFIERS.get(str(request.get("qualifier", "")).lower(), "")
+        parameters = _parameters(request, file, finder)
+    if kind == "TOPIC" and str(parameters.get("type", "")).lower() == "cluster":
+        kind = "TCLUSTER"
+    if kind == "TPSTATUS" and str(parameters.get("type", "")).lower() in ("sub", "pub"):
+        kind = ""  # a topic node's subscriber or publisher status: not read (as from runmqsc)
+    out: list[tuple[dict[str, Any], str]] = []
+    if kind:
+        out.append(({}, "SEEN:" + kind))
+    subtype = str(parameters.get("subtype", "")).lower()
+    if kind == "SUB" and subtype in ("all", "proxy"):
+        out.append(({}, "SEEN:PROXY"))
+    out += [(item, kind) for item in response["commandResponse"]]
+    return out
+
+
+def _queue_manager(
+    named: str | None, qmgr: str | None, file: str, finder: _Finder
+) -> tuple[str, tuple[int, int]]:
+    """The capture's queue manager and where the file names it: the one the exchanges name (checked
+    against ``qmgr``), else ``qmgr``; a file that names none needs ``--qmgr``."""
+    if named is not None:
+        line, column = finder.find(json.dumps(named))
+        return _check_qmgr(named, qmgr, file, line, column), (line, column)
+    if qmgr is not None:
+        return qmgr, (1, 1)
+    raise _fail('names no queue manager (no "qmgr" in the request): give --qmgr', file, 1)
 
 
 MAX_DEPTH = 32
