@@ -190,8 +190,10 @@ def _check_rendered(path: Path, encoding: str | None) -> None:
 
 
 def estate_notes(estate: object) -> list[str]:
-    """The YAML's documents not modelled, named: kinds skipped (counted), ConfigMaps/Secrets nothing mounts."""
+    """The YAML's documents not modelled, named: kinds skipped (counted), ConfigMaps/Secrets nothing mounts,
+    the Secrets' items mounted (never read)."""
     from mqctl.formats.kube import Estate
+    from mqctl.services.kube import secret_notes
 
     assert isinstance(estate, Estate)
     notes = []
@@ -199,7 +201,7 @@ def estate_notes(estate: object) -> list[str]:
         kinds = ", ".join(f"{n} {k}" for k, n in sorted(estate.skipped.items()))
         notes.append(f"{sum(estate.skipped.values())} YAML document(s) of other kinds skipped: {kinds}")
     notes += [f"{what} is mounted by no QueueManager: not applied" for what in estate.unmounted]
-    return notes
+    return notes + secret_notes(estate)
 
 
 def import_error(exc: InputError, path: Path) -> list[Finding]:

@@ -25,6 +25,7 @@ from mqctl.domain.objects.edits import Alter, Define, Edit, Kind
 from mqctl.domain.objects.kinds import rules_for
 from mqctl.domain.objects.text import parse_enum
 from mqctl.domain.observed import OBSERVED_KINDS, PROXY, NodeCapture, Observation
+from mqctl.domain.suggest import did_you_mean
 from mqctl.formats import sniff
 from mqctl.formats._located import locate
 from mqctl.formats.display import Block, Capture
@@ -33,7 +34,7 @@ from mqctl.formats.display.ems import DURABLE, ROUTE
 from mqctl.formats.text_io import read_text_file
 from mqctl.formats.walk import files_under
 from mqctl.services.edit import edit
-from mqctl.store.observed import captured_at, load_captures, save_capture
+from mqctl.store.observed import captured_at, captured_nodes, load_captures, save_capture
 from mqctl.store.repository import Store
 
 E = TypeVar("E", bound=StrEnum)
@@ -493,7 +494,9 @@ def observed(store: Store, qmgr: str | None = None) -> list[dict[str, Any]]:
         for c in load_captures(store, None if qmgr is None else [qmgr])
     ]
     if qmgr is not None and not found and store.node(qmgr) is None:
-        raise InputError(f"no such queue manager {qmgr}", attribute="--qmgr")
+        # the nearest among the names the filter takes: the model's nodes and the nodes captured
+        near = did_you_mean(qmgr, [*store.node_names(), *captured_nodes(store)])
+        raise InputError(f"no such queue manager {qmgr}{near}", attribute="--qmgr")
     return found
 
 

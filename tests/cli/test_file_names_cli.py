@@ -8,15 +8,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tests.conftest import Result
+from tests.helpers import ok
 
 Cli = Callable[..., Result]
 DEV = "* IBM's 10-dev.mqsc, shortened\nDEFINE TOPIC(DEV.BASE) TOPICSTR('dev/') REPLACE\n"
 CONFIG = "ALTER TOPIC(DEV.BASE) DESCR('altered by 20-config') \n"
-
-
-def ok(result: Result) -> Result:
-    assert result.exit_code == 0, (result.stdout[-2000:], result.stderr)
-    return result
 
 
 def topics(cli: Cli, qmgr: str) -> list[dict[str, object]]:

@@ -161,3 +161,33 @@ def test_line_separators_are_escaped_in_the_error_line(sqlite_url: str, separato
         assert separator not in line, repr(line)
         assert len(line.splitlines()) == 1, repr(line)
         assert "\\" in line, repr(line)  # written as an escape, not dropped
+
+
+def test_brackets_in_an_error_line_are_printed_literally_once(sqlite_url: str) -> None:
+    """An error line is escaped once, at the entry point, and never as Rich markup: a value's brackets
+    are shown as given (``[bold]`` restyles nothing and gains no backslash)."""
+    assert run_cli(["define", "qmgr", "QM1"], db=sqlite_url).exit_code == 0
+    script = run_cli(["runmqsc", "QM1"], db=sqlite_url, stdin="DEFINE TOPIC('T[bold]1') TOPICSTR('/a')\n")
+    usage = run_cli(["display", "topic", "-o", "x[bold]y"], db=sqlite_url)
+    command = run_cli(["defin[e]", "qmgr", "QM1"], db=sqlite_url)
+    assert script.exit_code == 2, script
+    assert script.stderr.count("topic T[bold]1: character '[' is not allowed") == 1, script.stderr
+    assert (usage.exit_code, usage.stderr) == (
+        2,
+        "mqctl: error: display topic: invalid value for '--output' / '-o': 'x[bold]y' is not one of "
+        "'table', 'json'.\n",
+    )
+    assert (command.exit_code, command.stderr) == (
+        2,
+        "mqctl: error: no such command defin[e]; did you mean define?\n",
+    )
+    for result in (script, usage, command):
+        assert "\\[" not in result.stderr, result.stderr
+
+
+def test_a_byte_not_utf8_in_a_usage_error_is_escaped_once(tmp_path: Path) -> None:
+    result = run_cli(["define", "qmgr", "QM1", "--clu\udcffster"], db=str(tmp_path / "s.db"))
+    assert (result.exit_code, result.stderr) == (
+        2,
+        "mqctl: error: define qmgr: no such option --clu\\udcffster; did you mean --cluster?\n",
+    )

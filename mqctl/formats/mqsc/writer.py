@@ -28,19 +28,18 @@ from mqctl.domain.objects import attributes
 from mqctl.domain.objects.attributes import Attribute
 from mqctl.formats._located import locate
 from mqctl.formats.mqsc.lexer import LITERAL_MARKER, header_comments
+from mqctl.formats.mqsc.vocabulary import QMGR_ORDER, TOPIC_ORDER
 
 _HEADER_QMGR = re.compile(r"\*\s*Queue manager name:(.*)$", re.IGNORECASE)
 
 # The attributes written, from the attribute table (``domain.objects.attributes``) in dmpmqcfg's order;
 # an attribute the table gains is written after these until its place is chosen.
-TOPIC_ATTRS = attributes.laid_out(
-    attributes.TOPIC,
-    ("TOPICSTR", "DESCR", "CLUSTER", "CLROUTE", "PUB", "SUB", "PUBSCOPE", "SUBSCOPE", "PROXYSUB", "WILDCARD"),
-)
-SUB_ATTRS = attributes.laid_out(attributes.SUB, ("TOPICOBJ", "TOPICSTR", "DEST", "DESTQMGR", "SELECTOR"))
+TOPIC_ATTRS = attributes.laid_out(attributes.TOPIC, TOPIC_ORDER)
+SUB_ORDER = ("TOPICOBJ", "TOPICSTR", "DEST", "DESTQMGR", "SELECTOR")
+SUB_ATTRS = attributes.laid_out(attributes.SUB, SUB_ORDER)
 """TOPICOBJ and TOPICSTR are written together (``_sub_attrs``); the others as the table gives them."""
 NAMELIST_ATTRS = attributes.laid_out(attributes.NAMELIST, ("DESCR", "NAMES"))
-QMGR_ATTRS = attributes.laid_out(attributes.NODE, ("DESCR", "PARENT", "PSMODE", "PSCLUS"))
+QMGR_ATTRS = attributes.laid_out(attributes.NODE, QMGR_ORDER)
 """ALTER QMGR's attributes; REPOS and REPOSNL (the node's memberships) follow them."""
 CHANNEL_ATTRS = attributes.CHANNEL
 
