@@ -132,7 +132,10 @@ def graph_topology(
 
 def tree_view(store: Store, qmgr: str, topic: str | None) -> TreeView:
     """A queue manager's topic tree, as ``display tree`` shows it: built from its slice of the store (its
-    topic space and subscriptions), not the whole model."""
+    topic space and subscriptions), not the whole model. An unknown name is refused here, where every
+    node's name is at hand for "did you mean" (the slice holds only that one); the domain refuses an
+    EMS server."""
     from mqctl.domain.tree_view import tree_view as view
 
-    return view(read_models.tree_slice(store, qmgr), qmgr, topic)  # the domain names an unknown one
+    require_node(store, qmgr)
+    return view(read_models.tree_slice(store, qmgr), qmgr, topic)

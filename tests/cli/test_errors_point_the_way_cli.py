@@ -60,6 +60,7 @@ def test_display_proxies_and_capture_kit_name_the_nearest_queue_manager(cli: Cli
         ("route", "EMS server"),
         ("route-selector", "EMS server"),
         ("observed", "queue manager"),
+        ("tree", "queue manager"),
     ],
 )
 def test_a_display_filtered_by_a_mistyped_node_names_the_nearest(cli: Cli, command: str, what: str) -> None:

@@ -86,7 +86,7 @@ def test_display_tree(cli: Cli, store_url: str) -> None:
     assert everything["name"] == "EVERYTHING" and "wildcard above the clustered points" in everything["note"]
     ok(cli("define", "qmgr", "EMS1", "--dialect", "ems"))
     refused(cli("display", "tree", "--qmgr", "EMS1"), "server EMS1", "EMS server")
-    refused(cli("display", "tree", "--qmgr", "NOPE"), "qmgr NOPE")
+    refused(cli("display", "tree", "--qmgr", "NOPE"), "--qmgr: no such queue manager NOPE")
 
 
 def test_runmqsc_answers_like_runmqsc(cli: Cli) -> None:
