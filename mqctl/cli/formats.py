@@ -74,10 +74,12 @@ def _finish(result: FileResult, continue_on_error: bool) -> None:
         first = run.errors[0]
         if continue_on_error:
             sys.stderr.write(
-                f"mqctl: {len(run.errors)} command(s) failed and were skipped; first: {error_line(first.one_line())}\n"
+                f"mqctl: {len(run.errors)} command(s) failed and were skipped; first: {error_line(first.plain_line())}\n"
             )
             raise typer.Exit(1)
-        sys.stderr.write(f"mqctl: error: {error_line(first.one_line())} (script rejected, nothing changed)\n")
+        sys.stderr.write(
+            f"mqctl: error: {error_line(first.plain_line())} (script rejected, nothing changed)\n"
+        )
         raise typer.Exit(2)
 
 

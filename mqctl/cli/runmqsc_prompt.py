@@ -157,7 +157,7 @@ def interactive(qmgr: str, *, create: bool, inserts: Mapping[str, str]) -> None:
         try:
             result = _apply(qmgr, text, create=create, inserts=inserts)
         except InputError as err:
-            sys.stderr.write(f"mqctl: error: {error_line(err.one_line())}\n")
+            sys.stderr.write(f"mqctl: error: {error_line(err.plain_line())}\n")
             continue
         if not result.run.read:
             continue  # a comment

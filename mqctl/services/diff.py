@@ -141,7 +141,7 @@ def read_side(spec: str, *, encoding: str | None = None, role: str = "side") -> 
     except MqctlError as exc:
         if isinstance(exc, InputError) and (exc.file or exc.obj):
             raise
-        raise InputError(f"cannot read this side: {exc.one_line()}", obj=label) from None
+        raise InputError(f"cannot read this side: {exc.plain_line()}", obj=label) from None
 
 
 def _store_topology(url: str) -> Topology:

@@ -135,9 +135,7 @@ def test_a_display_for_a_node_that_does_not_exist_is_a_usage_error(
     result = cli("display", command, "--qmgr", "NOSUCH")
     assert result.exit_code == 2, result
     assert result.stderr.count("\n") == 1, result.stderr
-    if command == "tree":  # the domain's own error, in the object-first form
-        assert "qmgr NOSUCH: no such queue manager" in result.stderr
-    elif command == "proxies":  # the object-first form with the nearest name (explain's wording)
+    if command == "proxies":  # the object-first form with the nearest name (explain's wording)
         assert "NOSUCH --qmgr: no such queue manager" in result.stderr
     else:
         assert f"no such {what} NOSUCH" in result.stderr
@@ -190,4 +188,20 @@ def test_a_byte_not_utf8_in_a_usage_error_is_escaped_once(tmp_path: Path) -> Non
     assert (result.exit_code, result.stderr) == (
         2,
         "mqctl: error: define qmgr: no such option --clu\\udcffster; did you mean --cluster?\n",
+    )
+
+
+def test_an_error_line_with_a_control_or_a_byte_not_utf8_is_escaped_once(sqlite_url: str) -> None:
+    """A domain error's line is escaped once, by the entry point (``MqctlError.plain_line`` then
+    ``text.error_line``): each character is its one escape, the escape's backslash is not escaped again."""
+    assert run_cli(["define", "qmgr", "QM1"], db=sqlite_url).exit_code == 0
+    control = run_cli(["display", "sub", "*", "--qmgr", "Q\x1b[2J\u2028"], db=sqlite_url)
+    assert (control.exit_code, control.stderr) == (
+        2,
+        "mqctl: error: --qmgr: no such queue manager Q\\x1b[2J\\u2028\n",
+    )
+    byte = run_cli(["display", "sub", "*", "--qmgr", "Q\x1b\udcff"], db=sqlite_url)
+    assert (byte.exit_code, byte.stderr) == (
+        2,
+        "mqctl: error: 'Q\\x1b\\udcff' is not valid text: byte 0xFF cannot be decoded as UTF-8 (character 3)\n",
     )
