@@ -202,7 +202,7 @@ def import_mqsc_command(
     """Load a whole estate: each file (dmpmqcfg dump or script) applies to its queue manager, in one transaction."""
     from rich.progress import Progress
 
-    from mqctl.formats.file_names import mqsc_files
+    from mqctl.formats.file_names import PROSE_SKIPPED, mqsc_files
     from mqctl.services.import_mqsc import import_mqsc
     from mqctl.services.kube import import_estate, is_yaml, read_estate_files, yaml_files, yaml_names
 
@@ -213,7 +213,9 @@ def import_mqsc_command(
         else None
     )
     plain = [p for p in paths if not is_yaml(p)]
-    files = mqsc_files(plain)
+    files = mqsc_files(
+        plain, skipped=lambda path: hint(f"{path}: {PROSE_SKIPPED}"), encoding=_encoding(encoding)
+    )
     # The bar counts lines (statements, near enough), so that one big file moves it too; counting them
     # costs a read of the files, done only when the bar can be shown.
     lines = _count_lines([f.path for f in files]) if sys.stderr.isatty() else 0

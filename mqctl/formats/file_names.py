@@ -7,7 +7,7 @@ and Kubernetes YAML (``kube``) name their files the same way.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,6 +16,15 @@ from mqctl.domain.names import check_mq_name
 from mqctl.formats.walk import files_under
 
 MQSC_SUFFIXES = {".mqsc", ".mqs", ".txt", ".dmp", ".in"}
+MAYBE_PROSE = ".txt"
+"""The MQSC suffix a folder's prose has too (a config repository's ``README.txt``): in a folder, such a
+file is MQSC only when it looks like it (``looks_like_mqsc``); given by name, it is MQSC."""
+PROSE_SKIPPED = (
+    "skipped: a .txt file of a folder is read as MQSC only when it looks like MQSC (name the file to read it)"
+)
+"""What is said, after the file's path, of each ``.txt`` file a folder walk leaves out (never silently)."""
+SNIFFED_BYTES = 64 * 1024
+"""The head of such a file that is judged: its first commands say what it is (a dump may be 100 MB)."""
 
 
 @dataclass(frozen=True)
@@ -48,8 +57,17 @@ def named_path(text: str | Path, option: str = "--file") -> tuple[str | None, Pa
     return name, Path(rest)
 
 
-def mqsc_files(paths: Iterable[Path | str | MqscFile]) -> list[MqscFile]:
+def mqsc_files(
+    paths: Iterable[Path | str | MqscFile],
+    *,
+    skipped: Callable[[Path], None] | None = None,
+    encoding: str | None = None,
+) -> list[MqscFile]:
     """Files named, and the MQSC files of folders named, in name order (templates are skipped).
+
+    With ``skipped``, a folder's ``.txt`` file that does not look like MQSC (read in ``encoding``) is
+    left out and given to ``skipped``, for the caller to name it; without, every one is read as MQSC (an
+    error then names one that is not: nothing is left out unsaid).
 
     ``QM1=PATH`` applies PATH (a file, or every MQSC file of a folder) to QM1. In a folder named, a file
     whose name is no queue manager name, in a sub-folder whose name is one, applies to that queue
@@ -64,8 +82,13 @@ def mqsc_files(paths: Iterable[Path | str | MqscFile]) -> list[MqscFile]:
         qmgr, path = named_path(item)
         if path.is_dir():
             for p in files_under(path):
-                if p.suffix.lower() in MQSC_SUFFIXES:
-                    found.append(MqscFile(p, qmgr or _folder_qmgr(path, p), qmgr is not None))
+                suffix = p.suffix.lower()
+                if suffix not in MQSC_SUFFIXES:
+                    continue
+                if skipped is not None and suffix == MAYBE_PROSE and not looks_like_mqsc(p, encoding):
+                    skipped(p)
+                    continue
+                found.append(MqscFile(p, qmgr or _folder_qmgr(path, p), qmgr is not None))
         elif path.is_file():
             found.append(MqscFile(path, qmgr, qmgr is not None))
         else:
@@ -87,6 +110,26 @@ def _folder_qmgr(root: Path, path: Path) -> str | None:
 def has_commands(text: str) -> bool:
     """Whether an MQSC text holds a command: not only blank lines and ``*`` comments."""
     return any(line.strip() and not line.lstrip().startswith("*") for line in text.splitlines())
+
+
+def looks_like_mqsc(path: Path, encoding: str | None = None) -> bool:
+    """Whether the file at ``path`` may be MQSC: its first command is one (``sniff.looks_like``), or it
+    holds none (blank, ``*`` comments: the import says it makes nothing of it). A file that cannot be
+    read counts as MQSC, for the import to name what is wrong; one that does not decode is judged by what
+    decodes (a README.txt in Latin-1 is still prose)."""
+    from mqctl.formats import sniff
+    from mqctl.formats.text_io import decode_text
+
+    try:
+        with path.open("rb") as file:
+            data = file.read(SNIFFED_BYTES)
+        try:
+            text = decode_text(data, encoding, file=str(path))
+        except InputError:  # a cut character at the end, or not the encoding's: judged all the same
+            text = data.decode(encoding or "utf-8", "replace")
+    except (OSError, LookupError):
+        return True
+    return not has_commands(text) or sniff.looks_like(text) == sniff.MQSC
 
 
 def qmgr_for_file(path: Path, text: str, given: str | None = None, *, named: bool = False) -> str:

@@ -16,14 +16,14 @@ the YAML is bad input (exit 2), not a finding: the model would be the template's
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from mqctl.domain.errors import InputError, InputErrors, MqctlError, clip
 from mqctl.domain.model import Topology
 from mqctl.domain.validation import FileRef, Finding, find_rule, finding
-from mqctl.formats.file_names import MqscFile, mqsc_files, named_path
+from mqctl.formats.file_names import PROSE_SKIPPED, MqscFile, mqsc_files, named_path
 from mqctl.formats.walk import files_under
 from mqctl.services.import_ems import import_ems
 from mqctl.services.import_mqsc import import_mqsc
@@ -56,9 +56,11 @@ class FileModel:
     Secrets, which the container applies at every start): a change to them lands when the pod restarts."""
 
 
-def classify(paths: Sequence[str | Path]) -> tuple[list[MqscFile], list[EmsFile]]:
+def classify(
+    paths: Sequence[str | Path], skipped: Callable[[Path], None], encoding: str | None = None
+) -> tuple[list[MqscFile], list[EmsFile]]:
     """MQSC files (as `import mqsc` finds them) and EMS server configurations, in name order (YAML is
-    ``kube.yaml_files``'s)."""
+    ``kube.yaml_files``'s); a folder's ``.txt`` file that is not MQSC goes to ``skipped``."""
     from mqctl.services.kube import is_yaml
 
     mqsc: list[MqscFile] = []
@@ -71,7 +73,7 @@ def classify(paths: Sequence[str | Path]) -> tuple[list[MqscFile], list[EmsFile]
             found_ems = sorted(
                 p for p in files_under(path, "tibemsd.*") if p.suffix.lower() in EMS_CONFIG_SUFFIXES
             )
-            found_mqsc = mqsc_files([item])
+            found_mqsc = mqsc_files([item], skipped=skipped, encoding=encoding)
             if not found_ems and not found_mqsc and not _has_yaml(path):
                 raise InputError(
                     "holds no MQSC file, no Kubernetes YAML and no tibemsd.conf/tibemsd.json", file=str(path)
@@ -106,10 +108,12 @@ def read_files(paths: Sequence[str | Path], encoding: str | None = None) -> File
     from mqctl.services.script_rules import RefreshHit, refresh_findings, scan_script
     from mqctl.store.memory import memory_store
 
-    mqsc, ems = classify(paths)
+    prose: list[Path] = []
+    mqsc, ems = classify(paths, prose.append, encoding)
     yamls = yaml_files(paths)
     estate = read_estate_files(yamls, encoding, yaml_names(paths)) if yamls else None
     model = FileModel(Topology(), files=[str(f.path) for f in mqsc] + [str(f.path) for f in ems] + yamls)
+    model.notes += [f"{path}: {PROSE_SKIPPED}" for path in prose]
     for script in mqsc:
         _check_rendered(script.path, encoding)
     relocate: dict[tuple[str, int], int] = {}
