@@ -175,24 +175,23 @@ def test_the_garbage_collector_is_controlled_in_one_place_per_process_kind() -> 
     assert found <= GC_PLACES, sorted(found - GC_PLACES)
 
 
-def private_imports(source: str, package: str) -> set[str]:
+def private_imports(source: str, package: str, within: str = "mqctl.services") -> set[str]:
     """``from mqctl.services.x import _name``: another service's private names, imported; and
-    ``x._name`` where ``x`` is a service module (or a name from one) the source imports."""
+    ``x._name`` where ``x`` is a service module (or a name from one) the source imports (``within``:
+    the package whose modules are looked at, the services by default)."""
     found: set[str] = set()
     bound: dict[str, str] = {}
     tree = ast.parse(source)
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            bound.update(
-                {a.asname: a.name for a in node.names if a.asname and _within(a.name, "mqctl.services")}
-            )
+            bound.update({a.asname: a.name for a in node.names if a.asname and _within(a.name, within)})
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
                 parts = package.split(".")
                 base = ".".join(parts[: len(parts) - (node.level - 1)] + ([base] if base else []))
             for a in node.names:
-                if _within(f"{base}.{a.name}", "mqctl.services"):
+                if _within(f"{base}.{a.name}", within):
                     if a.name.startswith("_"):
                         found.add(f"{base}.{a.name}")
                     else:
@@ -214,6 +213,19 @@ def test_services_do_not_import_one_another_s_private_names() -> None:
     found = {
         _module_name(path): sorted(private_imports(path.read_text(encoding="utf-8"), "mqctl.services"))
         for path in sorted((PACKAGE / "services").rglob("*.py"))
+    }
+    assert {m: names for m, names in found.items() if names} == {}
+
+
+def test_the_capture_readers_share_only_public_names() -> None:
+    """runmqsc, REST and tibemsadmin captures share ``formats.display.reader``'s public names only."""
+    found = {
+        _module_name(path): sorted(
+            private_imports(
+                path.read_text(encoding="utf-8"), "mqctl.formats.display", "mqctl.formats.display"
+            )
+        )
+        for path in sorted((PACKAGE / "formats" / "display").glob("*.py"))
     }
     assert {m: names for m, names in found.items() if names} == {}
 
