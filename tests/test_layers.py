@@ -192,7 +192,7 @@ def private_imports(source: str, package: str, within: str = "mqctl.services") -
                 base = ".".join(parts[: len(parts) - (node.level - 1)] + ([base] if base else []))
             for a in node.names:
                 if _within(f"{base}.{a.name}", within):
-                    if a.name.startswith("_"):
+                    if a.name.startswith("_") and not a.name.startswith("__"):
                         found.add(f"{base}.{a.name}")
                     else:
                         bound[a.asname or a.name] = f"{base}.{a.name}"
@@ -217,17 +217,38 @@ def test_services_do_not_import_one_another_s_private_names() -> None:
     assert {m: names for m, names in found.items() if names} == {}
 
 
-def test_the_capture_readers_share_only_public_names() -> None:
-    """runmqsc, REST and tibemsadmin captures share ``formats.display.reader``'s public names only."""
-    found = {
-        _module_name(path): sorted(
-            private_imports(
-                path.read_text(encoding="utf-8"), "mqctl.formats.display", "mqctl.formats.display"
-            )
-        )
-        for path in sorted((PACKAGE / "formats" / "display").glob("*.py"))
-    }
-    assert {m: names for m, names in found.items() if names} == {}
+PRIVATE_IMPORT_EXCEPTIONS: dict[str, set[str]] = {
+    "mqctl.domain.diff.probes": {"mqctl.domain.selector.parser._children"},
+    "mqctl.domain.subindex": {
+        "mqctl.domain.topics._ONE",
+        "mqctl.domain.topics._STAR",
+        "mqctl.domain.topics._tokens",
+    },
+    "mqctl.domain.subscriptions": {"mqctl.domain.topics._char_scan"},
+    "mqctl.formats.mqsc.parser": {"mqctl.formats.mqsc.lexer._Undoubled"},
+    "mqctl.formats.mqsc.plan_script": {
+        "mqctl.formats.mqsc.writer._attrs",
+        "mqctl.formats.mqsc.writer._sub_attrs",
+        "mqctl.formats.mqsc.writer._value",
+    },
+    "mqctl.services.kube": {"mqctl.formats.mqsc.lexer._INSERT"},
+}
+"""Modules that still import another module's private names (issue 35's audit): to be made public where
+they are shared; an exception removed once its module no longer needs it."""
+
+
+def test_no_module_imports_another_s_private_names() -> None:
+    """A name shared between modules is public in the module that owns it (the capture readers share
+    ``formats.display.reader``'s, the CLI's file doors ``cli.formats.checked_encoding``): what starts with
+    ``_`` may change with its module alone."""
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = _module_name(path)
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        names = private_imports(path.read_text(encoding="utf-8"), package, "mqctl")
+        if names:
+            found[module] = names
+    assert found == PRIVATE_IMPORT_EXCEPTIONS
 
 
 CONN_EXCEPTIONS: set[str] = set()
