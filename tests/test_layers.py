@@ -217,29 +217,9 @@ def test_services_do_not_import_one_another_s_private_names() -> None:
     assert {m: names for m, names in found.items() if names} == {}
 
 
-PRIVATE_IMPORT_EXCEPTIONS: dict[str, set[str]] = {
-    "mqctl.domain.diff.probes": {"mqctl.domain.selector.parser._children"},
-    "mqctl.domain.subindex": {
-        "mqctl.domain.topics._ONE",
-        "mqctl.domain.topics._STAR",
-        "mqctl.domain.topics._tokens",
-    },
-    "mqctl.domain.subscriptions": {"mqctl.domain.topics._char_scan"},
-    "mqctl.formats.mqsc.parser": {"mqctl.formats.mqsc.lexer._Undoubled"},
-    "mqctl.formats.mqsc.plan_script": {
-        "mqctl.formats.mqsc.writer._attrs",
-        "mqctl.formats.mqsc.writer._sub_attrs",
-        "mqctl.formats.mqsc.writer._value",
-    },
-    "mqctl.services.kube": {"mqctl.formats.mqsc.lexer._INSERT"},
-}
-"""Modules that still import another module's private names (issue 35's audit): to be made public where
-they are shared; an exception removed once its module no longer needs it."""
-
-
 def test_no_module_imports_another_s_private_names() -> None:
     """A name shared between modules is public in the module that owns it (the capture readers share
-    ``formats.display.reader``'s, the CLI's file doors ``cli.formats.checked_encoding``): what starts with
+    ``formats.display.reader``'s, the subscription index ``topics.level_tokens``): what starts with
     ``_`` may change with its module alone."""
     found = {}
     for path in sorted(PACKAGE.rglob("*.py")):
@@ -248,7 +228,7 @@ def test_no_module_imports_another_s_private_names() -> None:
         names = private_imports(path.read_text(encoding="utf-8"), package, "mqctl")
         if names:
             found[module] = names
-    assert found == PRIVATE_IMPORT_EXCEPTIONS
+    assert found == {}
 
 
 CONN_EXCEPTIONS: set[str] = set()
