@@ -46,7 +46,7 @@ EXPLODING = "#/a/" + "/".join(["+"] * 30)
 def _clear_caches() -> None:
     for cached in (
         topics.compile_pattern,
-        topics._tokens,
+        topics.level_tokens,
         topics._char_matcher,
         topics._subset,
         compile_selector,

@@ -175,25 +175,24 @@ def test_the_garbage_collector_is_controlled_in_one_place_per_process_kind() -> 
     assert found <= GC_PLACES, sorted(found - GC_PLACES)
 
 
-def private_imports(source: str, package: str) -> set[str]:
+def private_imports(source: str, package: str, within: str = "mqctl.services") -> set[str]:
     """``from mqctl.services.x import _name``: another service's private names, imported; and
-    ``x._name`` where ``x`` is a service module (or a name from one) the source imports."""
+    ``x._name`` where ``x`` is a service module (or a name from one) the source imports (``within``:
+    the package whose modules are looked at, the services by default)."""
     found: set[str] = set()
     bound: dict[str, str] = {}
     tree = ast.parse(source)
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            bound.update(
-                {a.asname: a.name for a in node.names if a.asname and _within(a.name, "mqctl.services")}
-            )
+            bound.update({a.asname: a.name for a in node.names if a.asname and _within(a.name, within)})
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
                 parts = package.split(".")
                 base = ".".join(parts[: len(parts) - (node.level - 1)] + ([base] if base else []))
             for a in node.names:
-                if _within(f"{base}.{a.name}", "mqctl.services"):
-                    if a.name.startswith("_"):
+                if _within(f"{base}.{a.name}", within):
+                    if a.name.startswith("_") and not a.name.startswith("__"):
                         found.add(f"{base}.{a.name}")
                     else:
                         bound[a.asname or a.name] = f"{base}.{a.name}"
@@ -216,6 +215,20 @@ def test_services_do_not_import_one_another_s_private_names() -> None:
         for path in sorted((PACKAGE / "services").rglob("*.py"))
     }
     assert {m: names for m, names in found.items() if names} == {}
+
+
+def test_no_module_imports_another_s_private_names() -> None:
+    """A name shared between modules is public in the module that owns it (the capture readers share
+    ``formats.display.reader``'s, the subscription index ``topics.level_tokens``): what starts with
+    ``_`` may change with its module alone."""
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = _module_name(path)
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        names = private_imports(path.read_text(encoding="utf-8"), package, "mqctl")
+        if names:
+            found[module] = names
+    assert found == {}
 
 
 CONN_EXCEPTIONS: set[str] = set()

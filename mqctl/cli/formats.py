@@ -49,7 +49,9 @@ ENCODING_OPTION = typer.Option(
 )
 
 
-def _encoding(name: str | None) -> str | None:
+def checked_encoding(name: str | None) -> str | None:
+    """``--encoding`` as its codec's canonical name (None: not given); one Python cannot read text with
+    is bad input. Shared by the file doors of this module and ``import display``."""
     from mqctl.formats.text_io import check_encoding
 
     return None if name is None else check_encoding(name)
@@ -59,8 +61,8 @@ def _script(file: Path | None, encoding: str | None) -> tuple[str, str]:
     from mqctl.formats.text_io import read_text_file, read_text_stream
 
     if file is None or str(file) == "-":
-        return read_text_stream(sys.stdin.buffer, _encoding(encoding), name=STDIN), STDIN
-    return read_text_file(file, _encoding(encoding)), str(file)
+        return read_text_stream(sys.stdin.buffer, checked_encoding(encoding), name=STDIN), STDIN
+    return read_text_file(file, checked_encoding(encoding)), str(file)
 
 
 def _finish(result: FileResult, continue_on_error: bool) -> None:
@@ -208,7 +210,7 @@ def import_mqsc_command(
 
     kube_paths = [p for p in paths if is_yaml(p) or _holds_yaml(p)]
     estate = (
-        read_estate_files(yaml_files(kube_paths), _encoding(encoding), yaml_names(kube_paths))
+        read_estate_files(yaml_files(kube_paths), checked_encoding(encoding), yaml_names(kube_paths))
         if kube_paths
         else None
     )
@@ -228,7 +230,7 @@ def import_mqsc_command(
                 files,
                 inserts=_inserts(set_),
                 lines_done=lambda n: bar.advance(task, n),
-                encoding=_encoding(encoding),
+                encoding=checked_encoding(encoding),
                 empty=lambda path: hint(
                     f"{path} holds no MQSC command (empty, or comments only): nothing imported from it "
                     f"(name its queue manager, QM1={path}, to create one)"
@@ -309,7 +311,7 @@ def import_ems_command(
                 topics=topics,
                 routes=routes,
                 durables=durables,
-                encoding=_encoding(encoding),
+                encoding=checked_encoding(encoding),
             )
             for conf in (list[Path | None](tibemsd) or [None])
         ]

@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 
 from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect, Node
-from mqctl.domain.names import check_node_name, node_label
+from mqctl.domain.names import node_label
 from mqctl.domain.objects import nodes
 from mqctl.formats.script_run import ScriptRun
+from mqctl.services.edit import create_node
 from mqctl.store.repository import NodeRef, Store
 
 
@@ -38,7 +39,6 @@ def ensure_node(store: Store, name: str, dialect: Dialect, create: bool) -> Node
                 f"{' --dialect ems' if dialect is Dialect.EMS else ''}` or use --create)",
                 obj=f"{node_label(dialect)} {name}",
             )
-        check_node_name(name, dialect)
-        return store.add_node(Node(name, dialect, seq=store.next_seq()))
+        return create_node(store, Node(name, dialect))
     nodes.check_node_dialect(name, ref.dialect, dialect)
     return ref

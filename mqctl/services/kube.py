@@ -229,7 +229,7 @@ def _ini_findings(item: Item, ini: Ini) -> list[Finding]:
 
 def _autoconfig_findings(qm: QueueManagerSpec, item: Item, inserts: dict[str, str]) -> list[Finding]:
     """DEFINE without REPLACE, lines runmqsc refuses, ``+NAME+`` where MQ does not expand it."""
-    from mqctl.formats.mqsc.lexer import _INSERT, split_commands
+    from mqctl.formats.mqsc.lexer import INSERT, split_commands
     from mqctl.formats.mqsc.parser import parse_command
 
     out: list[Finding] = []
@@ -258,7 +258,7 @@ def _autoconfig_findings(qm: QueueManagerSpec, item: Item, inserts: dict[str, st
                 )
             )
         if "+" in logical.text:
-            out += _inserts_not_expanded(qm, item, command, _INSERT, inserts)
+            out += _inserts_not_expanded(qm, item, command, INSERT, inserts)
     return out
 
 

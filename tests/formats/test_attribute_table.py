@@ -397,7 +397,7 @@ def test_an_attribute_added_to_the_table_is_written_shown_and_read() -> None:
     )
     obj = fake("QM1", "T", "/a", colour=Wildcard.BLOCK)
     layout = ("TOPICSTR", "DESCR")
-    assert writer._attrs(obj, attributes.laid_out(table, layout))[-1] == "COLOUR(BLOCK)"
+    assert writer.keyword_items(obj, attributes.laid_out(table, layout))[-1] == "COLOUR(BLOCK)"
     assert display._pairs(obj, attributes.laid_out(table, layout))[-1] == ("COLOUR", "BLOCK")
     row = {a.field: str(getattr(obj, a.field)) for a in table}
     assert read_models._attrs(row, table)["colour"] == "BLOCK"

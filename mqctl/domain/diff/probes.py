@@ -216,7 +216,7 @@ class _Boundaries:
     def walk(self, tree: Node) -> None:
         """Every comparison of a property with literals in the tree: ``=``, ``<``..., BETWEEN, IN, LIKE."""
         from mqctl.domain.selector import ast
-        from mqctl.domain.selector.parser import _children
+        from mqctl.domain.selector.parser import children
 
         stack = [tree]
         while stack:
@@ -236,7 +236,7 @@ class _Boundaries:
             elif isinstance(node, ast.Like) and isinstance(node.operand, ast.Ident):
                 self.add(node.operand.name, "string", node.pattern.replace("%", "").replace("_", "x"))
                 self.add(node.operand.name, "string", "~")
-            stack.extend(_children(node))
+            stack.extend(children(node))
 
     def literal(self, name: str, lit: Literal) -> None:
         """The literal a property is compared with, and the values just beside it."""

@@ -73,7 +73,7 @@ def quote(value: str) -> str:
     return "'" + (value or " ").replace("'", "''") + "'"
 
 
-def _value(attr: Attribute, value: object) -> str:
+def attribute_value(attr: Attribute, value: object) -> str:
     """An attribute's value as dmpmqcfg writes it: an enumeration or a chosen word bare, a number as
     digits, a list of names quoted one by one, any other text quoted (none as blank)."""
     if isinstance(value, StrEnum):
@@ -85,9 +85,9 @@ def _value(attr: Attribute, value: object) -> str:
     return quote(str(value or ""))
 
 
-def _attrs(obj: object, table: tuple[Attribute, ...]) -> list[str]:
+def keyword_items(obj: object, table: tuple[Attribute, ...]) -> list[str]:
     """``KEYWORD(value)`` for each attribute a DEFINE or ALTER gives, in ``table``'s order."""
-    return [f"{a.keyword}({_value(a, getattr(obj, a.field))})" for a in table if a.command]
+    return [f"{a.keyword}({attribute_value(a, getattr(obj, a.field))})" for a in table if a.command]
 
 
 @contextmanager
@@ -138,11 +138,11 @@ def write_mqsc(
             )
     for nl in sorted(namelists.values(), key=lambda n: n.name):
         with _about(f"namelist {nl.name}"):
-            out += _block(f"DEFINE NAMELIST({quote(nl.name)})", _attrs(nl, NAMELIST_ATTRS))
+            out += _block(f"DEFINE NAMELIST({quote(nl.name)})", keyword_items(nl, NAMELIST_ATTRS))
     node = state.node
     with _about(f"qmgr {name}"):
         qmgr = [
-            *_attrs(node, QMGR_ATTRS),
+            *keyword_items(node, QMGR_ATTRS),
             f"REPOS({quote(repos[0] if len(repos) == 1 else '')})",
             f"REPOSNL({quote(reposnl)})",
         ]
@@ -155,19 +155,19 @@ def write_mqsc(
             out += _topic(t)
     for s in sorted(state.subscriptions.values(), key=lambda s: s.name):
         with _about(f"sub {s.name}"):
-            out += _block(f"DEFINE SUB({quote(s.name)})", _sub_attrs(state, s))
+            out += _block(f"DEFINE SUB({quote(s.name)})", sub_keyword_items(state, s))
     return "\n".join(out) + "\n"
 
 
 def _channel(ch: Channel) -> list[str]:
-    return _block(f"DEFINE CHANNEL({quote(ch.name)})", _attrs(ch, CHANNEL_ATTRS))
+    return _block(f"DEFINE CHANNEL({quote(ch.name)})", keyword_items(ch, CHANNEL_ATTRS))
 
 
 def _topic(t: TopicObject) -> list[str]:
-    return _block(f"DEFINE TOPIC({quote(t.name)})", ["TYPE(LOCAL)", *_attrs(t, TOPIC_ATTRS)])
+    return _block(f"DEFINE TOPIC({quote(t.name)})", ["TYPE(LOCAL)", *keyword_items(t, TOPIC_ATTRS)])
 
 
-def _sub_attrs(state: NodeState, s: Subscription) -> list[str]:
+def sub_keyword_items(state: NodeState, s: Subscription) -> list[str]:
     """TOPICOBJ and the remaining TOPICSTR when the object still gives the prefix, else the full string;
     then the others."""
     attrs: list[str] = []
@@ -188,7 +188,7 @@ def _sub_attrs(state: NodeState, s: Subscription) -> list[str]:
             continue
         if managed and attr.field in ("dest", "destqmgr") and not str(value).strip():
             continue  # a managed destination: the queue manager makes it (DESTCLAS below)
-        attrs.append(f"{attr.keyword}({_value(attr, value)})")
+        attrs.append(f"{attr.keyword}({attribute_value(attr, value)})")
     if managed:
         # no DEST: a queue manager takes DEFINE SUB only with DESTCLAS(MANAGED), as DISPLAY SUB shows it
         attrs.append("DESTCLAS(MANAGED)")
