@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mqctl.domain.errors import InputError, InputErrors, MqctlError, clip
 from mqctl.domain.model import Topology
@@ -27,6 +28,12 @@ from mqctl.formats.file_names import PROSE_SKIPPED, MqscFile, mqsc_files, named_
 from mqctl.formats.walk import files_under
 from mqctl.services.import_ems import import_ems
 from mqctl.services.import_mqsc import import_mqsc
+
+if TYPE_CHECKING:
+    from mqctl.formats.kube import Estate
+    from mqctl.services.kube import KubeImport
+    from mqctl.services.script_rules import RefreshHit
+    from mqctl.store.repository import Store
 
 EMS_CONFIG_SUFFIXES = {".conf", ".json"}
 
@@ -103,9 +110,8 @@ def read_files(paths: Sequence[str | Path], encoding: str | None = None) -> File
 
     Refused outright (``InputError``, exit 2): unrendered placeholders, and YAML that cannot be read as
     the cluster would (malformed, a reference to a ConfigMap not given, a Secret not in base64)."""
-    from mqctl.formats.text_io import read_text_file
-    from mqctl.services.kube import KubeImport, import_estate, read_estate_files, yaml_files, yaml_names
-    from mqctl.services.script_rules import RefreshHit, refresh_findings, scan_script
+    from mqctl.services.kube import read_estate_files, yaml_files, yaml_names
+    from mqctl.services.script_rules import refresh_findings
     from mqctl.store.memory import memory_store
 
     prose: list[Path] = []
@@ -120,61 +126,13 @@ def read_files(paths: Sequence[str | Path], encoding: str | None = None) -> File
     refresh_hits: list[RefreshHit] = []
     with memory_store() as store:
         if estate is not None:
-            model.notes += estate_notes(estate)
-            kube = KubeImport(estate)
-            model.autoconfig = [qm.name for qm in estate.queue_managers if qm.autoconfig]
-            try:
-                import_estate(store, estate, synthetic=True, into=kube)
-            except InputError as exc:
-                if exc.file is None:  # refused outright: an unrendered placeholder
-                    raise
-                model.errors.append(exc)
-                model.import_errors += import_error(exc, Path(exc.file))
-            model.import_errors += kube.findings
+            kube = _import_yaml(store, estate, model)
             relocate = kube.relocate
             refresh_hits += kube.refresh_hits
-            model.notes += [f"qm.ini {s}: not modelled" for s in kube.ini_not_modelled]
         for conf in ems:
-            try:
-                imported = import_ems(
-                    store,
-                    tibemsd=conf.path,
-                    server=conf.server,
-                    topics=None,
-                    routes=None,
-                    durables=None,
-                    encoding=encoding,
-                    within=conf.root,
-                )
-            except InputError as exc:
-                model.errors.append(exc)
-                model.import_errors += import_error(exc, conf.path)
-                continue
-            for key, line in imported.unknown_keys:
-                model.import_errors.append(
-                    finding(
-                        find_rule("EMS_CONFIG_KEY_UNKNOWN"),
-                        f"{conf.path} has a member {clip(key)!r} that server {imported.server} does not know: it "
-                        "ignores it without a word.",
-                        [FileRef(str(conf.path), line)],
-                        nodes=[imported.server],
-                    )
-                )
+            _import_ems_file(store, conf, encoding, model)
         for script in mqsc:
-            try:
-                done = import_mqsc(
-                    store, [script], inserts={}, encoding=encoding, empty=lambda p: model.empty.append(str(p))
-                )
-            except InputError as exc:
-                model.errors.append(exc)
-                model.import_errors += import_error(exc, script.path)
-                continue
-            for result in done:
-                found, hits = scan_script(
-                    read_text_file(script.path, encoding), file=result.file, qmgr=result.node
-                )
-                model.import_errors += found
-                refresh_hits += hits
+            refresh_hits += _import_script(store, script, encoding, model)
         model.topology = store.topology()
     model.import_errors += refresh_findings(refresh_hits, model.topology)
     if relocate:
@@ -182,6 +140,77 @@ def read_files(paths: Sequence[str | Path], encoding: str | None = None) -> File
 
         model.topology = relocated_topology(model.topology, relocate)
     return model
+
+
+def _import_yaml(store: Store, estate: Estate, model: FileModel) -> KubeImport:
+    """The YAML's queue managers: a failing file is a finding, an unrendered placeholder refuses the call."""
+    from mqctl.services.kube import KubeImport, import_estate
+
+    model.notes += estate_notes(estate)
+    kube = KubeImport(estate)
+    model.autoconfig = [qm.name for qm in estate.queue_managers if qm.autoconfig]
+    try:
+        import_estate(store, estate, synthetic=True, into=kube)
+    except InputError as exc:
+        if exc.file is None:  # refused outright: an unrendered placeholder
+            raise
+        model.errors.append(exc)
+        model.import_errors += import_error(exc, Path(exc.file))
+    model.import_errors += kube.findings
+    model.notes += [f"qm.ini {s}: not modelled" for s in kube.ini_not_modelled]
+    return kube
+
+
+def _import_ems_file(store: Store, conf: EmsFile, encoding: str | None, model: FileModel) -> None:
+    """One EMS server's files: a failure, or a member the server ignores silently, is a finding, not an end."""
+    try:
+        imported = import_ems(
+            store,
+            tibemsd=conf.path,
+            server=conf.server,
+            topics=None,
+            routes=None,
+            durables=None,
+            encoding=encoding,
+            within=conf.root,
+        )
+    except InputError as exc:
+        model.errors.append(exc)
+        model.import_errors += import_error(exc, conf.path)
+        return
+    for key, line in imported.unknown_keys:
+        model.import_errors.append(
+            finding(
+                find_rule("EMS_CONFIG_KEY_UNKNOWN"),
+                f"{conf.path} has a member {clip(key)!r} that server {imported.server} does not know: it "
+                "ignores it without a word.",
+                [FileRef(str(conf.path), line)],
+                nodes=[imported.server],
+            )
+        )
+
+
+def _import_script(
+    store: Store, script: MqscFile, encoding: str | None, model: FileModel
+) -> list[RefreshHit]:
+    """One MQSC file imported alone (a failure is its own finding); its REFRESH hits go to the whole model."""
+    from mqctl.formats.text_io import read_text_file
+    from mqctl.services.script_rules import scan_script
+
+    try:
+        done = import_mqsc(
+            store, [script], inserts={}, encoding=encoding, empty=lambda p: model.empty.append(str(p))
+        )
+    except InputError as exc:
+        model.errors.append(exc)
+        model.import_errors += import_error(exc, script.path)
+        return []
+    hits: list[RefreshHit] = []
+    for result in done:
+        found, more = scan_script(read_text_file(script.path, encoding), file=result.file, qmgr=result.node)
+        model.import_errors += found
+        hits += more
+    return hits
 
 
 def _check_rendered(path: Path, encoding: str | None) -> None:
