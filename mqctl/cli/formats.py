@@ -216,7 +216,7 @@ def import_mqsc_command(
     )
     plain = [p for p in paths if not is_yaml(p)]
     files = mqsc_files(
-        plain, skipped=lambda path: hint(f"{path}: {PROSE_SKIPPED}"), encoding=_encoding(encoding)
+        plain, skipped=lambda path: hint(f"{path}: {PROSE_SKIPPED}"), encoding=checked_encoding(encoding)
     )
     # The bar counts lines (statements, near enough), so that one big file moves it too; counting them
     # costs a read of the files, done only when the bar can be shown.
