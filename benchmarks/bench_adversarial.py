@@ -11,18 +11,18 @@ allocates while parsing (``tracemalloc``; the script text itself excluded). Figu
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import statistics
-import subprocess
 import sys
-import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import harness  # noqa: E402
 
 from mqctl.domain import topics  # noqa: E402
 from mqctl.domain.errors import InputError  # noqa: E402
@@ -46,7 +46,7 @@ EXPLODING = "#/a/" + "/".join(["+"] * 30)
 def _clear_caches() -> None:
     for cached in (
         topics.compile_pattern,
-        topics._tokens,
+        topics.level_tokens,
         topics._char_matcher,
         topics._subset,
         compile_selector,
@@ -131,24 +131,29 @@ print(elapsed, peak / 2**20)
 
 def mqsc_value(size: int, kind: str) -> tuple[float, float]:
     """(seconds, MB of peak memory growth) to parse one command with a ``size``-character value."""
-    out = subprocess.run(
-        [sys.executable, "-c", _MQSC_PROBE, str(size), kind],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=ROOT,
-    ).stdout.split()
+    probe = [sys.executable, "-c", _MQSC_PROBE, str(size), kind]
+    run = harness.timed(probe, env=harness.ENV | {"PYTHONPATH": str(ROOT)})
+    out = harness.checked(run, f"the MQSC probe ({size:,} {kind})", ok=(0,)).proc.stdout.split()
     return float(out[0]), float(out[1])
 
 
 def time_ms(call: Callable[[], object], runs: int) -> float:
+    """The median of ``runs`` calls in milliseconds, each with the caches cleared first."""
     samples = []
     for _ in range(runs):
         _clear_caches()
-        start = time.perf_counter()
-        call()
-        samples.append((time.perf_counter() - start) * 1000)
+        with harness.stopwatch() as clock:
+            call()
+        samples.append(clock.wall * 1000)
     return statistics.median(samples)
+
+
+def table(result: Mapping[str, Any]) -> Iterator[str]:
+    yield f"Adversarial inputs (median of {result['runs']} runs, Python {result['python']})"
+    for name, ms in result["cases"].items():
+        yield f"  {ms:>10.3f} ms  {name}"
+    for name, figures in result["mqsc"].items():
+        yield f"  {figures['ms']:>10.1f} ms  {name}, peak memory +{figures['peak_mb']:.0f} MB"
 
 
 def main() -> None:
@@ -169,14 +174,7 @@ def main() -> None:
         label = f"MQSC value of {size // 1_000_000} MB ({filler} repeated)"
         seconds, megabytes = mqsc_value(size, kind)
         result["mqsc"][label] = {"ms": round(seconds * 1000, 1), "peak_mb": round(megabytes, 1)}
-    if args.json:
-        print(json.dumps(result, indent=2))
-        return
-    print(f"Adversarial inputs (median of {args.runs} runs, Python {result['python']})")
-    for name, ms in result["cases"].items():
-        print(f"  {ms:>10.3f} ms  {name}")
-    for name, figures in result["mqsc"].items():
-        print(f"  {figures['ms']:>10.1f} ms  {name}, peak memory +{figures['peak_mb']:.0f} MB")
+    harness.emit(result, args.json, table)
 
 
 if __name__ == "__main__":

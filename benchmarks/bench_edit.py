@@ -12,17 +12,25 @@ figure is the median of ``--runs``. Target: full <= 1.2 x empty.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
+from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import harness  # noqa: E402
 
 BIN = Path(sys.executable).parent
 MQCTL = str(BIN / "mqctl")
 TARGET = 1.2
+
+
+def mqctl(url: str, *args: str) -> float:
+    """Wall seconds of ``mqctl --db URL ARGS`` as a subprocess, process start included."""
+    return harness.checked(harness.timed([MQCTL, "--db", url, *args]), f"mqctl {args[0]}", ok=(0,)).wall
 
 
 def load(url: str, subs: int, folder: Path) -> float:
@@ -30,22 +38,11 @@ def load(url: str, subs: int, folder: Path) -> float:
     script.write_text(
         "\n".join(f"DEFINE SUB(S{i:06d}) TOPICSTR('/app/{i % 97}/item{i}/#')" for i in range(subs)) + "\n"
     )
-    start = time.perf_counter()
-    subprocess.run(
-        [MQCTL, "--db", url, "runmqsc", "QMFULL", str(script), "--create"], check=True, capture_output=True
-    )
-    subprocess.run([MQCTL, "--db", url, "define", "qmgr", "QMEMPTY"], check=True, capture_output=True)
-    return time.perf_counter() - start
+    return mqctl(url, "runmqsc", "QMFULL", str(script), "--create") + mqctl(url, "define", "qmgr", "QMEMPTY")
 
 
 def cli_define(url: str, qmgr: str, name: str) -> float:
-    start = time.perf_counter()
-    subprocess.run(
-        [MQCTL, "--db", url, "define", "sub", name, "--qmgr", qmgr, "--topicstr", "/bench/#"],
-        check=True,
-        capture_output=True,
-    )
-    return time.perf_counter() - start
+    return mqctl(url, "define", "sub", name, "--qmgr", qmgr, "--topicstr", "/bench/#")
 
 
 def service_define(url: str, qmgr: str, name: str) -> float:
@@ -53,10 +50,21 @@ def service_define(url: str, qmgr: str, name: str) -> float:
     from mqctl.services.objects import define_sub
     from mqctl.store.session import unit_of_work
 
-    start = time.perf_counter()
-    with unit_of_work(url) as store:
+    with harness.stopwatch() as clock, unit_of_work(url) as store:
         define_sub(store, Subscription(qmgr, name, "/bench/#"), replace=False)
-    return time.perf_counter() - start
+    return clock.wall
+
+
+def table(result: Mapping[str, Any]) -> Iterator[str]:
+    yield (
+        f"define sub, {result['subscriptions']:,} subscriptions on QMFULL, median of {result['runs']}"
+        f" (store loaded in {result['load_s']:.1f} s)"
+    )
+    for key, value in result["median_s"].items():
+        yield f"  {key:<14} {value * 1000:8.1f} ms"
+    cli, service = result["cli_ratio_full_over_empty"], result["service_ratio_full_over_empty"]
+    verdict = "met" if cli <= TARGET else "MISSED"
+    yield f"  ratio full/empty: CLI {cli}, service {service} (target <= {TARGET}: {verdict})"
 
 
 def main() -> None:
@@ -93,18 +101,7 @@ def main() -> None:
         "service_ratio_full_over_empty": round(medians["service full"] / medians["service empty"], 3),
         "target": TARGET,
     }
-    if args.json:
-        print(json.dumps(result, indent=2))
-        return
-    print(
-        f"define sub, {args.subs:,} subscriptions on QMFULL, median of {args.runs} (store loaded in {loaded:.1f} s)"
-    )
-    for key, value in medians.items():
-        print(f"  {key:<14} {value * 1000:8.1f} ms")
-    verdict = "met" if result["cli_ratio_full_over_empty"] <= TARGET else "MISSED"
-    print(
-        f"  ratio full/empty: CLI {result['cli_ratio_full_over_empty']}, service {result['service_ratio_full_over_empty']} (target <= {TARGET}: {verdict})"
-    )
+    harness.emit(result, args.json, table)
 
 
 if __name__ == "__main__":

@@ -90,7 +90,7 @@ def end_to_end(script: Path, workdir: Path, run: int) -> tuple[float, float]:
 
 
 def in_process(text: str, script: Path, workdir: Path, run: int) -> dict[str, float]:
-    """The service steps timed one by one, in the same order as ``services.formats.runmqsc``."""
+    """The service steps timed one by one, in the same order as ``services.runmqsc.runmqsc``."""
     from mqctl.domain.model import Dialect, Node
     from mqctl.formats.mqsc import apply_mqsc, parse_mqsc
     from mqctl.memory import gc_paused

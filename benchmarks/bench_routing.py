@@ -26,18 +26,18 @@ from __future__ import annotations
 
 import argparse
 import gc
-import json
 import pickle
 import random
-import subprocess
 import sys
-import time
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import harness  # noqa: E402
 from bench_explain import topology as generated  # noqa: E402
+from harness import stopwatch  # noqa: E402
 
 BIN = Path(sys.executable).parent
 MQCTL = str(BIN / "mqctl")
@@ -52,14 +52,15 @@ def build_store(out: Path, reuse: bool) -> tuple[Path, float | None]:
         return db, None
     for suffix in ("", "-wal", "-shm"):
         Path(f"{db}{suffix}").unlink(missing_ok=True)
-    t0 = time.perf_counter()
     url = f"sqlite:///{db}"
-    subprocess.run([MQCTL, "--db", url, "import", "mqsc", str(out / "mqsc")], check=True, capture_output=True)
+    run = harness.timed([MQCTL, "--db", url, "import", "mqsc", str(out / "mqsc")])
+    seconds = harness.checked(run, "mqctl import mqsc", ok=(0,)).wall
     servers = sorted((out / "ems").glob("*/tibemsd.conf")) if (out / "ems").exists() else []
     if servers:
         args = [a for conf in servers for a in ("--tibemsd", str(conf))]
-        subprocess.run([MQCTL, "--db", url, "import", "ems", *args], check=True, capture_output=True)
-    return db, time.perf_counter() - t0
+        run = harness.timed([MQCTL, "--db", url, "import", "ems", *args])
+        seconds += harness.checked(run, "mqctl import ems", ok=(0,)).wall
+    return db, seconds
 
 
 def publications(args: argparse.Namespace, rng: random.Random, count: int) -> list[Any]:
@@ -100,12 +101,12 @@ def route_all(model: Any, pubs: list[Any]) -> tuple[float, int, int]:
     from mqctl.domain.routing import explain
 
     deliveries = not_delivered = 0
-    t0 = time.process_time()
-    for pub in pubs:
-        answer = explain(model, pub)
-        deliveries += len(answer.deliveries)
-        not_delivered += len(answer.not_delivered)
-    return time.process_time() - t0, deliveries, not_delivered
+    with stopwatch() as clock:
+        for pub in pubs:
+            answer = explain(model, pub)
+            deliveries += len(answer.deliveries)
+            not_delivered += len(answer.not_delivered)
+    return clock.cpu, deliveries, not_delivered
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -119,10 +120,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     db, import_s = (args.store, None) if args.store else build_store(out, args.reuse_store)
     r: dict[str, Any] = {"store_import_s": round(import_s, 1) if import_s else None}
     engine = create_engine(f"sqlite:///{db}")
-    t0 = time.perf_counter()
-    with engine.connect() as conn:
+    with stopwatch() as clock, engine.connect() as conn:
         topology = load_topology(conn)
-    r["load_topology_s"] = round(time.perf_counter() - t0, 2)
+    r["load_topology_s"] = round(clock.wall, 2)
     r["nodes"] = len(topology.nodes)
     r["subscriptions"] = len(topology.subscriptions)
     r["topic_objects"] = len(topology.topics)
@@ -130,10 +130,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     both = publications(args, rng, 2 * args.publications)
     first, second = both[: args.publications], both[args.publications :]
     model = RoutingModel(topology)
-    t0 = time.perf_counter()
-    with gc_paused():  # as the processes build it (the CLI's entry point, the Spark worker)
+    with (
+        stopwatch() as clock,
+        gc_paused(),
+    ):  # as the processes build it (the CLI's entry point, the Spark worker)
         model.mq  # noqa: B018 - build the MQ half now, to time it apart from routing
-    r["model_mq_build_s"] = round(time.perf_counter() - t0, 2)
+    r["model_mq_build_s"] = round(clock.wall, 2)
     gc.freeze()  # as the Spark job should: a full collection would otherwise walk the whole model
     seconds, deliveries, missed = route_all(model, first)
     gc.freeze()
@@ -147,47 +149,40 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     r["mq_not_delivered_per_publication"] = round(missed / len(second), 1)
     if args.ems_servers:
         epubs = ems_publications(args, rng)
-        t0 = time.perf_counter()
-        with gc_paused():
+        with stopwatch() as clock, gc_paused():
             model.ems  # noqa: B018
-        r["model_ems_build_s"] = round(time.perf_counter() - t0, 2)
+        r["model_ems_build_s"] = round(clock.wall, 2)
         seconds, deliveries, _ = route_all(model, epubs)
         r["ems_publications"] = len(epubs)
         r["ems_publications_per_s"] = round(len(epubs) / seconds)
         r["ems_deliveries_per_publication"] = round(deliveries / len(epubs), 1)
-    t0 = time.perf_counter()
-    blob = pickle.dumps(model)
-    r["pickle_s"] = round(time.perf_counter() - t0, 2)
+    with stopwatch() as clock:
+        blob = pickle.dumps(model)
+    r["pickle_s"] = round(clock.wall, 2)
     r["pickle_mb"] = round(len(blob) / 2**20, 1)
-    t0 = time.perf_counter()
-    copy = pickle.loads(blob)
-    copy.mq  # noqa: B018
-    r["unpickle_and_rebuild_s"] = round(time.perf_counter() - t0, 2)
+    with stopwatch() as clock:
+        copy = pickle.loads(blob)
+        copy.mq  # noqa: B018
+    r["unpickle_and_rebuild_s"] = round(clock.wall, 2)
     return r
 
 
-def main(argv: list[str] | None = None) -> int:
-    from gen_topology import add_estate_options
+def table(r: Mapping[str, Any]) -> Iterator[str]:
+    for key, value in r.items():
+        yield f"{key:<36}{value}"
 
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_estate_options(ap)
+
+def main(argv: list[str] | None = None) -> int:
+    ap = harness.estate_parser(__doc__, runs=None)
     ap.add_argument(
         "--publications", type=int, default=20_000, help="distinct MQ publications (EMS: a tenth)"
     )
-    ap.add_argument("--cache", default="~/.cache/mqctl-bench", help="where the generated estate is kept")
     ap.add_argument("--reuse-store", action="store_true", help="keep the store imported by an earlier run")
     ap.add_argument(
         "--store", type=Path, help="an imported store of the same estate (e.g. bench_explain's stores/big.db)"
     )
-    ap.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     args = ap.parse_args(argv)
-    r = run(args)
-    if args.json:
-        print(json.dumps(r))
-        return 0
-    for key, value in r.items():
-        print(f"{key:<36}{value}")
-    return 0
+    return harness.emit(run(args), args.json, table)
 
 
 if __name__ == "__main__":

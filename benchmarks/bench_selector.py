@@ -10,15 +10,16 @@ makes them differ). Compilation is timed separately (with the lru_cache bypassed
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import sys
-import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from harness import Clock, emit, stopwatch  # noqa: E402
 
 from mqctl.domain.messages import Message, parse_header, parse_property  # noqa: E402
 from mqctl.domain.selector import compile_selector  # noqa: E402
@@ -65,32 +66,39 @@ CASES: list[tuple[str, str, Message, Message]] = [
 
 def rate(evaluate: Callable[[Message], object], message: Message, seconds: float) -> float:
     """Evaluations per second, best of three runs of about `seconds` / 3 each."""
+
+    def loop(n: int) -> Clock:
+        with stopwatch() as clock:
+            for _ in range(n):
+                evaluate(message)
+        return clock
+
     n = 10_000
-    while True:  # calibrate
-        t0 = time.perf_counter()
-        for _ in range(n):
-            evaluate(message)
-        dt = time.perf_counter() - t0
-        if dt > 0.05:
-            break
+    while (dt := loop(n).wall) <= 0.05:  # calibrate
         n *= 4
     n = max(1, int(n * (seconds / 3) / dt))
-    best = 0.0
-    for _ in range(3):
-        t0 = time.perf_counter()
-        for _ in range(n):
-            evaluate(message)
-        best = max(best, n / (time.perf_counter() - t0))
-    return best
+    return max(n / loop(n).wall for _ in range(3))
 
 
 def compile_rate(text: str, seconds: float) -> float:
     raw = compile_selector.__wrapped__
-    n, t0 = 0, time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        raw(text)
-        n += 1
-    return n / (time.perf_counter() - t0)
+    n = 0
+    with stopwatch() as clock:
+        while clock.so_far() < seconds:
+            raw(text)
+            n += 1
+    return n / clock.wall
+
+
+def table(result: Mapping[str, Any]) -> Iterator[str]:
+    rows = result["results"]
+    width = max(len(r["selector"]) for r in rows)
+    yield f"{'case':<16} {'selector':<{width}} {'TRUE evals/s':>13} {'FALSE evals/s':>14} {'compiles/s':>11}"
+    for r in rows:
+        yield (
+            f"{r['case']:<16} {r['selector']:<{width}} {r['true_per_s']:>13,} {r['false_per_s']:>14,}"
+            f" {r['compiles_per_s']:>11,}"
+        )
 
 
 def main() -> int:
@@ -112,18 +120,8 @@ def main() -> int:
                 "compiles_per_s": round(compile_rate(text, args.seconds / 3)),
             }
         )
-    if args.json:
-        meta = {"python": platform.python_version(), "machine": platform.machine()}
-        print(json.dumps({"meta": meta, "results": rows}, indent=2))
-        return 0
-    width = max(len(r["selector"]) for r in rows)
-    print(f"{'case':<16} {'selector':<{width}} {'TRUE evals/s':>13} {'FALSE evals/s':>14} {'compiles/s':>11}")
-    for r in rows:
-        print(
-            f"{r['case']:<16} {r['selector']:<{width}} {r['true_per_s']:>13,} {r['false_per_s']:>14,}"
-            f" {r['compiles_per_s']:>11,}"
-        )
-    return 0
+    meta = {"python": platform.python_version(), "machine": platform.machine()}
+    return emit({"meta": meta, "results": rows}, args.json, table)
 
 
 if __name__ == "__main__":

@@ -17,16 +17,19 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import harness  # noqa: E402
 
 SNAPSHOT = Path.home() / ".cache/mqctl-bench/topology-c50-q100-t10-s100-e200-seed7/snapshot"
 PG_ADMIN = os.environ.get("MQCTL_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
@@ -56,18 +59,9 @@ def postgres_cpu_s() -> float | None:
 def mqctl(url: str, *args: str) -> dict[str, float]:
     """Run ``mqctl --db URL ARGS``; wall clock and the child's CPU seconds."""
     cmd = [sys.executable, "-m", "mqctl", "--db", url, *args]
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    t0 = time.perf_counter()
-    child = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    assert child.stderr is not None
-    err = child.stderr.read()
-    _, status, usage = os.wait4(child.pid, 0)  # reaped here, with its resource usage
-    child.returncode = code = os.waitstatus_to_exitcode(status)
-    wall = time.perf_counter() - t0
-    if code:
-        raise SystemExit(f"mqctl {' '.join(args)} failed ({code}): {err.decode().strip()}")
-    cpu = usage.ru_utime + usage.ru_stime
-    return {"wall_s": wall, "cpu_s": cpu}
+    run = harness.timed(cmd, env=harness.ENV | {"PYTHONPATH": str(ROOT)}, keep_output=False)
+    harness.checked(run, f"mqctl {' '.join(args)}", ok=(0,))
+    return {"wall_s": run.wall, "cpu_s": run.cpu}
 
 
 def timed_import(url: str, snapshot: Path, server: bool) -> dict[str, float]:
@@ -123,6 +117,20 @@ def median(runs: list[dict[str, float]]) -> dict[str, float]:
     return {key: round(statistics.median(r[key] for r in runs), 1) for key in runs[0]}
 
 
+def table(result: Mapping[str, Any]) -> Iterator[str]:
+    rows = result["rows"]
+    yield f"import snapshot: {sum(rows.values()):,} rows ({rows['subscriptions']:,} subscriptions), one transaction"
+    yield f"{'store':<12}{'wall s':>9}{'mqctl CPU s':>13}{'server CPU s':>14}"
+    for store in ("sqlite", "postgresql"):
+        figures = result[store]
+        if isinstance(figures, str):
+            yield f"{store:<12}skipped: {figures}"
+            continue
+        server = f"{figures['server_cpu_s']:.1f}" if "server_cpu_s" in figures else "-"
+        yield f"{store:<12}{figures['wall_s']:>9.1f}{figures['cpu_s']:>13.1f}{server:>14}"
+    yield f"load average (1 min): {result['load_start']:.2f} at the start, {result['load_end']:.2f} at the end"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--snapshot", type=Path, default=SNAPSHOT, help="a folder written by export snapshot")
@@ -141,24 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     pg = postgres_runs(args.snapshot, args.runs, args.pg)
     result["postgresql"] = pg if isinstance(pg, str) else median(pg)
     result["load_end"] = os.getloadavg()[0]
-    if args.json:
-        print(json.dumps(result))
-        return 0
-    print(
-        f"import snapshot: {sum(rows.values()):,} rows ({rows['subscriptions']:,} subscriptions), one transaction"
-    )
-    print(f"{'store':<12}{'wall s':>9}{'mqctl CPU s':>13}{'server CPU s':>14}")
-    for store in ("sqlite", "postgresql"):
-        figures = result[store]
-        if isinstance(figures, str):
-            print(f"{store:<12}skipped: {figures}")
-            continue
-        server = f"{figures['server_cpu_s']:.1f}" if "server_cpu_s" in figures else "-"
-        print(f"{store:<12}{figures['wall_s']:>9.1f}{figures['cpu_s']:>13.1f}{server:>14}")
-    print(
-        f"load average (1 min): {result['load_start']:.2f} at the start, {result['load_end']:.2f} at the end"
-    )
-    return 0
+    return harness.emit(result, args.json, table)
 
 
 if __name__ == "__main__":

@@ -23,14 +23,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
-import time
 import uuid
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import harness  # noqa: E402
 from bench_spark import prepare_files  # noqa: E402
 
 TARGET = 1.8
@@ -53,9 +53,9 @@ def stage(master: str, snapshot: Path, log: Path, tasks: int) -> dict[str, Any]:
         distinct_keys = rows.count()  # distinct rows: as many as keys in this log
         keying = Keying.of(topology_, text_values)
         payload = spark.sparkContext.broadcast(Payload(topology_, [], uuid.uuid4().hex, read.packed, keying))
-        t0 = time.perf_counter()
-        facts = route(rows, payload, False).count()
-        elapsed = time.perf_counter() - t0
+        with harness.stopwatch() as clock:
+            facts = route(rows, payload, False).count()
+        elapsed = clock.wall
         for frame in (rows, counted):
             frame.unpersist()
         payload.unpersist()
@@ -67,6 +67,16 @@ def stage(master: str, snapshot: Path, log: Path, tasks: int) -> dict[str, Any]:
         "routing_s": round(elapsed, 2),
         "keys_per_s": round(distinct_keys / elapsed, 1),
     }
+
+
+def sentences(result: Mapping[str, Any]) -> Iterator[str]:
+    runs = result["runs"]
+    for run in runs:
+        yield (
+            f"{run['master']}: {run['keys']:,} keys in {run['routing_s']} s "
+            f"({run['keys_per_s']:,} keys/s, {run['speedup']} x {runs[0]['master']})"
+        )
+    yield f"scaling {runs[-1]['master']} / {runs[0]['master']} = {runs[-1]['speedup']} (target >= {TARGET})"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -92,33 +102,23 @@ def main(argv: list[str] | None = None) -> int:
 
     snapshot, log = prepare_files(args)
     if args.stage_only:
-        print(json.dumps(stage(args.stage_only, snapshot, log, args.tasks)))
-        return 0
+        return harness.emit(stage(args.stage_only, snapshot, log, args.tasks), True)
     runs = []
     for master in args.masters.split(","):
         child = [sys.executable, __file__, *(argv if argv is not None else sys.argv[1:])]
         cores = master.removeprefix("local[").removesuffix("]")
         if args.pin and cores.isdigit():
             child = ["taskset", "-c", f"0-{int(cores) - 1}", *child]
-        proc = subprocess.run(
-            [*child, "--stage-only", master], capture_output=True, text=True, check=False, env=os.environ
-        )
-        if proc.returncode != 0:
-            raise SystemExit(f"{master}: {proc.stderr.strip()[-2000:]}")
+        proc = harness.checked(
+            harness.timed([*child, "--stage-only", master], env=None), master, ok=(0,)
+        ).proc
         runs.append(json.loads(proc.stdout.strip().splitlines()[-1]))
     reference = runs[0]["keys_per_s"]
     for run in runs:
         run["speedup"] = round(run["keys_per_s"] / reference, 2)
-    load = os.getloadavg()
-    print(json.dumps({"runs": runs, "load_average": [round(x, 2) for x in load]}, indent=2))
-    for run in runs:
-        print(
-            f"{run['master']}: {run['keys']:,} keys in {run['routing_s']} s "
-            f"({run['keys_per_s']:,} keys/s, {run['speedup']} x {runs[0]['master']})"
-        )
-    last = runs[-1]["speedup"]
-    print(f"scaling {runs[-1]['master']} / {runs[0]['master']} = {last} (target >= {TARGET})")
-    return 0
+    result = {"runs": runs, "load_average": [round(x, 2) for x in os.getloadavg()]}
+    harness.emit(result, True)  # the figures, then the same as sentences
+    return harness.emit(result, False, sentences)
 
 
 if __name__ == "__main__":

@@ -20,12 +20,15 @@ import argparse
 import json
 import random
 import shutil
-import statistics
-import subprocess
 import sys
 import tempfile
-import time
+from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import harness  # noqa: E402
 
 TARGET_RATIO = 2.0
 MQCTL = str(Path(sys.executable).with_name("mqctl"))
@@ -60,13 +63,8 @@ spark.stop()
 """
 
 
-def _run(args: list[str]) -> float:
-    t0 = time.perf_counter()
-    proc = subprocess.run(args, capture_output=True, text=True, check=False)
-    elapsed = time.perf_counter() - t0
-    if proc.returncode != 0:
-        raise SystemExit(f"{' '.join(args[:4])} failed: {proc.stderr.strip()[-2000:]}")
-    return elapsed
+def _run(args: list[str]) -> None:
+    harness.checked(harness.timed(args), " ".join(args[:4]), ok=(0,))
 
 
 def prepare(folder: Path) -> tuple[Path, Path]:
@@ -91,6 +89,14 @@ def prepare(folder: Path) -> tuple[Path, Path]:
     return snapshot, log
 
 
+def table(result: Mapping[str, Any]) -> Iterator[str]:
+    runs = len(result["floor_runs_s"])
+    yield f"Small replay (demo: 1,000 publications, two variants, local[2]), medians of {runs}"
+    yield f"  floor (Spark start, read the log, count) {result['floor_s']:8.2f} s"
+    yield f"  analysis (mqctl spark analyze)           {result['analysis_s']:8.2f} s"
+    yield f"  ratio                                    {result['ratio']:8.2f}  (target <= {TARGET_RATIO})"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -98,43 +104,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--json", action="store_true", help="One JSON object instead of a table.")
     args = parser.parse_args(argv)
-    floors: list[float] = []
-    analyses: list[float] = []
     with tempfile.TemporaryDirectory(prefix="mqctl-bench-small-") as tmp:
         folder = Path(tmp)
         snapshot, log = prepare(folder)
         out = folder / "replay"
-        for _ in range(args.runs):
-            floors.append(_run([sys.executable, "-c", FLOOR, str(log)]))
-            shutil.rmtree(out, ignore_errors=True)
-            analyses.append(
-                _run(
-                    [MQCTL, "spark", "analyze", "--snapshot", str(snapshot), "--publications", str(log)]
-                    + ["--out", str(out), "--what-if", "down:QM3", "--what-if", "topichost:ALASKA@QM3,QM4"]
-                    + ["--master", "local[2]", "-o", "json"]
-                )
-            )
-    floor, analysis = statistics.median(floors), statistics.median(analyses)
+        analyze = [MQCTL, "spark", "analyze", "--snapshot", str(snapshot), "--publications", str(log)]
+        analyze += ["--out", str(out), "--what-if", "down:QM3", "--what-if", "topichost:ALASKA@QM3,QM4"]
+        analyze += ["--master", "local[2]", "-o", "json"]
+        figures = harness.alternate(
+            {"floor": [sys.executable, "-c", FLOOR, str(log)], "analysis": analyze},
+            args.runs,
+            warmup=0,
+            ok=(0,),
+            before=lambda name: shutil.rmtree(out, ignore_errors=True),
+        )
+    floor, analysis = figures["floor"], figures["analysis"]
     result = {
         "publications": 1000,
         "variants": 2,
-        "floor_s": round(floor, 2),
-        "analysis_s": round(analysis, 2),
-        "ratio": round(analysis / floor, 2),
+        "floor_s": round(floor.wall, 2),
+        "analysis_s": round(analysis.wall, 2),
+        "ratio": harness.ratio(analysis.wall, floor.wall),
         "target_ratio": TARGET_RATIO,
-        "floor_runs_s": [round(x, 2) for x in floors],
-        "analysis_runs_s": [round(x, 2) for x in analyses],
+        "floor_runs_s": [round(x, 2) for x in floor.walls],
+        "analysis_runs_s": [round(x, 2) for x in analysis.walls],
     }
-    if args.json:
-        print(json.dumps(result, indent=2))
-    else:
-        print("Small replay (demo: 1,000 publications, two variants, local[2]), medians of", args.runs)
-        print(f"  floor (Spark start, read the log, count) {floor:8.2f} s")
-        print(f"  analysis (mqctl spark analyze)           {analysis:8.2f} s")
-        print(
-            f"  ratio                                    {analysis / floor:8.2f}  (target <= {TARGET_RATIO})"
-        )
-    return 0
+    return harness.emit(result, args.json, table)
 
 
 if __name__ == "__main__":

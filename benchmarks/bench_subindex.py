@@ -12,14 +12,18 @@ from __future__ import annotations
 
 import argparse
 import gc
-import json
 import random
 import resource
 import sys
 import time
+from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from harness import emit, stopwatch  # noqa: E402
 
 from mqctl.domain.model import Dialect  # noqa: E402
 from mqctl.domain.subindex import SubscriptionIndex  # noqa: E402
@@ -85,29 +89,26 @@ def run(n_patterns: int, n_topics: int, seed: int) -> dict[str, float | int]:
     rss0 = _rss_mb()
     index: SubscriptionIndex[int] = SubscriptionIndex(Dialect.MQ)
     add = index.add
-    t0 = time.perf_counter()
-    for i, p in enumerate(patterns):
-        add(p, i)
-    build_s = time.perf_counter() - t0
+    with stopwatch() as build:
+        for i, p in enumerate(patterns):
+            add(p, i)
     gc.collect()
     rss1 = _rss_mb()
 
     match = index.match
-    clock = time.perf_counter_ns
+    clock = time.perf_counter_ns  # each lookup's latency: a nanosecond clock, not a stopwatch's two
     times = [0] * len(topics)
     total = 0
-    t0 = time.perf_counter()
-    for j, topic in enumerate(topics):
-        s = clock()
-        found = match(topic)
-        times[j] = clock() - s
-        total += len(found)
-    wall = time.perf_counter() - t0
+    with stopwatch() as timed:
+        for j, topic in enumerate(topics):
+            s = clock()
+            found = match(topic)
+            times[j] = clock() - s
+            total += len(found)
     # Throughput without the per-lookup clock calls.
-    t0 = time.perf_counter()
-    for topic in topics:
-        match(topic)
-    plain = time.perf_counter() - t0
+    with stopwatch() as plain:
+        for topic in topics:
+            match(topic)
     times.sort()
 
     def pct(q: float) -> float:
@@ -118,11 +119,11 @@ def run(n_patterns: int, n_topics: int, seed: int) -> dict[str, float | int]:
         "topics": n_topics,
         "seed": seed,
         "entries": len(index),
-        "build_s": round(build_s, 3),
+        "build_s": round(build.wall, 3),
         "memory_growth_mb": round(rss1 - rss0, 1),
         "peak_rss_mb": round(_peak_mb(), 1),
-        "lookups_per_s": round(len(topics) / plain),
-        "lookups_per_s_timed": round(len(topics) / wall),
+        "lookups_per_s": round(len(topics) / plain.wall),
+        "lookups_per_s_timed": round(len(topics) / timed.wall),
         "mean_matches": round(total / len(topics), 3),
         "p50_us": round(pct(0.50), 2),
         "p99_us": round(pct(0.99), 2),
@@ -130,17 +131,7 @@ def run(n_patterns: int, n_topics: int, seed: int) -> dict[str, float | int]:
     }
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--patterns", type=int, default=1_000_000)
-    ap.add_argument("--topics", type=int, default=100_000)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--json", action="store_true", help="print the figures as one JSON object")
-    args = ap.parse_args(argv)
-    r = run(args.patterns, args.topics, args.seed)
-    if args.json:
-        print(json.dumps(r))
-        return 0
+def table(r: Mapping[str, Any]) -> Iterator[str]:
     checks = {
         "lookups_per_s": r["lookups_per_s"] >= TARGET_LOOKUPS_PER_S,
         "p99_us": r["p99_us"] < TARGET_P99_US,
@@ -153,11 +144,20 @@ def main(argv: list[str] | None = None) -> int:
         "build_s": f"<= {TARGET_BUILD_S:g}",
         "memory_growth_mb": f"<= {TARGET_MEMORY_MB:g}",
     }
-    print(f"{'metric':<22}{'value':>14}  target")
+    yield f"{'metric':<22}{'value':>14}  target"
     for key, value in r.items():
         mark = ("ok" if checks[key] else "MISSED") if key in checks else ""
-        print(f"{key:<22}{value:>14,}  {targets.get(key, '')} {mark}".rstrip())
-    return 0
+        yield f"{key:<22}{value:>14,}  {targets.get(key, '')} {mark}".rstrip()
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--patterns", type=int, default=1_000_000)
+    ap.add_argument("--topics", type=int, default=100_000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    args = ap.parse_args(argv)
+    return emit(run(args.patterns, args.topics, args.seed), args.json, table)
 
 
 if __name__ == "__main__":

@@ -16,9 +16,12 @@ import json
 import subprocess
 import sys
 import tempfile
-import time
 import uuid
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import harness  # noqa: E402
 
 WRITER = """
 import sys
@@ -35,20 +38,23 @@ for i in range(each):
 
 
 def mqctl(url: str, *args: str) -> str:
-    return subprocess.run(
-        [sys.executable, "-m", "mqctl", "--db", url, *args], check=True, capture_output=True, text=True
-    ).stdout
+    run = harness.timed([sys.executable, "-m", "mqctl", "--db", url, *args])
+    return harness.checked(run, f"mqctl {args[0]} {args[1]}", ok=(0,)).proc.stdout
 
 
 def measure(url: str, writers: int, each: int) -> dict[str, float]:
     mqctl(url, "define", "qmgr", "QM1")
-    t0 = time.perf_counter()
-    procs = [
-        subprocess.Popen([sys.executable, "-c", WRITER, url, str(w), str(each)], stdout=subprocess.DEVNULL)
-        for w in range(writers)
-    ]
-    codes = [p.wait() for p in procs]
-    wall = time.perf_counter() - t0
+    with harness.stopwatch() as clock:  # from the first start to the last end: the writers run at once
+        procs = [
+            subprocess.Popen(
+                [sys.executable, "-c", WRITER, url, str(w), str(each)],
+                stdout=subprocess.DEVNULL,
+                env=harness.ENV,
+            )
+            for w in range(writers)
+        ]
+        codes = [p.wait() for p in procs]
+    wall = clock.wall
     count = len(json.loads(mqctl(url, "display", "sub", "*", "--qmgr", "QM1", "-o", "json")))
     return {
         "writers": writers,
@@ -85,8 +91,7 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             with engine.connect() as conn:
                 conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    print(json.dumps(results, indent=2))
-    return 0
+    return harness.emit(results, True)
 
 
 if __name__ == "__main__":

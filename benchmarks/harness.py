@@ -17,8 +17,9 @@ import statistics
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -69,11 +70,12 @@ def checked(run: Timed, what: str, ok: Iterable[int] = (0, 1)) -> Timed:
 
 @dataclass(frozen=True)
 class Figure:
-    """Medians of several runs of one command."""
+    """Medians of several runs of one command (``walls``: each run's wall clock, in order)."""
 
     wall: float
     cpu: float
     runs: int
+    walls: tuple[float, ...] = ()
 
 
 def alternate(
@@ -84,20 +86,58 @@ def alternate(
     pipe: bool = False,
     env: Mapping[str, str] | None = ENV,
     ok: Iterable[int] = (0, 1),
+    before: Callable[[str], object] | None = None,
 ) -> dict[str, Figure]:
     """Each command ``warmup`` times untimed, then all of them in turn ``runs`` times: the medians. Taking
-    turns keeps a drift of the machine's speed out of the ratios between them."""
-    for argv in commands.values():
+    turns keeps a drift of the machine's speed out of the ratios between them. ``before(name)`` runs
+    untimed before every run of a command (e.g. to remove what its last run wrote)."""
+
+    def once(name: str, argv: Sequence[str]) -> Timed:
+        if before is not None:
+            before(name)
+        return checked(timed(argv, env=env, pipe=pipe), shlex.join(argv), ok)
+
+    for name, argv in commands.items():
         for _ in range(warmup):
-            checked(timed(argv, env=env, pipe=pipe), shlex.join(argv), ok)
+            once(name, argv)
     samples: dict[str, list[Timed]] = {name: [] for name in commands}
     for _ in range(runs):
         for name, argv in commands.items():
-            samples[name].append(checked(timed(argv, env=env, pipe=pipe), shlex.join(argv), ok))
+            samples[name].append(once(name, argv))
     return {
-        name: Figure(statistics.median(s.wall for s in got), statistics.median(s.cpu for s in got), len(got))
+        name: Figure(
+            statistics.median(s.wall for s in got),
+            statistics.median(s.cpu for s in got),
+            len(got),
+            tuple(s.wall for s in got),
+        )
         for name, got in samples.items()
     }
+
+
+@dataclass
+class Clock:
+    """What a block of this process took: wall clock and this process's CPU seconds (set when it ends)."""
+
+    wall: float = 0.0
+    cpu: float = 0.0
+    started: float = field(default_factory=time.perf_counter, repr=False)
+
+    def so_far(self) -> float:
+        """Wall seconds since the block began (for a loop that runs for a given time)."""
+        return time.perf_counter() - self.started
+
+
+@contextmanager
+def stopwatch() -> Iterator[Clock]:
+    """Time the ``with`` block in this process: no process start, for the parts a benchmark takes apart."""
+    cpu0 = time.process_time()
+    clock = Clock()
+    try:
+        yield clock
+    finally:
+        clock.wall = clock.so_far()
+        clock.cpu = time.process_time() - cpu0
 
 
 def ratio(value: float, floor: float) -> float | None:
@@ -105,16 +145,17 @@ def ratio(value: float, floor: float) -> float | None:
     return round(value / floor, 2) if floor else None
 
 
-def estate_parser(doc: str | None, *, runs: int) -> argparse.ArgumentParser:
-    """The options of a benchmark on the generated estate: its size (``gen_topology``), ``--runs``,
-    ``--cache`` and ``--json``."""
+def estate_parser(doc: str | None, *, runs: int | None) -> argparse.ArgumentParser:
+    """The options of a benchmark on the generated estate: its size (``gen_topology``), ``--runs``
+    (not for ``runs=None``: a benchmark that runs nothing twice), ``--cache`` and ``--json``."""
     from gen_topology import add_estate_options
 
     parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_estate_options(parser)
-    parser.add_argument(
-        "--runs", type=int, default=runs, help="timed runs of each command, after one warm-up"
-    )
+    if runs is not None:
+        parser.add_argument(
+            "--runs", type=int, default=runs, help="timed runs of each command, after one warm-up"
+        )
     parser.add_argument(
         "--cache", default="~/.cache/mqctl-bench", help="where topologies and stores are kept"
     )
@@ -122,9 +163,14 @@ def estate_parser(doc: str | None, *, runs: int) -> argparse.ArgumentParser:
     return parser
 
 
-def emit(result: Mapping[str, Any], as_json: bool, text: Callable[[Mapping[str, Any]], Iterable[str]]) -> int:
-    """Print ``result`` as one JSON object, or as the lines ``text`` makes of it."""
-    if as_json:
+def emit(
+    result: Mapping[str, Any],
+    as_json: bool,
+    text: Callable[[Mapping[str, Any]], Iterable[str]] | None = None,
+) -> int:
+    """Print ``result`` as one JSON object (on one line, whatever reads it), or as the lines ``text`` makes
+    of it (a benchmark without ``text`` prints only JSON)."""
+    if as_json or text is None:
         print(json.dumps(result))
     else:
         for line in text(result):

@@ -1,10 +1,38 @@
-"""Test helpers that read the store directly (to prove a failed command left it exactly as it was)."""
+"""Test helpers: the CLI's answers checked (``ok``, ``refused``: one exit-code check for every CLI test),
+and the store read directly (to prove a failed command left it exactly as it was)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from sqlalchemy import create_engine, inspect, text
+
+from tests.conftest import Result
+
+
+def ok(result: Result, codes: tuple[int, ...] = (0,)) -> Result:
+    """The command ended with one of ``codes`` (success by default); returns ``result`` for its output."""
+    assert result.exit_code in codes, (result.exit_code, result.stdout[-2000:], result.stderr)
+    return result
+
+
+def refused(result: Result, *words: str, at: str | None = None, quiet: bool = False) -> str:
+    """Bad input: exit 2 and one line on stderr, ``mqctl: error: …`` (printable text, no traceback), that
+    names each of ``words``; ``at``: the line begins with it after the prefix (a ``file:line:col``);
+    ``quiet``: nothing on stdout. Returns the line."""
+    assert result.exit_code == 2, (result.exit_code, result.stdout[-2000:], result.stderr)
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("mqctl: error: "), result.stderr
+    assert "Traceback" not in result.stdout + result.stderr
+    line = lines[0]
+    line.encode("utf-8")  # printable: what is not text is shown as its escape
+    if at is not None:
+        assert line.startswith(f"mqctl: error: {at}"), (at, line)
+    for word in words:
+        assert word in line, (word, line)
+    if quiet:
+        assert result.stdout == "", result.stdout[-2000:]
+    return line
 
 
 def dump_store(url: str) -> dict[str, list[tuple[Any, ...]]]:

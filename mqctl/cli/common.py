@@ -7,7 +7,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
 import click
 import typer
@@ -53,6 +53,40 @@ class Invocation(NamedTuple):
 OUTPUT_OPTION = typer.Option(
     Output.table, "--output", "-o", case_sensitive=False, help="table for people, json for programs."
 )
+
+# Options and arguments more than one command declares alike, written once. A list option's default is
+# its ``default_factory`` (no ``=``: a mutable default would be shared between calls), so it is declared
+# before the parameters that have one.
+
+MessageProperties = Annotated[
+    list[str],
+    typer.Option(
+        "--prop",
+        metavar="NAME[:TYPE]=VALUE",
+        help="Message property (repeatable).",
+        default_factory=list,
+        show_default=False,
+    ),
+]
+"""A message's ``--prop`` (``explain``, ``selector test``)."""
+MessageHeaders = Annotated[
+    list[str],
+    typer.Option(
+        "--header",
+        metavar="NAME=VALUE",
+        help="JMS header, e.g. JMSPriority=7.",
+        default_factory=list,
+        show_default=False,
+    ),
+]
+"""A message's ``--header`` (``explain``, ``selector test``)."""
+AfterSide = Annotated[str | None, typer.Argument(metavar="AFTER", help="The other side, as BEFORE.")]
+"""The second side of ``diff`` and ``plan`` (``two_sides``)."""
+SidesEncoding = Annotated[
+    str | None,
+    typer.Option("--encoding", metavar="NAME", help="Encoding of the sides' files (default UTF-8)."),
+]
+"""The encoding of ``diff``'s and ``plan``'s sides (``two_sides`` checks it)."""
 
 
 def invocation() -> Invocation:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 
 from mqctl.cli.apps import sub_app
-from mqctl.cli.common import OUTPUT_OPTION, Output, emit_json, hint
+from mqctl.cli.common import OUTPUT_OPTION, MessageHeaders, MessageProperties, Output, emit_json, hint
 from mqctl.domain.model import Dialect
 
 topic_app = sub_app(help="Topic strings and patterns.", no_args_is_help=True)
@@ -52,15 +54,12 @@ def match(
 
 @selector_app.command("test")
 def test(
-    expression: str = typer.Argument(
-        ..., metavar="SELECTOR", help="The selector, e.g. \"country = 'USA' AND priority > 4\"."
-    ),
-    prop: list[str] = typer.Option(
-        [], "--prop", metavar="NAME[:TYPE]=VALUE", help="Message property (repeatable)."
-    ),
-    header: list[str] = typer.Option(
-        [], "--header", metavar="NAME=VALUE", help="JMS header, e.g. JMSPriority=7."
-    ),
+    expression: Annotated[
+        str,
+        typer.Argument(metavar="SELECTOR", help="The selector, e.g. \"country = 'USA' AND priority > 4\"."),
+    ],
+    prop: MessageProperties,
+    header: MessageHeaders,
     output: Output = OUTPUT_OPTION,
 ) -> None:
     """Evaluate a selector against one message: TRUE exits 0, FALSE or UNKNOWN 1, a bad selector 2."""

@@ -9,11 +9,15 @@ from __future__ import annotations
 import sys
 from enum import StrEnum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from mqctl.cli.apps import sub_app
-from mqctl.cli.common import emit_json
+from mqctl.cli.common import AfterSide, SidesEncoding, emit_json, hint, two_sides
+
+if TYPE_CHECKING:
+    from mqctl.services.diff import DiffReport
 
 app = sub_app()
 
@@ -39,7 +43,7 @@ def diff_command(
         help="A store URL (sqlite:///..., postgresql+psycopg://...), a snapshot folder, or MQSC/EMS files "
         "and folders as validate --file reads them.",
     ),
-    after: str | None = typer.Argument(None, metavar="AFTER", help="The other side, as BEFORE."),
+    after: AfterSide = None,
     git: list[str] = typer.Option(
         [],
         "--git",
@@ -75,26 +79,26 @@ def diff_command(
     max_probes: int = typer.Option(
         20000, "--max-probes", metavar="N", help="Route at most N probes (a deterministic sample beyond)."
     ),
-    encoding: str | None = typer.Option(
-        None, "--encoding", metavar="NAME", help="Encoding of the sides' files (default UTF-8)."
-    ),
+    encoding: SidesEncoding = None,
 ) -> None:
     """Compare two versions of an estate: objects, validate findings, and whose publications change."""
-    from mqctl.cli.common import two_sides
     from mqctl.services.diff import run_diff
 
     sides, enc = two_sides(git, before, after, encoding)
     report = run_diff(
-        sides[0],
-        sides[1],
+        *sides,
         publications=publications,
         publishers=from_node,
         topics=topic,
         max_probes=max_probes,
         encoding=enc,
     )
-    from mqctl.cli.common import hint
+    _write(report, output)
+    _exit_on_changes(report, fail_on)
 
+
+def _write(report: DiffReport, output: DiffOutput) -> None:
+    """The sides' notes as hints on stderr, then the report on stdout in the format asked for."""
     for side in (report.before, report.after):
         for note in side.notes:
             hint(f"{side.spec}: {note}")
@@ -115,6 +119,10 @@ def diff_command(
         from mqctl.render.diff import render_text
 
         render_text(report)
+
+
+def _exit_on_changes(report: DiffReport, fail_on: FailOn) -> None:
+    """Exit 1 when routing changed as ``--fail-on`` says it must not (any change, or a loss)."""
     lost = any(c.change == "lost" for c in report.routing)
     if (fail_on is FailOn.any and report.routing) or (fail_on is FailOn.lost and lost):
         raise typer.Exit(1)

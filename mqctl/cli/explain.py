@@ -5,18 +5,19 @@ Parses the question, calls ``services.explain`` (a dry run over the model), rend
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from mqctl.cli.apps import sub_app
-from mqctl.cli.common import emit_json, hint, store_url
+from mqctl.cli.common import MessageHeaders, MessageProperties, emit_json, hint, store_url
 from mqctl.cli.pictures import ExplainOutput, emit_diagram
 
 app = sub_app()
 
 if TYPE_CHECKING:
-    from mqctl.domain.explanation import Failures
+    from mqctl.domain.explanation import Failures, Publication
+    from mqctl.services.explain import Explained
 
 
 def _pairs(values: list[str], option: str, what: str) -> list[tuple[str, str]]:
@@ -43,16 +44,12 @@ def _failures(down: list[str], link_down: list[str], offline: list[str]) -> Fail
 
 @app.command("explain")
 def explain_command(
-    from_node: str = typer.Option(
-        ..., "--from", metavar="NODE", help="The publisher's queue manager or EMS server."
-    ),
-    topic: str = typer.Option(..., "--topic", metavar="TOPIC", help="The concrete topic published on."),
-    prop: list[str] = typer.Option(
-        [], "--prop", metavar="NAME[:TYPE]=VALUE", help="Message property (repeatable)."
-    ),
-    header: list[str] = typer.Option(
-        [], "--header", metavar="NAME=VALUE", help="JMS header, e.g. JMSPriority=7."
-    ),
+    from_node: Annotated[
+        str, typer.Option("--from", metavar="NODE", help="The publisher's queue manager or EMS server.")
+    ],
+    topic: Annotated[str, typer.Option("--topic", metavar="TOPIC", help="The concrete topic published on.")],
+    prop: MessageProperties,
+    header: MessageHeaders,
     down: list[str] = typer.Option([], "--down", metavar="NODE", help="A node that is down (repeatable)."),
     link_down: list[str] = typer.Option(
         [], "--link-down", metavar="A:B", help="A link that is down (repeatable)."
@@ -74,11 +71,25 @@ def explain_command(
     ),
 ) -> None:
     """Explain how one publication routes (dry run: nothing is sent anywhere)."""
-    from mqctl.domain.errors import InputError
-    from mqctl.domain.explanation import Publication
-    from mqctl.domain.messages import Message, parse_header, parse_property
-    from mqctl.domain.valid_text import check_text
     from mqctl.services.explain import explain_publication
+
+    _check_names(from_node, topic, down, link_down, offline)
+    publication = _publication(from_node, topic, prop, header)
+    explained = explain_publication(
+        store_url(), publication, _failures(down, link_down, offline), observed=observed
+    )
+    for text in explained.hints:
+        hint(text)
+    _show(explained, output, observed)
+
+
+def _check_names(
+    from_node: str, topic: str, down: list[str], link_down: list[str], offline: list[str]
+) -> None:
+    """Every name given is text, and ``--from`` and ``--down`` name a node: checked before any of them
+    is looked up in the store."""
+    from mqctl.domain.errors import InputError
+    from mqctl.domain.valid_text import check_text
 
     for option, values in (
         ("--from", [from_node]),
@@ -87,18 +98,24 @@ def explain_command(
         ("--link-down", link_down),
         ("--offline", offline),
     ):
-        for value in values:  # before any of them is looked up in the store
+        for value in values:
             check_text(value, attribute=option)
             if option in ("--from", "--down") and not value.strip():  # `--down=`: no name, not a node
                 raise InputError(f"{option} needs a node name")
+
+
+def _publication(from_node: str, topic: str, prop: list[str], header: list[str]) -> Publication:
+    """The publication asked about: its properties typed, its headers as a message built from them has."""
+    from mqctl.domain.explanation import Publication
+    from mqctl.domain.messages import Message, parse_header, parse_property
+
     properties = dict(parse_property(p) for p in prop)
     headers = dict(Message.create(properties, dict(parse_header(h) for h in header)).headers)
-    failures = _failures(down, link_down, offline)
-    explained = explain_publication(
-        store_url(), Publication(from_node, topic, properties, headers), failures, observed=observed
-    )
-    for text in explained.hints:
-        hint(text)
+    return Publication(from_node, topic, properties, headers)
+
+
+def _show(explained: Explained, output: ExplainOutput, observed: bool) -> None:
+    """The answer as a tree (with the links ``--observed`` found down), JSON or a diagram."""
     result, topology, failures, notes = (
         explained.result,
         explained.topology,

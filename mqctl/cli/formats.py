@@ -15,7 +15,11 @@ from mqctl.render.safe_text import error_line, safe
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from mqctl.services.formats import Exported, FileResult
+    from mqctl.formats.file_names import MqscFile
+    from mqctl.formats.kube import Estate
+    from mqctl.services.export import Exported
+    from mqctl.services.file_doors import FileResult
+    from mqctl.services.import_ems import EmsImport
     from mqctl.services.store_access import Store
 
 import_app = sub_app(help="Import MQSC scripts and dumps, or EMS configuration files.", no_args_is_help=True)
@@ -48,7 +52,9 @@ ENCODING_OPTION = typer.Option(
 )
 
 
-def _encoding(name: str | None) -> str | None:
+def checked_encoding(name: str | None) -> str | None:
+    """``--encoding`` as its codec's canonical name (None: not given); one Python cannot read text with
+    is bad input. Shared by the file doors of this module and ``import display``."""
     from mqctl.formats.text_io import check_encoding
 
     return None if name is None else check_encoding(name)
@@ -58,8 +64,8 @@ def _script(file: Path | None, encoding: str | None) -> tuple[str, str]:
     from mqctl.formats.text_io import read_text_file, read_text_stream
 
     if file is None or str(file) == "-":
-        return read_text_stream(sys.stdin.buffer, _encoding(encoding), name=STDIN), STDIN
-    return read_text_file(file, _encoding(encoding)), str(file)
+        return read_text_stream(sys.stdin.buffer, checked_encoding(encoding), name=STDIN), STDIN
+    return read_text_file(file, checked_encoding(encoding)), str(file)
 
 
 def _finish(result: FileResult, continue_on_error: bool) -> None:
@@ -73,10 +79,12 @@ def _finish(result: FileResult, continue_on_error: bool) -> None:
         first = run.errors[0]
         if continue_on_error:
             sys.stderr.write(
-                f"mqctl: {len(run.errors)} command(s) failed and were skipped; first: {error_line(first.one_line())}\n"
+                f"mqctl: {len(run.errors)} command(s) failed and were skipped; first: {error_line(first.plain_line())}\n"
             )
             raise typer.Exit(1)
-        sys.stderr.write(f"mqctl: error: {error_line(first.one_line())} (script rejected, nothing changed)\n")
+        sys.stderr.write(
+            f"mqctl: error: {error_line(first.plain_line())} (script rejected, nothing changed)\n"
+        )
         raise typer.Exit(2)
 
 
@@ -97,7 +105,7 @@ def runmqsc_command(
 ) -> None:
     """Apply MQSC commands (runmqsc syntax, dmpmqcfg dumps) to the model of QMGR; answers like runmqsc.
     On a terminal without FILE: an interactive prompt, one command at a time."""
-    from mqctl.services.formats import runmqsc
+    from mqctl.services.runmqsc import runmqsc
 
     if file is None and sys.stdin.isatty() and sys.stdout.isatty():
         from mqctl.cli.runmqsc_prompt import interactive
@@ -147,7 +155,7 @@ def tibemsadmin_command(
     encoding: str | None = ENCODING_OPTION,
 ) -> None:
     """Apply a tibemsadmin script (topics, routes, route selectors, durables) to the model of SERVER."""
-    from mqctl.services.formats import tibemsadmin
+    from mqctl.services.tibemsadmin import tibemsadmin
 
     text, name = _script(file, encoding)
     _run_script(
@@ -197,19 +205,41 @@ def import_mqsc_command(
     output: Output = OUTPUT_OPTION,
 ) -> None:
     """Load a whole estate: each file (dmpmqcfg dump or script) applies to its queue manager, in one transaction."""
-    from rich.progress import Progress
+    from mqctl.formats.file_names import PROSE_SKIPPED, mqsc_files
+    from mqctl.services.kube import is_yaml
 
-    from mqctl.services.formats import import_mqsc, mqsc_files
-    from mqctl.services.kube import import_estate, is_yaml, read_estate_files, yaml_files, yaml_names
+    estate = _yaml_estate(paths, encoding)
+    plain = [p for p in paths if not is_yaml(p)]
+    files = mqsc_files(
+        plain, skipped=lambda path: hint(f"{path}: {PROSE_SKIPPED}"), encoding=checked_encoding(encoding)
+    )
+    results = _import_files(files, estate, set_, encoding)
+    summary = [_mqsc_row(r) for r in results]
+    if output is Output.json:
+        emit_json(summary)
+        return
+    _echo_mqsc_summary(summary, results)
+
+
+def _yaml_estate(paths: list[str], encoding: str | None) -> Estate | None:
+    """The Kubernetes YAML among the paths (files, folders holding some, -), read before any MQSC file."""
+    from mqctl.services.kube import is_yaml, read_estate_files, yaml_files, yaml_names
 
     kube_paths = [p for p in paths if is_yaml(p) or _holds_yaml(p)]
-    estate = (
-        read_estate_files(yaml_files(kube_paths), _encoding(encoding), yaml_names(kube_paths))
-        if kube_paths
-        else None
-    )
-    plain = [p for p in paths if not is_yaml(p)]
-    files = mqsc_files(plain)
+    if not kube_paths:
+        return None
+    return read_estate_files(yaml_files(kube_paths), checked_encoding(encoding), yaml_names(kube_paths))
+
+
+def _import_files(
+    files: list[MqscFile], estate: Estate | None, set_: list[str], encoding: str | None
+) -> list[FileResult]:
+    """The MQSC files then the YAML's queue managers in one transaction, with a bar when it is worth one."""
+    from rich.progress import Progress
+
+    from mqctl.services.import_mqsc import import_mqsc
+    from mqctl.services.kube import import_estate
+
     # The bar counts lines (statements, near enough), so that one big file moves it too; counting them
     # costs a read of the files, done only when the bar can be shown.
     lines = _count_lines([f.path for f in files]) if sys.stderr.isatty() else 0
@@ -222,7 +252,7 @@ def import_mqsc_command(
                 files,
                 inserts=_inserts(set_),
                 lines_done=lambda n: bar.advance(task, n),
-                encoding=_encoding(encoding),
+                encoding=checked_encoding(encoding),
                 empty=lambda path: hint(
                     f"{path} holds no MQSC command (empty, or comments only): nothing imported from it "
                     f"(name its queue manager, QM1={path}, to create one)"
@@ -235,21 +265,24 @@ def import_mqsc_command(
                 results += kube.results
                 for note in estate_notes(estate):
                     hint(note)
-    summary: list[dict[str, Any]] = [
-        {
-            "file": r.file,
-            "qmgr": r.node,
-            "read": r.run.read,
-            "processed": r.run.processed,
-            "not_modelled": r.run.not_modelled,
-            "attributes_not_modelled": r.run.attributes_not_modelled,
-            "skipped": r.run.skipped,
-        }
-        for r in results
-    ]
-    if output is Output.json:
-        emit_json(summary)
-        return
+    return results
+
+
+def _mqsc_row(r: FileResult) -> dict[str, Any]:
+    """One file's counts, as ``-o json`` gives them (a contract: tools read these keys)."""
+    return {
+        "file": r.file,
+        "qmgr": r.node,
+        "read": r.run.read,
+        "processed": r.run.processed,
+        "not_modelled": r.run.not_modelled,
+        "attributes_not_modelled": r.run.attributes_not_modelled,
+        "skipped": r.run.skipped,
+    }
+
+
+def _echo_mqsc_summary(summary: list[dict[str, Any]], results: list[FileResult]) -> None:
+    """One line per file, naming what was not modelled, then the totals counted by queue manager."""
     from mqctl.formats.script_run import counted
 
     for r, result in zip(summary, results, strict=True):
@@ -283,17 +316,9 @@ def import_ems_command(
     output: Output = OUTPUT_OPTION,
 ) -> None:
     """Import EMS server configuration: each server's files replace its definitions in the model."""
-    from mqctl.domain.errors import InputError
-    from mqctl.services.formats import import_ems
+    from mqctl.services.import_ems import import_ems
 
-    if not tibemsd and server is None:
-        raise InputError(
-            "give --tibemsd, or --server with --topics/--routes/--durables", attribute="--server"
-        )
-    if len(tibemsd) > 1 and (server or topics or routes or durables):
-        raise InputError(
-            "--server, --topics, --routes and --durables go with a single --tibemsd", attribute="--tibemsd"
-        )
+    _check_ems_sources(server, tibemsd, (topics, routes, durables))
     with transaction() as store:
         results = [
             import_ems(
@@ -303,35 +328,56 @@ def import_ems_command(
                 topics=topics,
                 routes=routes,
                 durables=durables,
-                encoding=_encoding(encoding),
+                encoding=checked_encoding(encoding),
             )
             for conf in (list[Path | None](tibemsd) or [None])
         ]
-    data = [
-        {
-            "server": r.server,
-            "topics": r.topics,
-            "routes": r.routes,
-            "route_selectors": r.route_selectors,
-            "durables": r.durables,
-            "peers_created": r.peers_created,
-            "not_modelled": len(r.not_modelled),
-            "not_modelled_settings": [_setting(s) for s in r.not_modelled],
-            "files": r.files,
-        }
-        for r in results
-    ]
+    data = [_ems_row(r) for r in results]
     if output is Output.json:
         emit_json(data[0] if len(data) == 1 else data)
         return
     for r in results:
-        typer.echo(
-            f"server {r.server}: {r.topics} topic definitions, {r.routes} routes "
-            f"({r.route_selectors} selectors), {r.durables} durables; "
-            f"{len(r.not_modelled)} settings not modelled"
-            + (f" ({'; '.join(_setting(s) for s in r.not_modelled)})" if r.not_modelled else "")
-            + (f"; peers created: {', '.join(r.peers_created)}" if r.peers_created else "")
+        typer.echo(_ems_line(r))
+
+
+def _check_ems_sources(server: str | None, tibemsd: list[Path], overrides: tuple[Path | None, ...]) -> None:
+    """Refuse, before the store is opened, a server with no file to read or per-server files given to many."""
+    from mqctl.domain.errors import InputError
+
+    if not tibemsd and server is None:
+        raise InputError(
+            "give --tibemsd, or --server with --topics/--routes/--durables", attribute="--server"
         )
+    if len(tibemsd) > 1 and (server or any(overrides)):
+        raise InputError(
+            "--server, --topics, --routes and --durables go with a single --tibemsd", attribute="--tibemsd"
+        )
+
+
+def _ems_row(r: EmsImport) -> dict[str, Any]:
+    """One server's counts, as ``-o json`` gives them (a contract: tools read these keys)."""
+    return {
+        "server": r.server,
+        "topics": r.topics,
+        "routes": r.routes,
+        "route_selectors": r.route_selectors,
+        "durables": r.durables,
+        "peers_created": r.peers_created,
+        "not_modelled": len(r.not_modelled),
+        "not_modelled_settings": [_setting(s) for s in r.not_modelled],
+        "files": r.files,
+    }
+
+
+def _ems_line(r: EmsImport) -> str:
+    """One server's counts for people, naming the settings not modelled and the peers created."""
+    return (
+        f"server {r.server}: {r.topics} topic definitions, {r.routes} routes "
+        f"({r.route_selectors} selectors), {r.durables} durables; "
+        f"{len(r.not_modelled)} settings not modelled"
+        + (f" ({'; '.join(_setting(s) for s in r.not_modelled)})" if r.not_modelled else "")
+        + (f"; peers created: {', '.join(r.peers_created)}" if r.peers_created else "")
+    )
 
 
 def _setting(text: str) -> str:
@@ -362,8 +408,8 @@ def export_mqsc_command(
     """Write dmpmqcfg-style MQSC; `mqctl runmqsc` or `import mqsc` gives the same model back."""
     from mqctl.domain.errors import InputError
     from mqctl.domain.model import Dialect
+    from mqctl.services.export import export_mqsc, node_names
     from mqctl.services.files import parse_mode, write_files
-    from mqctl.services.formats import export_mqsc, node_names
 
     if (qmgr is None) == (not all_):
         raise InputError("give a queue manager or --all", attribute="QMGR")
@@ -401,8 +447,8 @@ def export_ems_command(
     """Write EMS servers' configuration files; `import ems --tibemsd` gives the same model back."""
     from mqctl.domain.errors import InputError
     from mqctl.domain.model import Dialect
+    from mqctl.services.export import export_ems, node_names
     from mqctl.services.files import parse_mode, write_files
-    from mqctl.services.formats import export_ems, node_names
 
     if (server is None) == (not all_):
         raise InputError("give --server or --all", attribute="--server")

@@ -32,7 +32,7 @@ def graph_command(
     from mqctl.domain.model import Dialect
     from mqctl.domain.topics import TopicSyntaxError, validate_topic
     from mqctl.render.graph import topology_diagram
-    from mqctl.services.views import diagram_topology
+    from mqctl.services.views import graph_topology
 
     if topic is not None:
         try:
@@ -41,5 +41,5 @@ def graph_command(
             err.attribute = "--topic"
             raise
     with reading() as store:
-        topology = diagram_topology(store, topic)
+        topology = graph_topology(store, topic, clusters=cluster, nodes=node)
     emit_diagram(topology_diagram(topology, clusters=cluster, nodes=node, topic=topic), output)

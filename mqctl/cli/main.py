@@ -145,7 +145,7 @@ def run() -> None:
     except MqctlError as exc:
         if _debugging():
             _traceback()
-        sys.stderr.write(f"mqctl: error: {error_line(exc.one_line())}\n")
+        sys.stderr.write(f"mqctl: error: {error_line(exc.plain_line())}\n")
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:
         sys.stderr.write("mqctl: interrupted\n")

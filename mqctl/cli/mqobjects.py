@@ -117,7 +117,18 @@ def define_channel(
     from mqctl.services.objects import define_channel as define
 
     kind = parse_enum(ChannelType, chltype, f"channel {name}", "CHLTYPE")
-    channel = Channel(qmgr, name, kind, cluster, clusnl, conname, descr, clwlrank, clwlprty, clwlwght)
+    channel = Channel(
+        qmgr,
+        name,
+        kind,
+        cluster=cluster,
+        clusnl=clusnl,
+        conname=conname,
+        descr=descr,
+        clwlrank=clwlrank,
+        clwlprty=clwlprty,
+        clwlwght=clwlwght,
+    )
     with transaction() as store:
         notes = define(store, channel, replace=replace)
     for note in notes:

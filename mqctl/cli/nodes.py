@@ -17,7 +17,7 @@ from mqctl.cli.common import (
     show_table,
     transaction,
 )
-from mqctl.domain.model import Dialect
+from mqctl.domain.model import PS_ENABLED, Dialect
 from mqctl.domain.objects.attributes import PSCLUS, PSMODES
 
 QMGR_OPT = typer.Option(..., "--qmgr", "-m", metavar="QMGR", help="The queue manager.")
@@ -59,8 +59,8 @@ def define_qmgr(
     parent: str | None = typer.Option(
         None, "--parent", metavar="QMGR", help="Hierarchy parent (ALTER QMGR PARENT)."
     ),
-    psmode: str = typer.Option("ENABLED", "--psmode", metavar="|".join(PSMODES), help="PSMODE."),
-    psclus: str = typer.Option("ENABLED", "--psclus", metavar="|".join(PSCLUS), help="PSCLUS."),
+    psmode: str = typer.Option(PS_ENABLED, "--psmode", metavar="|".join(PSMODES), help="PSMODE."),
+    psclus: str = typer.Option(PS_ENABLED, "--psclus", metavar="|".join(PSCLUS), help="PSCLUS."),
     descr: str = typer.Option("", "--descr", metavar="TEXT", help="DESCR (at most 64 characters)."),
     replace: bool = typer.Option(False, "--replace", help="Redefine if it exists (MQSC REPLACE)."),
 ) -> None:

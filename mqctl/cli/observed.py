@@ -21,7 +21,7 @@ from mqctl.cli.common import (
     reading,
     store_url,
 )
-from mqctl.cli.formats import ENCODING_OPTION, _encoding, import_app
+from mqctl.cli.formats import ENCODING_OPTION, checked_encoding, import_app
 
 if TYPE_CHECKING:
     from mqctl.domain.reconcile import Discrepancy
@@ -91,7 +91,9 @@ def import_display_command(
     from mqctl.services.observed import import_display
 
     when = _time(at)
-    results, skipped = import_display(store_url(), paths, qmgr=qmgr, at=when, encoding=_encoding(encoding))
+    results, skipped = import_display(
+        store_url(), paths, qmgr=qmgr, at=when, encoding=checked_encoding(encoding)
+    )
     if skipped:
         from mqctl.text import error_line
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import typer
 
 from mqctl.cli.apps import sub_app
+from mqctl.cli.common import AfterSide, SidesEncoding
 
 app = sub_app()
 
@@ -30,7 +31,7 @@ def plan_command(
         metavar="BEFORE",
         help="A store URL, a snapshot folder, or MQSC/EMS files and folders (as diff takes them).",
     ),
-    after: str | None = typer.Argument(None, metavar="AFTER", help="The other side, as BEFORE."),
+    after: AfterSide = None,
     git: list[str] = typer.Option(
         [],
         "--git",
@@ -54,9 +55,7 @@ def plan_command(
     max_probes: int = typer.Option(
         20000, "--max-probes", metavar="N", help="Route at most N probes per state (as diff)."
     ),
-    encoding: str | None = typer.Option(
-        None, "--encoding", metavar="NAME", help="Encoding of the sides' files (default UTF-8)."
-    ),
+    encoding: SidesEncoding = None,
 ) -> None:
     """Order a change into steps, one node each, so that no state on the way loses publications."""
     from mqctl.cli.common import two_sides

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from prompt_toolkit.completion import CompleteEvent, Completer, Completion
     from prompt_toolkit.document import Document
 
-    from mqctl.services.formats import FileResult
+    from mqctl.services.file_doors import FileResult
 
 _WORD = re.compile(r"[A-Za-z0-9._/%*]*$")
 _OPENED = re.compile(r"([A-Za-z]+)\(\s*'?$")
@@ -157,7 +157,7 @@ def interactive(qmgr: str, *, create: bool, inserts: Mapping[str, str]) -> None:
         try:
             result = _apply(qmgr, text, create=create, inserts=inserts)
         except InputError as err:
-            sys.stderr.write(f"mqctl: error: {error_line(err.one_line())}\n")
+            sys.stderr.write(f"mqctl: error: {error_line(err.plain_line())}\n")
             continue
         if not result.run.read:
             continue  # a comment

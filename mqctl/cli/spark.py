@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -13,6 +13,7 @@ from mqctl.cli.apps import sub_app
 from mqctl.cli.common import OUTPUT_OPTION, Output, console, err_console
 
 if TYPE_CHECKING:
+    from mqctl.services.analyze import AnalyzeRequest
     from mqctl.spark.job import Analysis
 
 app = sub_app(help="Routing analytics on Apache Spark (local mode, or any --master).", no_args_is_help=True)
@@ -29,18 +30,26 @@ class PublicationFormat(StrEnum):
     json = "json"
 
 
-@app.command("analyze")
-def analyze_command(
-    snapshot: Path = typer.Option(
-        ..., "--snapshot", metavar="DIR", help="A snapshot folder (`mqctl export snapshot --out DIR`)."
-    ),
-    publications: Path = typer.Option(
-        ...,
+# The two inputs ``analyze`` requires, by their type alone (no default: first in its signature).
+Snapshot = Annotated[
+    Path,
+    typer.Option("--snapshot", metavar="DIR", help="A snapshot folder (`mqctl export snapshot --out DIR`)."),
+]
+Publications = Annotated[
+    Path,
+    typer.Option(
         "--publications",
         metavar="PATH",
         help="Publication log: a file or folder of Parquet, CSV or JSON lines (from, topic, properties, "
         "count, bytes).",
     ),
+]
+
+
+@app.command("analyze")
+def analyze_command(
+    snapshot: Snapshot,
+    publications: Publications,
     out: Path = typer.Option(..., "--out", metavar="DIR", help="Folder for the outputs and summary.json."),
     master: str = typer.Option(
         "local[*]", "--master", metavar="URL", help="Spark master: local[N], spark://HOST:PORT, yarn, ..."
@@ -77,9 +86,7 @@ def analyze_command(
     output: Output = OUTPUT_OPTION,
 ) -> None:
     """Replay publications through the snapshot (and each --what-if variant): deliveries, misses, load."""
-    from mqctl.services.analyze import AnalyzeRequest, analyze
-    from mqctl.spark.progress import spark_progress
-    from mqctl.spark.summary_json import summary_text
+    from mqctl.services.analyze import AnalyzeRequest
 
     request = AnalyzeRequest(
         snapshot=snapshot,
@@ -94,12 +101,26 @@ def analyze_command(
         per_key=per_key,
     )
     if print_submit:
-        import shlex
+        _print_submit(request, output)
+    else:
+        _replay(request, output)
 
-        from mqctl.cli.spark_submit import submit_argv
 
-        sys.stdout.write(shlex.join(submit_argv(request, output.value)) + "\n")
-        return
+def _print_submit(request: AnalyzeRequest, output: Output) -> None:
+    """The spark-submit command line that runs the request on its master (``--print-submit``)."""
+    import shlex
+
+    from mqctl.cli.spark_submit import submit_argv
+
+    sys.stdout.write(shlex.join(submit_argv(request, output.value)) + "\n")
+
+
+def _replay(request: AnalyzeRequest, output: Output) -> None:
+    """The analysis run here (progress on stderr for people), then its summary as a table or as JSON."""
+    from mqctl.services.analyze import analyze
+    from mqctl.spark.progress import spark_progress
+    from mqctl.spark.summary_json import summary_text
+
     result = analyze(request, lambda context: spark_progress(context, err_console(), output is Output.table))
     if output is Output.json:
         sys.stdout.write(summary_text(result.summary))  # the text of summary.json

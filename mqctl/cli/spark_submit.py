@@ -73,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
         request, output = read_submitted(sys.argv[1:] if argv is None else argv)
         result = analyze(request)
     except MqctlError as exc:
-        sys.stderr.write(f"mqctl: error: {error_line(exc.one_line())}\n")
+        sys.stderr.write(f"mqctl: error: {error_line(exc.plain_line())}\n")
         return exc.exit_code
     sys.stdout.write(summary_text(result.summary) if output == "json" else plain_table(result.summary))
     return 0

@@ -28,14 +28,28 @@ NODE_OPT = typer.Option(
 NODE_FILTER = typer.Option(
     None, "--qmgr", "-m", "--server", metavar="NODE", help="Only objects on this queue manager or server."
 )
-ENUMERATED = tuple(a for a in attributes.TOPIC if a.enum is not None)
+
+
+def _enumerated(table: tuple[attributes.Attribute, ...]) -> tuple[attributes.Attribute, ...]:
+    return tuple(a for a in table if a.enum is not None and a.command)
+
+
+def _options(enumerated: tuple[attributes.Attribute, ...]) -> dict[str, Any]:
+    return {
+        a.field: typer.Option(f"--{a.field}", metavar="|".join(a.enum or ()), help=f"{a.keyword}.")
+        for a in enumerated
+    }
+
+
+ENUMERATED = _enumerated(attributes.TOPIC)
 """The topic attributes with values to choose from (CLROUTE, WILDCARD, ...): one option each, written
 here once from the attribute table for ``define topic`` (with the table's default) and ``alter topic``."""
-TOPIC_OPTIONS = {
-    a.field: typer.Option(f"--{a.field}", metavar="|".join(a.enum or ()), help=f"{a.keyword}.")
-    for a in ENUMERATED
-}
+TOPIC_OPTIONS = _options(ENUMERATED)
 DEFAULT = {a.field: str(a.default) for a in ENUMERATED}
+SUB_ENUMERATED = _enumerated(attributes.SUB)
+"""The same for ``define sub`` (SUBSCOPE, WSCHEMA); ``alter sub`` takes them only to refuse them."""
+SUB_OPTIONS = _options(SUB_ENUMERATED)
+SUB_DEFAULT = {a.field: str(a.default) for a in SUB_ENUMERATED}
 PROP_HELP = "EMS property: global, maxbytes=1GB, ... (repeatable)."
 
 
@@ -194,8 +208,8 @@ def define_sub(
     durable: bool | None = typer.Option(
         None, "--durable/--non-durable", help="Default: durable on MQ, non-durable on EMS."
     ),
-    subscope: str = typer.Option("ALL", "--subscope", metavar="ALL|QMGR", help="SUBSCOPE."),
-    wschema: str = typer.Option("TOPIC", "--wschema", metavar="TOPIC|CHAR", help="WSCHEMA."),
+    subscope: Annotated[str, SUB_OPTIONS["subscope"]] = SUB_DEFAULT["subscope"],
+    wschema: Annotated[str, SUB_OPTIONS["wschema"]] = SUB_DEFAULT["wschema"],
     dest: str = typer.Option("", "--dest", metavar="QUEUE", help="DEST queue."),
     destqmgr: str = typer.Option("", "--destqmgr", metavar="QMGR", help="DESTQMGR."),
     topicobj: str = typer.Option(
@@ -207,7 +221,8 @@ def define_sub(
     from mqctl.domain.model import Subscription
     from mqctl.services.objects import define_sub as define
 
-    attrs = _typed(name, {"subscope": subscope, "wschema": wschema}, "SUB", "sub")
+    given = locals()
+    attrs = _typed(name, {a.field: given[a.field] for a in SUB_ENUMERATED}, "SUB", "sub")
     sub = Subscription(
         node=qmgr,
         name=name,

@@ -11,7 +11,6 @@ import re
 
 import click
 
-from mqctl.domain.errors import escaped
 from mqctl.domain.suggest import nearest
 
 _NO_SUCH_COMMAND = re.compile(r"No such command '(?P<name>[^']*)'")
@@ -39,7 +38,8 @@ def _options(command: click.Command, ctx: click.Context) -> list[str]:
 
 
 def usage_line(exc: click.ClickException) -> str:
-    """The one line (without the ``mqctl: error:`` prefix) that reports ``exc``."""
+    """The one line (without the ``mqctl: error:`` prefix) that reports ``exc``, as written: the entry
+    point escapes it once (``text.error_line``), as it does every error line."""
     ctx: click.Context | None = getattr(exc, "ctx", None)
     where = ""
     if ctx is not None:
@@ -67,4 +67,4 @@ def usage_line(exc: click.ClickException) -> str:
                 message += f"; did you mean {near}?"
         elif message[:1].isupper() and not message[1:2].isupper():
             message = message[0].lower() + message[1:]
-    return escaped(re.sub(r" *\n+ *", " ", f"{where}{message}").strip())
+    return re.sub(r" *\n+ *", " ", f"{where}{message}").strip()

@@ -56,7 +56,14 @@ class MqctlError(Exception):
         self.column = column
 
     def one_line(self) -> str:
-        """The single line shown on stderr: location first, as compilers do."""
+        """The single line, location first as compilers do, ``escaped``: safe as a value kept or written
+        to a file (a finding, a transcript line, a Spark reason). For stderr, ``plain_line``."""
+        return escaped(self.plain_line())
+
+    def plain_line(self) -> str:
+        """The single line as written, for a writer that escapes it itself: the CLI's error lines (each
+        escaped once, by ``text.error_line``) and an error quoted in another's message (escaped where
+        that one is shown)."""
         where = ""
         if self.file is not None:
             where = self.file
@@ -77,7 +84,7 @@ class MqctlError(Exception):
             subject += ": "
         elif self.attribute is not None:
             subject = f"{self.attribute}: "
-        return escaped(f"{where}{subject}{self.message}".replace("\n", " "))
+        return f"{where}{subject}{self.message}".replace("\n", " ")
 
 
 class InputError(MqctlError):

@@ -90,6 +90,10 @@ class Direction(StrEnum):
 
 DEFAULT_ZONE = "default_mhop_zone"
 
+PS_ENABLED, PS_DISABLED, PS_COMPAT = "ENABLED", "DISABLED", "COMPAT"
+"""The words of a queue manager's PSMODE and PSCLUS (PSCLUS has no COMPAT), spelt here once: the
+attribute table's choices (``attributes.PSMODES``) and defaults, and the rules that test one."""
+
 
 @dataclass(slots=True)
 class Node:
@@ -97,8 +101,8 @@ class Node:
 
     name: str
     dialect: Dialect = Dialect.MQ
-    psmode: str = "ENABLED"
-    psclus: str = "ENABLED"
+    psmode: str = PS_ENABLED
+    psclus: str = PS_ENABLED
     descr: str = ""
     parent: str | None = None
     """MQ hierarchy: ``ALTER QMGR PARENT(...)``."""
@@ -352,3 +356,14 @@ def node_states(topology: Topology) -> dict[str, NodeState]:
         if rs.node in states:
             states[rs.node].route_selectors.append(rs)
     return states
+
+
+def node_dialects(topology: Topology) -> dict[str, Dialect]:
+    """Every node named anywhere in ``topology`` and its dialect: a name seen only in a membership is a
+    queue manager, only in a route an EMS server (as ``ClusterIndex`` and the EMS engine read them)."""
+    out = {m.node: Dialect.MQ for m in topology.memberships}
+    for route in topology.routes:
+        out.setdefault(route.node, Dialect.EMS)
+        out.setdefault(route.peer, Dialect.EMS)
+    out.update({name: node.dialect for name, node in topology.nodes.items()})
+    return out

@@ -501,8 +501,12 @@ def _unlinked(seen: _Seen) -> list[Discrepancy]:
     return out
 
 
-_RESOLVED = ("CLROUTE", "PUBSCOPE", "SUBSCOPE", "PUB", "SUB")
-"""What DISPLAY TPSTATUS shows of a topic node that routing depends on (beside CLUSTER)."""
+_NOT_IN_TPSTATUS = frozenset({"WILDCARD", "PROXYSUB"})
+"""Routing's topic attributes that DISPLAY TPSTATUS does not show (IBM's MQSC reference)."""
+_RESOLVED = tuple(a.keyword for a in COMPARED if a.enum is not None and a.keyword not in _NOT_IN_TPSTATUS)
+"""What DISPLAY TPSTATUS shows of a topic node that routing depends on (beside CLUSTER, the text that
+groups its members): the enumerated topic attributes routing reads, from the table (CLROUTE, PUBSCOPE,
+SUBSCOPE, PUB, SUB)."""
 
 
 def _topic_status(topology: Topology, seen: _Seen) -> list[Discrepancy]:

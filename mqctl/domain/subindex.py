@@ -20,7 +20,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Generic, TypeVar
 
 from mqctl.domain.model import Dialect
-from mqctl.domain.topics import _ONE, _STAR, SEPARATORS, _tokens
+from mqctl.domain.topics import SEPARATORS, level_tokens
+from mqctl.domain.wildcards import MANY, ONE
 
 __all__ = ["SubscriptionIndex"]
 
@@ -28,7 +29,7 @@ V = TypeVar("V")
 
 _NO: Any = object()  # "no value here" (None could be a legitimate value)
 _FEW = 8  # values on one pattern compared one by one; more are de-duplicated by hashing
-_parse = _tokens.__wrapped__  # uncached: a million one-off patterns would only churn the shared cache
+_parse = level_tokens.__wrapped__  # uncached: a million one-off patterns would only churn the shared cache
 
 
 class _Bag(list[Any]):
@@ -148,7 +149,7 @@ class SubscriptionIndex(Generic[V]):
     def _add(self, pattern: str, values: Sequence[V]) -> None:
         if not self._literal_fast(pattern):
             tokens = _parse(pattern, self._dialect)
-            if _ONE in tokens or _STAR in tokens:
+            if ONE in tokens or MANY in tokens:
                 self._add_tree(tokens, values)
                 return
         cur = self._literal.get(pattern, _NO)
@@ -188,10 +189,10 @@ class SubscriptionIndex(Generic[V]):
                             node.d = {}
                         node.d[level] = nxt
                 node = nxt
-            elif t == _STAR and i == last:
+            elif t == MANY and i == last:
                 node.tail = self._put_all(node.tail, values)
                 return
-            elif t == _STAR:
+            elif t == MANY:
                 if node.h is None:
                     node.h = _Node(loop=True)
                     self._hash_nodes += 1
@@ -222,9 +223,9 @@ class SubscriptionIndex(Generic[V]):
         node = self._root
         path: list[tuple[_Node, str | int]] = []  # (parent, token leading to the child)
         last = len(tokens) - 1
-        trailing = tokens[last] == _STAR
+        trailing = tokens[last] == MANY
         for t in tokens[:last] if trailing else tokens:
-            nxt = node.h if t == _STAR else node.p if t == _ONE else node.child(str(t))
+            nxt = node.h if t == MANY else node.p if t == ONE else node.child(str(t))
             if nxt is None:
                 return
             path.append((node, t))
@@ -238,10 +239,10 @@ class SubscriptionIndex(Generic[V]):
         self._count -= 1
         while path and node.empty():
             parent, t = path.pop()
-            if t == _STAR:
+            if t == MANY:
                 parent.h = None
                 self._hash_nodes -= 1
-            elif t == _ONE:
+            elif t == ONE:
                 parent.p = None
             else:
                 self._unlink(parent, str(t))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from mqctl.domain.model import Dialect, Subscription, WSchema
-from mqctl.domain.topics import _char_scan, char_matches, char_prefix_levels, fixed_prefix_levels, matches
+from mqctl.domain.topics import char_matches, char_prefix_levels, char_scan, fixed_prefix_levels, matches
 from mqctl.domain.topics import has_wildcards as topic_has_wildcards
 
 __all__ = ["has_wildcards", "prefix_levels", "receives"]
@@ -50,5 +50,5 @@ def receives(sub: Subscription, topic: str, dialect: Dialect) -> bool:
 def has_wildcards(sub: Subscription, dialect: Dialect) -> bool:
     """The pattern holds a wildcard of its schema (a whole-level one, or a CHAR ``*``/``?``)."""
     if dialect is Dialect.MQ and sub.wschema == WSchema.CHAR:
-        return _char_scan(sub.topicstr)[1]
+        return char_scan(sub.topicstr)[1]
     return topic_has_wildcards(sub.topicstr, dialect)

@@ -153,11 +153,11 @@ def validate_pattern(pattern: str, dialect: Dialect) -> None:
     """
     if dialect is _MQ and pattern.isascii() and 0 < len(pattern) <= MAX_TOPIC_LENGTH:
         return  # all an MQ pattern can break (see _check_not_empty): checked without parsing or caching
-    _tokens(pattern, dialect)
+    level_tokens(pattern, dialect)
 
 
 @lru_cache(maxsize=65536)
-def _tokens(pattern: str, dialect: Dialect) -> _Tokens:
+def level_tokens(pattern: str, dialect: Dialect) -> _Tokens:
     """Parse and validate once; every other operation works on these tokens."""
     _check_not_empty(pattern)
     if dialect == _MQ:
@@ -203,7 +203,7 @@ def looks_like_ems_pattern(pattern: str) -> bool:
     if "/" in pattern or not has_wildcards(pattern, Dialect.EMS):
         return False
     try:
-        _tokens(pattern, Dialect.EMS)
+        level_tokens(pattern, Dialect.EMS)
     except TopicSyntaxError:
         return False
     return True
@@ -285,7 +285,7 @@ class CompiledPattern:
     __slots__ = ("pattern", "dialect", "literal", "_sep", "_regex", "_nfa")
 
     def __init__(self, pattern: str, dialect: Dialect) -> None:
-        tokens = _tokens(pattern, dialect)
+        tokens = level_tokens(pattern, dialect)
         self.pattern = pattern
         self.dialect = dialect
         self._sep = SEPARATORS[dialect]
@@ -412,20 +412,20 @@ def is_subset(p: str, q: str, dialect: Dialect) -> bool:
     """Is every concrete topic matched by ``p`` also matched by ``q``? Exact, also with several ``#``.
 
     ``InputError`` when answering would take more than ``_MAX_PRODUCT_STEPS`` steps."""
-    return _subset(_tokens(p, dialect), _tokens(q, dialect))
+    return _subset(level_tokens(p, dialect), level_tokens(q, dialect))
 
 
 def intersects(p: str, q: str, dialect: Dialect) -> bool:
     """Is some concrete topic matched by both ``p`` and ``q``? Exact, also with several ``#``.
 
     ``InputError`` when answering would take more than ``_MAX_PRODUCT_STEPS`` steps."""
-    return _intersects(_tokens(p, dialect), _tokens(q, dialect))
+    return _intersects(level_tokens(p, dialect), level_tokens(q, dialect))
 
 
 # --- MQ character wildcard schema (SUB WSCHEMA(CHAR)) --------------------------------------------------
 
 
-def _char_scan(pattern: str) -> tuple[str, bool]:
+def char_scan(pattern: str) -> tuple[str, bool]:
     """Unescaped text before the first unescaped ``*``/``?``, and whether such a wildcard exists."""
     out: list[str] = []
     i = 0
@@ -473,7 +473,7 @@ def char_prefix_levels(pattern: str) -> list[str]:
 
     ``/a/b*`` -> ``["", "a"]``; a pattern without wildcards gives all its (unescaped) levels.
     """
-    text, wild = _char_scan(pattern)
+    text, wild = char_scan(pattern)
     if not wild:
         return text.split("/")
     cut = text.rfind("/")
@@ -485,7 +485,7 @@ def widen_char_pattern(pattern: str) -> str:
 
     ``/a/b*`` -> ``/a/#``; ``*`` -> ``#``; a pattern without wildcards widens to itself, unescaped.
     """
-    text, wild = _char_scan(pattern)
+    text, wild = char_scan(pattern)
     if not wild:
         return text
     prefix = char_prefix_levels(pattern)

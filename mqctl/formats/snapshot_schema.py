@@ -12,6 +12,8 @@ from typing import Any
 
 import pyarrow as pa
 
+from mqctl.domain.model import SubType
+
 FORMAT = "mqctl-snapshot"
 FORMAT_VERSION = 1
 MANIFEST = "manifest.json"
@@ -133,7 +135,7 @@ SCHEMAS: dict[str, pa.Schema] = {
 TABLES = tuple(SCHEMAS)
 
 OPTIONAL: dict[tuple[str, str], Any] = {
-    ("subscriptions", "subtype"): "ADMIN",
+    ("subscriptions", "subtype"): SubType.ADMIN.value,
     ("subscriptions", "subid"): "",
 }
 """(table, column) -> the value of every row of a snapshot that lacks the column: columns added after

@@ -21,11 +21,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from mqctl.domain.ems_topics import EmsTopicIndex
-from mqctl.domain.errors import InputError
-from mqctl.domain.model import Dialect, Route, Subscription, TopicObject, Topology
+from mqctl.domain.model import Dialect, Route, Subscription, TopicObject, Topology, node_dialects
 from mqctl.domain.resolution import ClusterIndex, Resolution, TopicTrees, chain_topicstrs
 from mqctl.domain.subscriptions import receives
-from mqctl.domain.suggest import did_you_mean
 from mqctl.domain.topics import TopicSyntaxError, levels, matches, validate_topic
 from mqctl.render.diagram import Arrow, Diagram, Group, Line, Mark, Shape
 from mqctl.render.wording import and_list, route_links
@@ -59,10 +57,11 @@ def topology_diagram(
     nodes: Sequence[str] = (),
     topic: str | None = None,
 ) -> Diagram:
-    """The picture of ``topology``, limited to the members of ``clusters`` and to ``nodes`` when given."""
+    """The picture of ``topology``, limited to the members of ``clusters`` and to ``nodes`` when given
+    (names the caller has checked: a renderer draws, it does not judge the input)."""
     index = ClusterIndex(topology)
-    dialects = _dialects(topology)
-    visible = _chosen(index, dialects, clusters, nodes, {m.cluster for m in topology.memberships})
+    dialects = node_dialects(topology)
+    visible = _chosen(index, dialects, clusters, nodes)
     focus = _focus(topology, dialects, topic) if topic is not None else None
     if focus is not None:
         visible &= focus.nodes
@@ -90,46 +89,17 @@ def topology_diagram(
     return diagram
 
 
-def _dialects(topology: Topology) -> dict[str, Dialect]:
-    """Every node named anywhere: a name seen only in a membership is a queue manager, only in a route
-    an EMS server (as ``ClusterIndex`` and the EMS engine read them)."""
-    out = {m.node: Dialect.MQ for m in topology.memberships}
-    for route in topology.routes:
-        out.setdefault(route.node, Dialect.EMS)
-        out.setdefault(route.peer, Dialect.EMS)
-    out.update({name: node.dialect for name, node in topology.nodes.items()})
-    return out
-
-
 def _chosen(
-    index: ClusterIndex,
-    dialects: dict[str, Dialect],
-    clusters: Sequence[str],
-    nodes: Sequence[str],
-    known: set[str],
+    index: ClusterIndex, dialects: dict[str, Dialect], clusters: Sequence[str], nodes: Sequence[str]
 ) -> set[str]:
-    """The nodes drawn: the members of ``clusters`` and ``nodes`` (every node without either); a name
-    that is none of ``known`` (the clusters with members) or of the nodes is refused with the nearest."""
+    """The nodes drawn: the members of ``clusters`` and ``nodes`` (every node without either). The caller
+    has checked the names (``services.views.graph_topology``); one the topology lacks draws nothing."""
     if not clusters and not nodes:
         return set(dialects)
     chosen: set[str] = set()
     for cluster in clusters:
-        members = index.members(cluster)
-        if not members:
-            raise InputError(
-                f"no such cluster (no queue manager is a member of it){did_you_mean(cluster, known)}",
-                obj=f"cluster {cluster}",
-                attribute="--cluster",
-            )
-        chosen.update(members)
-    for name in nodes:
-        if name not in dialects:
-            raise InputError(
-                f"no such queue manager or EMS server{did_you_mean(name, dialects)}",
-                obj=name,
-                attribute="--node",
-            )
-        chosen.add(name)
+        chosen.update(index.members(cluster))
+    chosen.update(name for name in nodes if name in dialects)
     return chosen
 
 

@@ -47,6 +47,8 @@ def escape(text: str) -> str:
 
 
 def _outline(view: TreeView) -> Branch:
+    from mqctl.domain.model import SubScope, WSchema
+
     clusters = ", ".join(view.clusters) or "none"
     title = f"Topic tree of [bold]{escape(view.qmgr)}[/bold] (clusters: {escape(clusters)})"
     if view.topic is not None:
@@ -74,9 +76,9 @@ def _outline(view: TreeView) -> Branch:
             line += " durable" if s.durable else " non-durable"
             if s.selector:
                 line += f", selector {escape(s.selector)}"
-            if str(s.subscope) == "QMGR":
+            if s.subscope == SubScope.QMGR:
                 line += ", SUBSCOPE(QMGR)"
-            if str(s.wschema) == "CHAR":
+            if s.wschema == WSchema.CHAR:
                 line += ", WSCHEMA(CHAR)"
             if at.note:
                 line += f"\n[yellow]{escape(at.note)}[/yellow]"
@@ -113,6 +115,7 @@ def plain_tree(top: Branch) -> str | None:
 
 
 def _label(view: TreeView, node: TreeNode) -> str:
+    from mqctl.domain.model import ClRoute, Enablement
     from mqctl.domain.resolution import ROOT_NAME
 
     res = node.resolution
@@ -130,7 +133,7 @@ def _label(view: TreeView, node: TreeNode) -> str:
     if res.cluster:
         point = res.cluster_point.name if res.cluster_point is not None else ""
         # topic hosts are CLROUTE(TOPICHOST)'s: with DIRECT every member routes the publication itself
-        topichost = str(res.clroute) == "TOPICHOST"
+        topichost = res.clroute == ClRoute.TOPICHOST
         hosts = f", hosts {', '.join(res.hosts)}" if res.hosts and topichost else ""
         facts.append(f"cluster {res.cluster} CLROUTE({res.clroute}) from {point}{hosts}")
     else:
@@ -140,6 +143,6 @@ def _label(view: TreeView, node: TreeNode) -> str:
     facts += [
         f"{name}(DISABLED)"
         for name, value in (("PUB", res.pub), ("SUB", res.sub))
-        if str(value) == "DISABLED"
+        if value == Enablement.DISABLED
     ]
     return f"{head}\n[dim]{escape(' · '.join(facts))}[/dim]"

@@ -141,7 +141,7 @@ def read_side(spec: str, *, encoding: str | None = None, role: str = "side") -> 
     except MqctlError as exc:
         if isinstance(exc, InputError) and (exc.file or exc.obj):
             raise
-        raise InputError(f"cannot read this side: {exc.one_line()}", obj=label) from None
+        raise InputError(f"cannot read this side: {exc.plain_line()}", obj=label) from None
 
 
 def _store_topology(url: str) -> Topology:
@@ -229,10 +229,17 @@ def _git_side(spec: str, encoding: str | None) -> Side:
                 _unpack(tar, root)
             base = root / prefix if (root / prefix / path).exists() else root
             auto: set[str] = set()
-            topology = _files_topology([base / path], encoding, autoconfig=auto)
+            notes: list[str] = []
+            topology = _files_topology([base / path], encoding, notes, auto)
         except MqctlError as exc:
             raise _in_repository(exc, str(root), prefix) from None
-        return Side(f"git:{spec}", "git", _relocated(topology, str(base), path), autoconfig=frozenset(auto))
+        return Side(
+            f"git:{spec}",
+            "git",
+            _relocated(topology, str(base), path),
+            [_in_repository_text(note, str(root), prefix) for note in notes],
+            frozenset(auto),
+        )
 
 
 def _unpack(tar: Any, root: Path) -> None:
@@ -255,16 +262,19 @@ def _unpack(tar: Any, root: Path) -> None:
         raise InputError(f"cannot unpack git archive's output: {exc}", attribute="--git") from None
 
 
-def _in_repository(exc: MqctlError, temporary: str, prefix: str) -> MqctlError:
-    """``exc`` naming the repository's paths (``mq/QM1.mqsc``) instead of the temporary folder's, which
+def _in_repository_text(text: str, temporary: str, prefix: str) -> str:
+    """``text`` naming the repository's paths (``mq/QM1.mqsc``) instead of the temporary folder's, which
     is gone once the side is read."""
     base = temporary + "/" + prefix if prefix else temporary + "/"
     base = base if base.endswith("/") else base + "/"
+    return text.replace(base, "").replace(temporary + "/", "").replace(temporary, ".")
+
+
+def _in_repository(exc: MqctlError, temporary: str, prefix: str) -> MqctlError:
+    """``exc`` naming the repository's paths (``_in_repository_text``)."""
 
     def moved(text: str | None) -> str | None:
-        if text is None:
-            return None
-        return text.replace(base, "").replace(temporary + "/", "").replace(temporary, ".")
+        return None if text is None else _in_repository_text(text, temporary, prefix)
 
     exc.file = moved(exc.file)
     exc.message = moved(exc.message) or ""

@@ -16,15 +16,24 @@ the YAML is bad input (exit 2), not a finding: the model would be the template's
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mqctl.domain.errors import InputError, InputErrors, MqctlError, clip
 from mqctl.domain.model import Topology
 from mqctl.domain.validation import FileRef, Finding, find_rule, finding
+from mqctl.formats.file_names import PROSE_SKIPPED, MqscFile, mqsc_files, named_path
 from mqctl.formats.walk import files_under
-from mqctl.services.formats import MqscFile, import_ems, import_mqsc, mqsc_files, named_path
+from mqctl.services.import_ems import import_ems
+from mqctl.services.import_mqsc import import_mqsc
+
+if TYPE_CHECKING:
+    from mqctl.formats.kube import Estate
+    from mqctl.services.kube import KubeImport
+    from mqctl.services.script_rules import RefreshHit
+    from mqctl.store.repository import Store
 
 EMS_CONFIG_SUFFIXES = {".conf", ".json"}
 
@@ -54,9 +63,11 @@ class FileModel:
     Secrets, which the container applies at every start): a change to them lands when the pod restarts."""
 
 
-def classify(paths: Sequence[str | Path]) -> tuple[list[MqscFile], list[EmsFile]]:
+def classify(
+    paths: Sequence[str | Path], skipped: Callable[[Path], None], encoding: str | None = None
+) -> tuple[list[MqscFile], list[EmsFile]]:
     """MQSC files (as `import mqsc` finds them) and EMS server configurations, in name order (YAML is
-    ``kube.yaml_files``'s)."""
+    ``kube.yaml_files``'s); a folder's ``.txt`` file that is not MQSC goes to ``skipped``."""
     from mqctl.services.kube import is_yaml
 
     mqsc: list[MqscFile] = []
@@ -69,7 +80,7 @@ def classify(paths: Sequence[str | Path]) -> tuple[list[MqscFile], list[EmsFile]
             found_ems = sorted(
                 p for p in files_under(path, "tibemsd.*") if p.suffix.lower() in EMS_CONFIG_SUFFIXES
             )
-            found_mqsc = mqsc_files([item])
+            found_mqsc = mqsc_files([item], skipped=skipped, encoding=encoding)
             if not found_ems and not found_mqsc and not _has_yaml(path):
                 raise InputError(
                     "holds no MQSC file, no Kubernetes YAML and no tibemsd.conf/tibemsd.json", file=str(path)
@@ -99,76 +110,29 @@ def read_files(paths: Sequence[str | Path], encoding: str | None = None) -> File
 
     Refused outright (``InputError``, exit 2): unrendered placeholders, and YAML that cannot be read as
     the cluster would (malformed, a reference to a ConfigMap not given, a Secret not in base64)."""
-    from mqctl.formats.text_io import read_text_file
-    from mqctl.services.kube import KubeImport, import_estate, read_estate_files, yaml_files, yaml_names
-    from mqctl.services.script_rules import RefreshHit, refresh_findings, scan_script
+    from mqctl.services.kube import read_estate_files, yaml_files, yaml_names
+    from mqctl.services.script_rules import refresh_findings
     from mqctl.store.memory import memory_store
 
-    mqsc, ems = classify(paths)
+    prose: list[Path] = []
+    mqsc, ems = classify(paths, prose.append, encoding)
     yamls = yaml_files(paths)
     estate = read_estate_files(yamls, encoding, yaml_names(paths)) if yamls else None
     model = FileModel(Topology(), files=[str(f.path) for f in mqsc] + [str(f.path) for f in ems] + yamls)
+    model.notes += [f"{path}: {PROSE_SKIPPED}" for path in prose]
     for script in mqsc:
         _check_rendered(script.path, encoding)
     relocate: dict[tuple[str, int], int] = {}
     refresh_hits: list[RefreshHit] = []
     with memory_store() as store:
         if estate is not None:
-            model.notes += estate_notes(estate)
-            kube = KubeImport(estate)
-            model.autoconfig = [qm.name for qm in estate.queue_managers if qm.autoconfig]
-            try:
-                import_estate(store, estate, synthetic=True, into=kube)
-            except InputError as exc:
-                if exc.file is None:  # refused outright: an unrendered placeholder
-                    raise
-                model.errors.append(exc)
-                model.import_errors += import_error(exc, Path(exc.file))
-            model.import_errors += kube.findings
+            kube = _import_yaml(store, estate, model)
             relocate = kube.relocate
             refresh_hits += kube.refresh_hits
-            model.notes += [f"qm.ini {s}: not modelled" for s in kube.ini_not_modelled]
         for conf in ems:
-            try:
-                imported = import_ems(
-                    store,
-                    tibemsd=conf.path,
-                    server=conf.server,
-                    topics=None,
-                    routes=None,
-                    durables=None,
-                    encoding=encoding,
-                    within=conf.root,
-                )
-            except InputError as exc:
-                model.errors.append(exc)
-                model.import_errors += import_error(exc, conf.path)
-                continue
-            for key, line in imported.unknown_keys:
-                model.import_errors.append(
-                    finding(
-                        find_rule("EMS_CONFIG_KEY_UNKNOWN"),
-                        f"{conf.path} has a member {clip(key)!r} that server {imported.server} does not know: it "
-                        "ignores it without a word.",
-                        [FileRef(str(conf.path), line)],
-                        nodes=[imported.server],
-                    )
-                )
+            _import_ems_file(store, conf, encoding, model)
         for script in mqsc:
-            try:
-                done = import_mqsc(
-                    store, [script], inserts={}, encoding=encoding, empty=lambda p: model.empty.append(str(p))
-                )
-            except InputError as exc:
-                model.errors.append(exc)
-                model.import_errors += import_error(exc, script.path)
-                continue
-            for result in done:
-                found, hits = scan_script(
-                    read_text_file(script.path, encoding), file=result.file, qmgr=result.node
-                )
-                model.import_errors += found
-                refresh_hits += hits
+            refresh_hits += _import_script(store, script, encoding, model)
         model.topology = store.topology()
     model.import_errors += refresh_findings(refresh_hits, model.topology)
     if relocate:
@@ -176,6 +140,77 @@ def read_files(paths: Sequence[str | Path], encoding: str | None = None) -> File
 
         model.topology = relocated_topology(model.topology, relocate)
     return model
+
+
+def _import_yaml(store: Store, estate: Estate, model: FileModel) -> KubeImport:
+    """The YAML's queue managers: a failing file is a finding, an unrendered placeholder refuses the call."""
+    from mqctl.services.kube import KubeImport, import_estate
+
+    model.notes += estate_notes(estate)
+    kube = KubeImport(estate)
+    model.autoconfig = [qm.name for qm in estate.queue_managers if qm.autoconfig]
+    try:
+        import_estate(store, estate, synthetic=True, into=kube)
+    except InputError as exc:
+        if exc.file is None:  # refused outright: an unrendered placeholder
+            raise
+        model.errors.append(exc)
+        model.import_errors += import_error(exc, Path(exc.file))
+    model.import_errors += kube.findings
+    model.notes += [f"qm.ini {s}: not modelled" for s in kube.ini_not_modelled]
+    return kube
+
+
+def _import_ems_file(store: Store, conf: EmsFile, encoding: str | None, model: FileModel) -> None:
+    """One EMS server's files: a failure, or a member the server ignores silently, is a finding, not an end."""
+    try:
+        imported = import_ems(
+            store,
+            tibemsd=conf.path,
+            server=conf.server,
+            topics=None,
+            routes=None,
+            durables=None,
+            encoding=encoding,
+            within=conf.root,
+        )
+    except InputError as exc:
+        model.errors.append(exc)
+        model.import_errors += import_error(exc, conf.path)
+        return
+    for key, line in imported.unknown_keys:
+        model.import_errors.append(
+            finding(
+                find_rule("EMS_CONFIG_KEY_UNKNOWN"),
+                f"{conf.path} has a member {clip(key)!r} that server {imported.server} does not know: it "
+                "ignores it without a word.",
+                [FileRef(str(conf.path), line)],
+                nodes=[imported.server],
+            )
+        )
+
+
+def _import_script(
+    store: Store, script: MqscFile, encoding: str | None, model: FileModel
+) -> list[RefreshHit]:
+    """One MQSC file imported alone (a failure is its own finding); its REFRESH hits go to the whole model."""
+    from mqctl.formats.text_io import read_text_file
+    from mqctl.services.script_rules import scan_script
+
+    try:
+        done = import_mqsc(
+            store, [script], inserts={}, encoding=encoding, empty=lambda p: model.empty.append(str(p))
+        )
+    except InputError as exc:
+        model.errors.append(exc)
+        model.import_errors += import_error(exc, script.path)
+        return []
+    hits: list[RefreshHit] = []
+    for result in done:
+        found, more = scan_script(read_text_file(script.path, encoding), file=result.file, qmgr=result.node)
+        model.import_errors += found
+        hits += more
+    return hits
 
 
 def _check_rendered(path: Path, encoding: str | None) -> None:
@@ -190,8 +225,10 @@ def _check_rendered(path: Path, encoding: str | None) -> None:
 
 
 def estate_notes(estate: object) -> list[str]:
-    """The YAML's documents not modelled, named: kinds skipped (counted), ConfigMaps/Secrets nothing mounts."""
+    """The YAML's documents not modelled, named: kinds skipped (counted), ConfigMaps/Secrets nothing mounts,
+    the Secrets' items mounted (never read)."""
     from mqctl.formats.kube import Estate
+    from mqctl.services.kube import secret_notes
 
     assert isinstance(estate, Estate)
     notes = []
@@ -199,7 +236,7 @@ def estate_notes(estate: object) -> list[str]:
         kinds = ", ".join(f"{n} {k}" for k, n in sorted(estate.skipped.items()))
         notes.append(f"{sum(estate.skipped.values())} YAML document(s) of other kinds skipped: {kinds}")
     notes += [f"{what} is mounted by no QueueManager: not applied" for what in estate.unmounted]
-    return notes
+    return notes + secret_notes(estate)
 
 
 def import_error(exc: InputError, path: Path) -> list[Finding]:

@@ -1,5 +1,5 @@
 """Kubernetes YAML applied to a store: each queue manager's qm.ini fragments and MQSC items, through the
-one MQSC path (``services.formats.runmqsc``) that ``import mqsc`` and ``validate --file`` use.
+one MQSC path (``services.runmqsc``) that ``import mqsc`` and ``validate --file`` use.
 
 What the container does at every start, in its order (docs/semantics.md, "Kubernetes YAML"): the
 ``AutoCluster`` stanza makes the queue manager a full repository of its uniform cluster when it is named
@@ -10,6 +10,11 @@ as many empty lines as stand before it in the file, which MQSC ignores); inside 
 position is the scalar's start.
 
 Findings of the auto-configuration (docs/rules.md MQC034–MQC038) are returned beside the model.
+
+A Secret's items are never read (``items_read``): the door runs on untrusted input (a pull request's
+overlay, rendered where the Secrets' values are at hand), and whatever a Secret's MQSC or qm.ini put in
+the model — a definition, an insert variable's value — every output would show (diff, display,
+findings). Its mounts are checked; its items are named as not read (``secret_notes``).
 """
 
 from __future__ import annotations
@@ -26,7 +31,8 @@ from mqctl.domain.model import Topology
 from mqctl.domain.validation import FileRef, Finding, find_rule, finding
 from mqctl.formats.kube import Estate, Ini, Item, QueueManagerSpec, check_rendered, parse_ini, read_estate
 from mqctl.formats.text_io import read_text_file, read_text_stream
-from mqctl.services.formats import FileResult, runmqsc
+from mqctl.services.file_doors import FileResult
+from mqctl.services.runmqsc import runmqsc
 from mqctl.services.script_rules import RefreshHit, scan_script
 from mqctl.store.repository import Store
 
@@ -57,8 +63,8 @@ def yaml_files(paths: Sequence[Path | str]) -> list[str]:
 
 def yaml_names(paths: Sequence[Path | str]) -> dict[str, str | None]:
     """``yaml_files`` -> the queue manager named with ``QM1=PATH`` (for an Ansible commands file)."""
+    from mqctl.formats.file_names import named_path
     from mqctl.formats.walk import files_under
-    from mqctl.services.formats import named_path
 
     out: dict[str, str | None] = {}
     for item in paths:
@@ -105,11 +111,27 @@ def read_estate_files(
     return read_estate(read_sources(files, encoding), given)
 
 
+def items_read(items: Sequence[Item]) -> list[Item]:
+    """The items whose text is read: a ConfigMap's, not a Secret's (the module docstring says why)."""
+    return [item for item in items if not item.secret]
+
+
+def secret_notes(estate: Estate) -> list[str]:
+    """One line per Secret item a queue manager mounts: named, not read."""
+    return [
+        f"{qm.name} mounts {item.label} ({item.file}:{item.line}): not read, as no Secret's value is "
+        "(what it defines would show in mqctl's outputs)"
+        for qm in estate.queue_managers
+        for item in [*qm.ini, *qm.mqsc]
+        if item.secret
+    ]
+
+
 def import_estate(
     store: Store, estate: Estate, *, synthetic: bool = False, into: KubeImport | None = None
 ) -> KubeImport:
-    """Apply every queue manager of ``estate`` (one transaction is the caller's); the first error stops it
-    (an ``InputError`` at the YAML position, a Secret's text never in it).
+    """Apply every queue manager of ``estate`` (one transaction is the caller's) but its Secrets' items
+    (``items_read``); the first error stops it (an ``InputError`` at the YAML position).
 
     ``synthetic`` (validate, diff: models read back in memory) gives a non-block scalar's statements lines
     of their own far past the file's end, put back at the scalar's start by ``relocated``; without it (a
@@ -119,8 +141,8 @@ def import_estate(
     spare = SYNTHETIC_BASE
     for qm in estate.queue_managers:
         ini = Ini()
-        for item in qm.ini:
-            check_rendered(item.text, item.where, secret=item.label if item.secret else None)
+        for item in items_read(qm.ini):
+            check_rendered(item.text, item.where)
             parse_ini(item.text, ini)
             out.findings += _ini_findings(item, ini)
             ini.problems.clear()
@@ -130,7 +152,8 @@ def import_estate(
         if auto is not None and auto.cluster:
             inserts["AUTOCL"] = auto.cluster
         started = _start(store, qm, ini)
-        if started.run.read or not qm.mqsc:  # a row for what it did, or for a queue manager with no MQSC
+        mqsc = items_read(qm.mqsc)
+        if started.run.read or not mqsc:  # a row for what it did, or for a queue manager with no MQSC
             out.results.append(started)
         for hidden, kept in qm.shadowed:
             out.findings.append(
@@ -142,8 +165,8 @@ def import_estate(
                     nodes=[qm.name],
                 )
             )
-        for item in qm.mqsc:
-            check_rendered(item.text, item.where, mqsc=True, secret=item.label if item.secret else None)
+        for item in mqsc:
+            check_rendered(item.text, item.where, mqsc=True)
             if qm.autoconfig:
                 out.findings += _autoconfig_findings(qm, item, inserts)
             found, hits = scan_script(item.text, file=item.file, qmgr=qm.name, locate=item.yaml_line)
@@ -171,7 +194,7 @@ def _start(store: Store, qm: QueueManagerSpec, ini: Ini) -> FileResult:
     text = ""
     file = qm.file
     if auto is not None and auto.cluster and qm.name in auto.full_repositories():
-        source = next((i for i in qm.ini), None)
+        source = next(iter(items_read(qm.ini)), None)
         line = auto.line if source is None or source.first_line is None else source.first_line + auto.line - 1
         file = source.file if source is not None else qm.file
         text = "\n" * (line - 1) + f"ALTER QMGR REPOS('{auto.cluster}')\n"
@@ -183,16 +206,9 @@ def _start(store: Store, qm: QueueManagerSpec, ini: Ini) -> FileResult:
 
 
 def _located(exc: MqctlError, item: Item, base: int) -> InputError:
-    """The error at its place in the YAML file; about a Secret's text, without the text."""
+    """The error at its place in the YAML file."""
     line = None if exc.line is None else exc.line - base + 1
     at_line, at_column = item.locate(line, exc.column)
-    if item.secret:
-        return InputError(
-            f"{item.label}: an MQSC statement is refused (the details are not shown: they would quote a "
-            "Secret's value)",
-            file=item.file,
-            line=at_line,
-        )
     return InputError(
         exc.message, obj=exc.obj, attribute=exc.attribute, file=item.file, line=at_line, column=at_column
     )
@@ -213,7 +229,7 @@ def _ini_findings(item: Item, ini: Ini) -> list[Finding]:
 
 def _autoconfig_findings(qm: QueueManagerSpec, item: Item, inserts: dict[str, str]) -> list[Finding]:
     """DEFINE without REPLACE, lines runmqsc refuses, ``+NAME+`` where MQ does not expand it."""
-    from mqctl.formats.mqsc.lexer import _INSERT, split_commands
+    from mqctl.formats.mqsc.lexer import INSERT, split_commands
     from mqctl.formats.mqsc.parser import parse_command
 
     out: list[Finding] = []
@@ -234,7 +250,7 @@ def _autoconfig_findings(qm: QueueManagerSpec, item: Item, inserts: dict[str, st
                 finding(
                     find_rule("DEFINE_WITHOUT_REPLACE"),
                     f"{label}: DEFINE {command.noun}"
-                    + (f"({command.name.text})" if command.name is not None and not item.secret else "")
+                    + (f"({command.name.text})" if command.name is not None else "")
                     + f" has no REPLACE, but {qm.name}'s container applies it at every start: from the "
                     "second start on it fails, as the object exists.",
                     where,
@@ -242,16 +258,15 @@ def _autoconfig_findings(qm: QueueManagerSpec, item: Item, inserts: dict[str, st
                 )
             )
         if "+" in logical.text:
-            out += _inserts_not_expanded(qm, item, command, _INSERT, inserts)
+            out += _inserts_not_expanded(qm, item, command, INSERT, inserts)
     return out
 
 
 def _rejected(qm: QueueManagerSpec, item: Item, where: list[FileRef], exc: MqctlError) -> Finding:
-    why = "" if item.secret else f" ({exc.message})"
     return finding(
         find_rule("AUTOCONFIG_REJECTED_LINE"),
-        f"{item.label}: runmqsc refuses this line{why}; MQSC comments start with *. Applied at start, "
-        f"it stops {qm.name} from starting.",
+        f"{item.label}: runmqsc refuses this line ({exc.message}); MQSC comments start with *. Applied at "
+        f"start, it stops {qm.name} from starting.",
         where,
         nodes=[qm.name],
     )

@@ -1,52 +1,34 @@
 """Captures of DISPLAY output into the store: definitions into the model, the rest as observations.
 
-ADMIN and API subscriptions, topic objects (DISPLAY TOPIC) and the queue manager's attributes (DISPLAY
-QMGR) become edit values (``Define``, ``Alter``) made through the one edit service (``services.edit``),
-by the same domain rules as every other door; an error is placed at the capture's block. Proxy
-subscriptions, cluster topics and queue managers, hierarchy relations, channel and subscription
-statuses are observations: the capture of a queue manager replaces its previous one. Everything else is
-counted by what it is. The caller's one transaction holds it all: any error changes nothing.
+The format reads the files and says what their blocks are (``formats.display.files``, ``.edits``): ADMIN
+and API subscriptions, topic objects and the queue manager's attributes as edit values (``Define``,
+``Alter``), made here through the one edit service (``services.edit``) by the same domain rules as every
+other door, an error placed at the capture's block; proxy subscriptions, cluster topics and queue
+managers, hierarchy relations, channel and subscription statuses as observations: the capture of a queue
+manager replaces its previous one. The caller's one transaction holds it all: any error changes nothing.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from enum import StrEnum
+from datetime import datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from mqctl.domain.errors import InputError
-from mqctl.domain.model import Dialect, SubScope, Subscription, SubType, TopicObject, WSchema
-from mqctl.domain.names import check_ems_server_name, check_mq_name
-from mqctl.domain.objects import attributes, topic_objects
-from mqctl.domain.objects.edits import Alter, Define, Edit, Kind
+from mqctl.domain.model import Dialect, Subscription
+from mqctl.domain.objects.edits import Define, Edit
 from mqctl.domain.objects.kinds import rules_for
-from mqctl.domain.objects.text import parse_enum
-from mqctl.domain.observed import OBSERVED_KINDS, PROXY, NodeCapture, Observation
-from mqctl.formats import sniff
-from mqctl.formats._located import locate
-from mqctl.formats.display import Block, Capture
-from mqctl.formats.display import read_captures as read_file_captures
-from mqctl.formats.display.ems import DURABLE, ROUTE
-from mqctl.formats.text_io import read_text_file
-from mqctl.formats.walk import files_under
+from mqctl.domain.observed import NodeCapture
+from mqctl.domain.suggest import did_you_mean
+from mqctl.formats.display import Capture
+from mqctl.formats.display.edits import CaptureContent, Origin, ems_content, mq_content
+from mqctl.formats.display.ems import is_ems_capture
+from mqctl.formats.display.files import read_capture_files
 from mqctl.services.edit import edit
-from mqctl.store.observed import captured_at, load_captures, save_capture
+from mqctl.store.observed import captured_at, captured_nodes, load_captures, save_capture
 from mqctl.store.repository import Store
-
-E = TypeVar("E", bound=StrEnum)
-
-_NAME_OF = {
-    "PROXY": "SUB",
-    "TCLUSTER": "TOPIC",
-    "CLUSQMGR": "CLUSQMGR",
-    "PUBSUB": "QMNAME",
-    "CHSTATUS": "CHANNEL",
-    "SBSTATUS": "SUB",
-    "TPSTATUS": "TOPICSTR",
-}
 
 
 @dataclass
@@ -89,101 +71,6 @@ class DisplayImport:
         }
 
 
-def _when(capture: Capture, at: datetime | None, path: Path) -> datetime:
-    """The output's own time, else ``--at``, else the file's modification time (UTC)."""
-    if capture.captured_at is not None:
-        return capture.captured_at.astimezone(UTC)
-    if at is not None:
-        return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
-    try:
-        return datetime.fromtimestamp(path.stat().st_mtime, UTC)
-    except OSError:
-        return datetime.now(UTC)
-
-
-NOT_CAPTURES = frozenset(
-    [
-        ".md",
-        ".rst",
-        ".sh",
-        ".bash",
-        ".ksh",
-        ".bat",
-        ".cmd",
-        ".ps1",
-        ".py",
-        ".mqsc",
-        ".in",
-        ".tst",
-        ".yaml",
-        ".yml",
-        ".conf",
-        ".ini",
-        ".properties",
-        ".xml",
-        ".html",
-        ".pdf",
-        ".zip",
-        ".gz",
-    ]
-)
-"""Files of a folder that are not captures by their name (scripts, notes, configuration), skipped."""
-_NOT_CAPTURE_NAMES = ("README", "LICENSE", "NOTICE", "CHANGELOG", "MAKEFILE")
-
-
-def _not_a_capture_name(path: Path) -> bool:
-    return path.suffix.lower() in NOT_CAPTURES or path.stem.upper() in _NOT_CAPTURE_NAMES
-
-
-@dataclass
-class ReadCaptures:
-    """Every capture of the files named, read and checked before the store is touched."""
-
-    captures: list[tuple[Capture, datetime]]
-    skipped_files: list[str]
-    """Files of the folders named that are not captures by their name (README, scripts, MQSC)."""
-
-
-def read_captures(
-    paths: list[Path], *, qmgr: str | None, at: datetime | None, encoding: str | None = None
-) -> ReadCaptures:
-    """Every file (and every file of the folders named, but those that are not captures by their name)
-    read and checked; a file named is always read."""
-    out = []
-    files: list[Path] = []
-    skipped: list[str] = []
-    for path in paths:
-        if path.is_dir():
-            # files_under: a link out of the folder is refused, never read
-            for p in sorted(p for p in files_under(path) if not p.name.startswith(".")):
-                if _not_a_capture_name(p):
-                    skipped.append(str(p))
-                else:
-                    files.append(p)
-        elif path.is_file():
-            files.append(path)
-        else:
-            raise InputError("no such file or folder", file=str(path))
-    for path in files:
-        text = read_text_file(path, encoding)
-        try:
-            captures = read_file_captures(text, file=str(path), qmgr=qmgr)
-        except InputError as err:
-            err.message += sniff.hint(text, sniff.DISPLAY)  # an MQSC script: runmqsc or import mqsc
-            raise
-        for capture in captures:
-            try:
-                if _is_ems(capture):
-                    check_ems_server_name(capture.qmgr)
-                else:
-                    check_mq_name(capture.qmgr, "qmgr")
-            except InputError as err:
-                line, column = capture.qmgr_at
-                raise locate(err, file=capture.file, line=line, column=column) from None
-            out.append((capture, _when(capture, at, path)))
-    return ReadCaptures(out, skipped)
-
-
 def import_display(
     store_url: str,
     paths: list[Path],
@@ -197,7 +84,7 @@ def import_display(
     queue manager's capture brought and the files skipped by their name."""
     from mqctl.services.store_access import transaction
 
-    found = read_captures(paths, qmgr=qmgr, at=at, encoding=encoding)
+    found = read_capture_files(paths, qmgr=qmgr, at=at, encoding=encoding)
     grouped: dict[str, list[tuple[Capture, datetime]]] = {}
     for capture, when in found.captures:
         grouped.setdefault(capture.qmgr, []).append((capture, when))
@@ -206,14 +93,9 @@ def import_display(
     return results, found.skipped_files
 
 
-def _is_ems(capture: Capture) -> bool:
-    """A tibemsadmin session (``formats.display.ems``): its blocks are routes and durables."""
-    return ROUTE in capture.commands or DURABLE in capture.commands
-
-
 def _import_node(store: Store, name: str, parts: list[tuple[Capture, datetime]]) -> DisplayImport:
     ref = store.node(name)
-    if any(_is_ems(c) for c, _ in parts):
+    if any(is_ems_capture(c) for c, _ in parts):
         return _import_ems_node(store, name, parts)
     if ref is not None and ref.dialect is not Dialect.MQ:
         capture = parts[0][0]
@@ -224,81 +106,65 @@ def _import_node(store: Store, name: str, parts: list[tuple[Capture, datetime]])
             line=capture.qmgr_at[0],
             column=capture.qmgr_at[1],
         )
-    result = DisplayImport(
-        name,
-        [c.file for c, _ in parts],
-        max(when for _, when in parts),
-        [],
-        ref is not None,
-    )
-    observations: list[Observation] = []
-    taken = _Definitions()
-    for capture, _ in parts:
-        for kind in capture.commands:
-            if kind not in result.commands:
-                result.commands.append(kind)
-        result.not_read.update(capture.others)
-        result.skipped_lines += capture.skipped
-        for block in capture.blocks:
-            _take(capture, block, result, observations, taken)
-    edits, origins = taken.edits()
+    content = mq_content(c for c, _ in parts)
+    result = _result(name, parts, content, in_model=ref is not None)
+    edits, origins = content.edits()
     if _newer_kept(store, result) or ref is None:
         _check(edits, origins)  # definitions that do not enter the model are still judged
         if not result.kept:
             return result
-        result.not_imported.update(
-            {k: v for k, v in (("subscriptions", len(taken.subs)), ("definitions", len(taken.objects))) if v}
-        )
+        left_out = {"subscriptions": len(content.subs), "definitions": len(content.objects)}
+        result.not_imported.update({k: v for k, v in left_out.items() if v})
     elif edits:
-        edit(store, name, edits, place=lambda index, err: _placed(err, origins[index]))
-    save_capture(
-        store,
-        NodeCapture(name, result.captured_at, ", ".join(result.files), tuple(result.commands), observations),
-    )
+        edit(store, name, edits, place=lambda index, err: origins[index].place(err))
+    _save(store, result, content)
     return result
 
 
 def _import_ems_node(store: Store, name: str, parts: list[tuple[Capture, datetime]]) -> DisplayImport:
-    """An EMS server's tibemsadmin session: routes and durables are observations, nothing enters the
-    model (``show durables`` lacks the selector and no-local of a static durable: ``durables.conf``,
-    read by ``import ems``, stays the definition; docs/observed.md)."""
+    """An EMS server's tibemsadmin sessions: observations only (``formats.display.edits.ems_content``)."""
     ref = store.node(name)
     for capture, _ in parts:
-        if not _is_ems(capture) or (ref is not None and ref.dialect is not Dialect.EMS):
-            what = "a queue manager in the model" if _is_ems(capture) else "an EMS server"
+        if not is_ems_capture(capture) or (ref is not None and ref.dialect is not Dialect.EMS):
+            what = "a queue manager in the model" if is_ems_capture(capture) else "an EMS server"
             raise InputError(
-                f"is {what}, not the server of this {'session' if _is_ems(capture) else 'output'}",
+                f"is {what}, not the server of this {'session' if is_ems_capture(capture) else 'output'}",
                 obj=f"server {name}",
                 file=capture.file,
                 line=capture.qmgr_at[0],
                 column=capture.qmgr_at[1],
             )
-    result = DisplayImport(name, [c.file for c, _ in parts], max(w for _, w in parts), [], ref is not None)
-    observations: list[Observation] = []
-    for capture, _ in parts:
-        for kind in capture.commands:
-            if kind not in result.commands:
-                result.commands.append(kind)
-        result.not_read.update(capture.others)
-        result.skipped_lines += capture.skipped
-        routes = {b.attrs["ROUTE"] for b in capture.blocks if b.kind == ROUTE}
-        for block in capture.blocks:
-            attrs = dict(block.attrs)
-            if block.kind == ROUTE:
-                key = attrs["ROUTE"]
-            else:
-                key = f"{attrs['TOPIC']}:{attrs['DURABLE']}"
-                # a route's durable is named after the server at the other end of the route
-                attrs["ROUTED"] = "YES" if attrs["DURABLE"] in routes else "NO"
-            observations.append(Observation(block.kind, key, attrs, block.line))
-            result.observations[block.kind] += 1
-    if _newer_kept(store, result):
-        return result
-    save_capture(
-        store,
-        NodeCapture(name, result.captured_at, ", ".join(result.files), tuple(result.commands), observations),
-    )
+    content = ems_content(c for c, _ in parts)
+    result = _result(name, parts, content, in_model=ref is not None)
+    if not _newer_kept(store, result):
+        _save(store, result, content)
     return result
+
+
+def _result(
+    name: str, parts: list[tuple[Capture, datetime]], content: CaptureContent, *, in_model: bool
+) -> DisplayImport:
+    return DisplayImport(
+        name,
+        [c.file for c, _ in parts],
+        max(when for _, when in parts),
+        content.commands,
+        in_model,
+        subscriptions=content.subscriptions,
+        topics=content.topics,
+        qmgr_attributes=content.qmgr_attributes,
+        observations=content.observed,
+        not_read=content.not_read,
+        skipped_lines=content.skipped_lines,
+    )
+
+
+def _save(store: Store, result: DisplayImport, content: CaptureContent) -> None:
+    """The node's capture replaces its previous one."""
+    capture = NodeCapture(
+        result.qmgr, result.captured_at, ", ".join(result.files), tuple(result.commands), content.observations
+    )
+    save_capture(store, capture)
 
 
 def _newer_kept(store: Store, result: DisplayImport) -> bool:
@@ -309,168 +175,14 @@ def _newer_kept(store: Store, result: DisplayImport) -> bool:
     return not result.kept
 
 
-@dataclass(frozen=True, slots=True)
-class _Origin:
-    """Where an edit came from: its block, and the keyword an error without one is placed at."""
-
-    file: str
-    block: Block
-    fallback: str | None = None
-
-
-@dataclass
-class _Definitions:
-    """The edits a capture makes, each with its origin: the objects' own definitions (topic objects,
-    queue manager attributes) first, as their subscriptions may name them, then the subscriptions."""
-
-    objects: list[tuple[Edit, _Origin]] = field(default_factory=list)
-    subs: list[tuple[Edit, _Origin]] = field(default_factory=list)
-
-    def edits(self) -> tuple[list[Edit], list[_Origin]]:
-        both = self.objects + self.subs
-        return [e for e, _ in both], [o for _, o in both]
-
-
-def _take(
-    capture: Capture,
-    block: Block,
-    result: DisplayImport,
-    observations: list[Observation],
-    taken: _Definitions,
-) -> None:
-    kind, attrs = block.kind, block.attrs
-    if kind == "SUB":
-        subtype = attrs.get("SUBTYPE", "ADMIN").upper()
-        if subtype == PROXY:
-            kind = PROXY
-        else:
-            sub = _subscription(capture, block, subtype)
-            taken.subs.append((Define(sub, replace=True, observed=True), _Origin(capture.file, block, "SUB")))
-            result.subscriptions[str(sub.subtype)] += 1
-            return
-    if kind in OBSERVED_KINDS:
-        observations.append(Observation(kind, attrs.get(_NAME_OF[kind], ""), attrs, block.line))
-        result.observations[kind] += 1
-        return
-    if kind == "TOPIC":
-        if topic_objects.is_system(attrs["TOPIC"]):
-            result.not_read["SYSTEM topic objects"] += 1
-            return
-        taken.objects.append((Define(_topic(capture, block), replace=True), _Origin(capture.file, block)))
-        result.topics += 1
-        return
-    if kind == "QMGR":
-        changes = _qmgr_changes(capture, block)
-        if changes:
-            taken.objects.append((Alter(Kind.NODE, capture.qmgr, changes), _Origin(capture.file, block)))
-            result.qmgr_attributes += len(changes)
-
-
-def _text(attr: attributes.Attribute, block: Block, file: str) -> object:
-    """A DISPLAY value as the model holds it: an enumeration's member, a text without MQ's padding."""
-    text = block.attrs[attr.keyword]
-    enum = attr.enum
-    if enum is not None:
-        try:
-            return parse_enum(enum, text, "", attr.keyword)
-        except InputError as err:
-            err.obj = None
-            line, column = block.at(attr.keyword)
-            raise locate(err, file=file, line=line, column=column) from None
-    if attr.choices:
-        return text.upper()  # PSMODE(enabled): the domain judges the value
-    return text if attr.field in ("topicstr", "parent") else text.rstrip(" ")
-
-
-def _topic(capture: Capture, block: Block) -> TopicObject:
-    """A DISPLAY TOPIC block as the object's definition (DEFINE REPLACE: what it does not show is the
-    default), its attributes those of the model's one table."""
-    topic = TopicObject(node=capture.qmgr, name=block.attrs["TOPIC"], topicstr="")
-    for attr in attributes.TOPIC:
-        if block.attrs.get(attr.keyword, "") != "":
-            setattr(topic, attr.field, _text(attr, block, capture.file))
-    return topic
-
-
-def _qmgr_changes(capture: Capture, block: Block) -> dict[str, object]:
-    """A DISPLAY QMGR block's modelled attributes (the model's one table) that it shows a value of."""
-    return {
-        attr.field: _text(attr, block, capture.file)
-        for attr in attributes.NODE
-        if block.attrs.get(attr.keyword, "") != ""
-    }
-
-
-def _placed(err: InputError, origin: _Origin) -> InputError:
-    """The domain's refusal at the keyword it names in the block, else where the block (or its
-    ``fallback`` keyword) stands: positions are the capture file's."""
-    block = origin.block
-    keyword = (err.attribute or origin.fallback or "").upper()
-    if keyword not in block.attrs:
-        keyword = origin.fallback or ""
-    known = keyword in block.attrs or keyword == origin.fallback
-    line, column = block.at(keyword) if known else (block.line, block.column)
-    return locate(err, file=origin.file, line=line, column=column)
-
-
-def _check(edits: list[Edit], origins: list[_Origin]) -> None:
+def _check(edits: list[Edit], origins: list[Origin]) -> None:
     """The definitions of a capture that do not enter the model, judged by their kind's rules."""
     for one, origin in zip(edits, origins, strict=True):
         if isinstance(one, Define):
             try:
                 rules_for(one.kind, Dialect.MQ).check(one.obj, Dialect.MQ)
             except InputError as err:
-                raise _placed(err, origin) from None
-
-
-def _enum(enum: type[E], block: Block, keyword: str, default: E, file: str) -> E:
-    text = block.attrs.get(keyword, "")
-    if not text or text == default.value:  # the common case, without a lookup
-        return default
-    text = text.upper()
-    try:
-        return enum(text)
-    except ValueError:
-        line, column = block.at(keyword)
-        allowed = "|".join(m.value for m in enum)
-        raise InputError(
-            f"{text!r} is not one of {allowed}", attribute=keyword, file=file, line=line, column=column
-        ) from None
-
-
-def _subscription(capture: Capture, block: Block, subtype: str) -> Subscription:
-    """A DISPLAY SUB block (ADMIN or API) as the subscription it shows: TOPICSTR resolved (``Define``'s
-    ``observed``), a TOPICOBJ of MQ's predefined objects left out."""
-    a = block.attrs
-    file = capture.file
-    if subtype not in ("ADMIN", "API"):
-        line, column = block.at("SUBTYPE")
-        raise InputError(
-            f"{subtype!r} is not one of ADMIN|API|PROXY",
-            attribute="SUBTYPE",
-            file=file,
-            line=line,
-            column=column,
-        )
-    topicobj = a.get("TOPICOBJ", "")
-    if topic_objects.is_system(topicobj):
-        topicobj = ""
-    return Subscription(
-        capture.qmgr,
-        a.get("SUB", "") or a.get("SUBID", ""),
-        a["TOPICSTR"],
-        selector=a.get("SELECTOR") or None,
-        durable=a.get("DURABLE", "YES").upper() != "NO",
-        subscope=_enum(SubScope, block, "SUBSCOPE", SubScope.ALL, file),
-        wschema=_enum(WSchema, block, "WSCHEMA", WSchema.TOPIC, file),
-        dest=a.get("DEST", ""),
-        destqmgr=a.get("DESTQMGR", ""),
-        topicobj=topicobj,
-        source_file=file,
-        source_line=block.line,
-        subtype=SubType.API if subtype == "API" else SubType.ADMIN,
-        subid=a.get("SUBID", ""),
-    )
+                raise origin.place(err) from None
 
 
 # --- display observed --------------------------------------------------------------------------------
@@ -493,7 +205,9 @@ def observed(store: Store, qmgr: str | None = None) -> list[dict[str, Any]]:
         for c in load_captures(store, None if qmgr is None else [qmgr])
     ]
     if qmgr is not None and not found and store.node(qmgr) is None:
-        raise InputError(f"no such queue manager {qmgr}", attribute="--qmgr")
+        # the nearest among the names the filter takes: the model's nodes and the nodes captured
+        near = did_you_mean(qmgr, [*store.node_names(), *captured_nodes(store)])
+        raise InputError(f"no such queue manager {qmgr}{near}", attribute="--qmgr")
     return found
 
 

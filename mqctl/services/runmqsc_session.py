@@ -29,7 +29,7 @@ from mqctl.formats.mqsc.vocabulary import (
 )
 
 if TYPE_CHECKING:
-    from mqctl.services.formats import FileResult
+    from mqctl.services.file_doors import FileResult
     from mqctl.store.repository import Store
 
 PROMPT_FILE = "<prompt>"
@@ -66,7 +66,7 @@ def run_command(
     store: Store, qmgr: str, text: str, *, inserts: Mapping[str, str], create: bool
 ) -> FileResult:
     """One command typed at the prompt, applied as a one-command script (refused whole on an error)."""
-    from mqctl.services.formats import runmqsc
+    from mqctl.services.runmqsc import runmqsc
 
     return runmqsc(
         store, qmgr, text, file=PROMPT_FILE, inserts=inserts, create=create, continue_on_error=False

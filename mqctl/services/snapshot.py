@@ -78,7 +78,7 @@ def _at(file: str, row: int, label: str, key: str, exc: InputError) -> InputErro
     subject = exc.obj
     if subject is not None and subject.split(" ", 1)[-1] == key:
         subject = None
-    detail = InputError(exc.message, obj=subject, attribute=exc.attribute).one_line()
+    detail = InputError(exc.message, obj=subject, attribute=exc.attribute).plain_line()
     return type(exc)(detail, obj=f"snapshot {file} row {row}: {label}")
 
 

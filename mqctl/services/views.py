@@ -13,6 +13,8 @@ from mqctl.domain.errors import InputError
 from mqctl.store import read_models
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from mqctl.domain.model import Topology
     from mqctl.domain.tree_view import TreeView
     from mqctl.store.repository import Store
@@ -26,9 +28,12 @@ TOPIC_TABLE_ALL = read_models.TOPIC_TABLE_ALL
 
 
 def require_node(store: Store, node: str | None, what: str = QMGR, option: str = "--qmgr") -> None:
-    """A node named as a filter must exist: "no such queue manager NOSUCH", exit 2 (as explain does)."""
+    """A node named as a filter must exist: "no such queue manager NOSUCH; did you mean QM1?", exit 2
+    (as explain does). The nearest are among every node, the names the filter takes."""
     if node is not None and store.node(node) is None:
-        raise InputError(f"no such {what} {node}", attribute=option)
+        from mqctl.domain.suggest import did_you_mean
+
+        raise InputError(f"no such {what} {node}{did_you_mean(node, store.node_names())}", attribute=option)
 
 
 def display_nodes(store: Store, pattern: str, exact: bool) -> list[dict[str, Any]]:
@@ -96,9 +101,41 @@ def diagram_topology(store: Store, topic: str | None) -> Topology:
     return read_models.drawn_topology(store)
 
 
+def graph_topology(
+    store: Store, topic: str | None, *, clusters: Sequence[str] = (), nodes: Sequence[str] = ()
+) -> Topology:
+    """What ``graph`` draws from (``diagram_topology``), after checking the clusters and nodes it is
+    limited to: a cluster no queue manager is a member of, or a name that is no node, is a usage error
+    naming the nearest (exit 2)."""
+    from mqctl.domain.model import node_dialects
+    from mqctl.domain.suggest import did_you_mean
+
+    topology = diagram_topology(store, topic)
+    known = {m.cluster for m in topology.memberships}
+    for cluster in clusters:
+        if cluster not in known:
+            raise InputError(
+                f"no such cluster (no queue manager is a member of it){did_you_mean(cluster, known)}",
+                obj=f"cluster {cluster}",
+                attribute="--cluster",
+            )
+    dialects = node_dialects(topology)
+    for name in nodes:
+        if name not in dialects:
+            raise InputError(
+                f"no such queue manager or EMS server{did_you_mean(name, dialects)}",
+                obj=name,
+                attribute="--node",
+            )
+    return topology
+
+
 def tree_view(store: Store, qmgr: str, topic: str | None) -> TreeView:
     """A queue manager's topic tree, as ``display tree`` shows it: built from its slice of the store (its
-    topic space and subscriptions), not the whole model."""
+    topic space and subscriptions), not the whole model. An unknown name is refused here, where every
+    node's name is at hand for "did you mean" (the slice holds only that one); the domain refuses an
+    EMS server."""
     from mqctl.domain.tree_view import tree_view as view
 
-    return view(read_models.tree_slice(store, qmgr), qmgr, topic)  # the domain names an unknown one
+    require_node(store, qmgr)
+    return view(read_models.tree_slice(store, qmgr), qmgr, topic)

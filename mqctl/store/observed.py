@@ -62,6 +62,12 @@ def captured_at(store: Store, node: str) -> datetime | None:
     return None if found is None else datetime.fromisoformat(found)
 
 
+def captured_nodes(store: Store) -> list[str]:
+    """The nodes a capture is kept of, by name."""
+    c = tables.captures
+    return list(store.conn.execute(select(c.c.node).order_by(c.c.node)).scalars())
+
+
 def load_captures(store: Store, nodes: Iterable[str] | None = None) -> list[NodeCapture]:
     """The captures kept (of ``nodes`` only, when given), by node name, observations in capture order."""
     c, o = tables.captures, tables.observations

@@ -356,7 +356,7 @@ def topic_space(store: Store, qmgr: str) -> Topology:
 
 def tree_slice(store: Store, qmgr: str) -> Topology:
     """What ``display tree --qmgr Q`` shows, and no more: Q's node, its topic space (``topic_space``) and
-    its subscriptions. Empty when Q does not exist (the domain names it)."""
+    its subscriptions. Empty when Q does not exist (``services.views.tree_view`` refuses it first)."""
     ref = store.node(qmgr)
     if ref is None:
         return Topology()

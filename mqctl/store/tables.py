@@ -230,7 +230,7 @@ subscriptions = Table(
     Column("properties", JSON_DOC, nullable=False),
     Column("seq", Integer, nullable=False),
     *source_columns(),
-    Column("subtype", String(8), nullable=False, server_default="ADMIN"),
+    Column("subtype", String(8), nullable=False, server_default=SubType.ADMIN.value),
     Column("subid", Text, nullable=False, server_default=""),
     UniqueConstraint("node_id", "name_key"),
     Index("ix_subscriptions_node_id_topicobj", "node_id", "topicobj"),

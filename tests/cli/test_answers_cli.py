@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.conftest import Result, run_cli
+from tests.helpers import ok
 
 Cli = Callable[..., Result]
 EU = {
@@ -58,11 +59,6 @@ def write(folder: Path, scripts: dict[str, str]) -> Path:
 
 def load(cli: Cli, folder: Path) -> None:
     ok(cli("import", "mqsc", *sorted(str(p) for p in folder.iterdir())))
-
-
-def ok(result: Result, codes: tuple[int, ...] = (0,)) -> Result:
-    assert result.exit_code in codes, (result.stdout[-2000:], result.stderr)
-    return result
 
 
 def by_sub(answer: Any, key: str = "deliveries") -> dict[str, Any]:

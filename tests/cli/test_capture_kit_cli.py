@@ -20,7 +20,7 @@ import pytest
 
 from mqctl.formats.display.commands import CAPTURE_COMMANDS
 from tests.conftest import Result
-from tests.helpers import dump_store
+from tests.helpers import dump_store, ok
 
 Cli = Callable[..., Result]
 
@@ -153,11 +153,6 @@ def fakes(tmp_path: Path) -> dict[str, str]:
         "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
         "FAKE_LOG": str(tmp_path / "log"),
     }
-
-
-def ok(result: Result) -> Result:
-    assert result.exit_code == 0, (result.stdout, result.stderr)
-    return result
 
 
 def model(cli: Cli) -> None:

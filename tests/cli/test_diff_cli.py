@@ -15,6 +15,7 @@ import pytest
 
 from tests.cli.test_validate_cli import check_sarif
 from tests.conftest import Result, run_cli
+from tests.helpers import refused
 from tests.render.mermaid_grammar import parse
 
 Cli = Callable[..., Result]
@@ -61,16 +62,6 @@ def data(result: Result) -> dict[str, Any]:
     value = result.json()
     assert isinstance(value, dict)
     return value
-
-
-def one_line(result: Result, *words: str) -> str:
-    assert result.exit_code == 2, (result.stdout, result.stderr)
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("mqctl: error: "), result.stderr
-    assert "Traceback" not in result.stderr + result.stdout
-    for word in words:
-        assert word in lines[0], lines[0]
-    return lines[0]
 
 
 def test_the_contract_on_two_folders_of_qmname_mqsc_files(tmp_path: Path) -> None:
@@ -198,27 +189,27 @@ def test_every_door_is_a_side(
 
 def test_bad_sides_are_one_line_and_exit_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     good = estate(tmp_path / "good")
-    one_line(diff(str(tmp_path / "nowhere"), str(good)), "nowhere")
-    one_line(diff(str(good)), "two sides")
+    refused(diff(str(tmp_path / "nowhere"), str(good)), "nowhere")
+    refused(diff(str(good)), "two sides")
     corrupt = tmp_path / "snap"
     corrupt.mkdir()
     (corrupt / "manifest.json").write_text("{not json")
-    one_line(diff(str(corrupt), str(good)), "snap")
+    refused(diff(str(corrupt), str(good)), "snap")
     ems = tmp_path / "ems" / "QM1"
     ems.mkdir(parents=True)
     (ems / "tibemsd.conf").write_text("server = QM1\n")
-    one_line(diff(str(good), str(ems / "tibemsd.conf")), "QM1")
-    one_line(diff(f"sqlite:///{tmp_path / 'missing.db'}", str(good)), "missing.db")
+    refused(diff(str(good), str(ems / "tibemsd.conf")), "QM1")
+    refused(diff(f"sqlite:///{tmp_path / 'missing.db'}", str(good)), "missing.db")
     assert not (tmp_path / "missing.db").exists()
-    unreachable = one_line(diff("postgresql+psycopg://u:s3cret@127.0.0.1:1/x", str(good)), "u:***@")
+    unreachable = refused(diff("postgresql+psycopg://u:s3cret@127.0.0.1:1/x", str(good)), "u:***@")
     assert "s3cret" not in unreachable
     broken = estate(tmp_path / "broken", "DEFINE TOPIC(T1) TOPICSTR(\n")
-    one_line(diff(str(good), str(broken)), "QM2.mqsc")
+    refused(diff(str(good), str(broken)), "QM2.mqsc")
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path.parent))
-    one_line(diff("--git", "HEAD:good", str(good)), "git repository")
-    one_line(diff("--git", "nocolon", str(good)), "REV:PATH")
-    one_line(diff(str(good), str(good), "--max-probes", "0"), "--max-probes")
+    refused(diff("--git", "HEAD:good", str(good)), "git repository")
+    refused(diff("--git", "nocolon", str(good)), "REV:PATH")
+    refused(diff(str(good), str(good), "--max-probes", "0"), "--max-probes")
 
 
 def test_probes_from_the_user_and_narrowing(tmp_path: Path) -> None:
@@ -248,7 +239,7 @@ def test_probes_from_the_user_and_narrowing(tmp_path: Path) -> None:
     assert sampled["probes"]["routed"] == 1 and sampled["probes"]["exhaustive"] is False
     assert "sampled" in sampled["probes"]["how"]
     log.write_text('{"topic": "/a"}\n')
-    one_line(diff(str(before), str(after), "--publications", str(log)), "day.jsonl")
+    refused(diff(str(before), str(after), "--publications", str(log)), "day.jsonl")
 
 
 def test_a_parquet_publication_log_is_read_as_the_spark_job_reads_it(tmp_path: Path) -> None:
@@ -279,10 +270,10 @@ def test_a_parquet_publication_log_is_read_as_the_spark_job_reads_it(tmp_path: P
     assert probes(lines) == {("QM3", topic, '{"a": "x", "n": 2}')}
     bad = tmp_path / "bad.parquet"
     pq.write_table(pa.table({"from": ["QM3", None], "topic": [topic, topic]}), bad)
-    one_line(diff(str(before), str(after), "--publications", str(bad)), "bad.parquet", "2")
+    refused(diff(str(before), str(after), "--publications", str(bad)), "bad.parquet", "2")
     corrupt = tmp_path / "corrupt.parquet"
     corrupt.write_bytes(b"PAR1 not really")
-    one_line(diff(str(before), str(after), "--publications", str(corrupt)), "corrupt.parquet", "Parquet")
+    refused(diff(str(before), str(after), "--publications", str(corrupt)), "corrupt.parquet", "Parquet")
 
 
 def test_ci_doc_posts_the_markdown_as_a_review_comment() -> None:

@@ -17,6 +17,7 @@ from mqctl.render.safe_text import json_text
 from mqctl.services.display import FEW_QMGRS
 from mqctl.services.views import TOPIC_TABLE, TOPIC_TABLE_ALL
 from tests.conftest import Result
+from tests.helpers import ok
 
 Cli = Callable[..., Result]
 
@@ -41,11 +42,6 @@ SCRIPTS = {
     "QM6": ["DEFINE TOPIC(SOLO) TOPICSTR('/Sport/Solo') SUB(DISABLED)"],
 }
 CLUSTERS = {"QM1": ["CL1"], "QM2": ["CL1"], "QM3": ["CL1", "CL2"], "QM4": ["CL2"], "QM5": ["CL2"]}
-
-
-def ok(result: Result) -> Result:
-    assert result.exit_code == 0, (result.stdout, result.stderr)
-    return result
 
 
 def estate(cli: Cli) -> None:

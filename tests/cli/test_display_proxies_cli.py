@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from tests.cli.test_observed_cli import DEMO, load, ok
+from tests.cli.test_observed_cli import DEMO, load
 from tests.conftest import Result, run_cli
+from tests.helpers import ok
 from tests.store.test_door_properties import _build, _fresh, mq_commands
 
 Cli = Callable[..., Result]

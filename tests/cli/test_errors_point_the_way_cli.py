@@ -11,22 +11,9 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Result
-from tests.helpers import dump_store
+from tests.helpers import dump_store, ok, refused
 
 Cli = Callable[..., Result]
-
-
-def ok(result: Result) -> Result:
-    assert result.exit_code == 0, (result.stdout[-2000:], result.stderr)
-    return result
-
-
-def refused(result: Result, *parts: str) -> str:
-    assert result.exit_code == 2, (result.stdout[-500:], result.stderr)
-    assert result.stderr.startswith("mqctl: error: ") and result.stderr.count("\n") == 1, result.stderr
-    for part in parts:
-        assert part in result.stderr, result.stderr
-    return result.stderr
 
 
 def estate(cli: Cli) -> None:
@@ -60,6 +47,47 @@ def test_display_proxies_and_capture_kit_name_the_nearest_queue_manager(cli: Cli
     assert not (tmp_path / "kit").exists()
     line = refused(cli("display", "proxies", "--qmgr", "ASIA"), "ASIA --qmgr: no such queue manager")
     assert "did you mean" not in line
+
+
+@pytest.mark.parametrize(
+    ("command", "what"),
+    [
+        ("topic", "queue manager"),
+        ("sub", "queue manager"),
+        ("namelist", "queue manager"),
+        ("channel", "queue manager"),
+        ("membership", "queue manager"),
+        ("route", "EMS server"),
+        ("route-selector", "EMS server"),
+        ("observed", "queue manager"),
+        ("tree", "queue manager"),
+    ],
+)
+def test_a_display_filtered_by_a_mistyped_node_names_the_nearest(cli: Cli, command: str, what: str) -> None:
+    estate(cli)
+    ok(cli("define", "qmgr", "EMS1", "--dialect", "ems"))
+    near, name, option = ("EMS1", "EMS2", "--server") if what == "EMS server" else ("FR1", "FR9", "--qmgr")
+    refused(cli("display", command, "--qmgr", name), f"{option}: no such {what} {name}; did you mean {near}?")
+    # nothing near: no guess
+    line = refused(cli("display", command, "--qmgr", "ASIA"), f"{option}: no such {what} ASIA")
+    assert "did you mean" not in line
+
+
+def test_display_observed_names_the_nearest_captured_queue_manager(cli: Cli, tmp_path: Path) -> None:
+    """A capture is kept of a queue manager the model may not have: its name is one the filter takes."""
+    estate(cli)
+    capture = tmp_path / "NEWYORK.txt"
+    capture.write_text(
+        "     1 : DISPLAY PUBSUB ALL\n"
+        "AMQ8723I: Display pub/sub status details.\n"
+        "   QMNAME(NEWYORK)                         TYPE(LOCAL)\n"
+        "   STATUS(ACTIVE)                          SUBCOUNT(0)\n"
+    )
+    ok(cli("import", "display", str(capture), "--qmgr", "NEWYORK"))
+    refused(
+        cli("display", "observed", "--qmgr", "NEWYROK"),
+        "--qmgr: no such queue manager NEWYROK; did you mean NEWYORK?",
+    )
 
 
 def test_an_empty_node_name_says_a_name_is_needed(cli: Cli) -> None:

@@ -26,6 +26,7 @@ from mqctl.store.topology import load_topology
 from tests.conftest import SHARED, Result, needs_shared
 from tests.domain import ems_builders as ems
 from tests.domain import mq_builders as mq
+from tests.helpers import ok, refused
 
 Cli = Callable[..., Result]
 
@@ -34,11 +35,6 @@ needs_ems = needs_shared("corpus", "ems")
 REASONS = {str(r) for r in Reason}
 WARNINGS = {str(w) for w in WarningCode}
 VIAS = {"cluster", "topichost", "hierarchy", "route"}
-
-
-def ok(result: Result) -> Result:
-    assert result.exit_code == 0, (result.stdout[-2000:], result.stderr)
-    return result
 
 
 def explain_json(cli: Cli, *args: str) -> dict[str, Any]:
@@ -247,14 +243,6 @@ def test_properties_echo_typed_values(cli: Cli) -> None:
 # -- exit codes -------------------------------------------------------------------------------------
 
 
-def bad(result: Result, *words: str) -> None:
-    assert result.exit_code == 2, (result.stdout, result.stderr)
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("mqctl: error: "), result.stderr
-    assert all(w in lines[0] for w in words), lines[0]
-    assert result.stdout == ""
-
-
 def test_exit_codes(cli: Cli) -> None:
     """0 whenever computed (even nobody receives); 2 for bad input; MQ `#` is literal (warning)."""
     ok(cli("define", "qmgr", "QM1"))
@@ -263,21 +251,38 @@ def test_exit_codes(cli: Cli) -> None:
     assert "No subscription receives this publication." in nobody.stdout
     literal = explain_json(cli, "--from", "QM1", "--topic", "/USA/#")
     assert [w["code"] for w in literal["warnings"]] == ["LITERAL_WILDCARD"]
-    bad(cli("explain", "--from", "NOPE", "--topic", "/a"), "NOPE")
-    bad(cli("explain", "--from", "QM1", "--topic", "/a", "--down", "NOPE"), "NOPE")
-    bad(cli("explain", "--from", "EMS1", "--topic", "orders.*"), "wildcard")
-    bad(cli("explain", "--from", "EMS1", "--topic", "orders.>"), "wildcard")
-    bad(cli("explain", "--from", "EMS1", "--topic", "orders..x"))
-    bad(cli("explain", "--from", "QM1", "--topic", "/a", "--prop", "=3"), "--prop")
-    bad(cli("explain", "--from", "QM1", "--topic", "/a", "--prop", "n:int=abc"), "--prop")
-    bad(cli("explain", "--from", "QM1", "--topic", "/a", "--prop", "n:widget=1"), "--prop")
-    bad(cli("explain", "--from", "QM1", "--topic", "/a", "--header", "JMSNope=1"), "--header")
-    bad(cli("explain", "--from", "QM1", "--topic", "/a", "--link-down", "QM1"), "--link-down")
-    bad(cli("explain", "--from", "QM1", "--topic", "/a", "--link-down", "QM1:"), "--link-down")
-    bad(cli("explain", "--from", "QM1", "--topic", "/a", "--offline", "QM1"), "--offline")
-    bad(cli("explain", "--from", "QM1", "--topic", "/a", "--link-down", "QM1:NOPE"), "NOPE", "--link-down")
-    bad(cli("explain", "--from", "QM1", "--topic", "/a", "--offline", "NOPE:S1"), "NOPE", "--offline")
-    bad(cli("explain", "--from", "QM1", "--topic", "/a", "--offline", "QM1:NOSUB"), "NOSUB", "--offline")
+    refused(cli("explain", "--from", "NOPE", "--topic", "/a"), "NOPE", quiet=True)
+    refused(cli("explain", "--from", "QM1", "--topic", "/a", "--down", "NOPE"), "NOPE", quiet=True)
+    refused(cli("explain", "--from", "EMS1", "--topic", "orders.*"), "wildcard", quiet=True)
+    refused(cli("explain", "--from", "EMS1", "--topic", "orders.>"), "wildcard", quiet=True)
+    refused(cli("explain", "--from", "EMS1", "--topic", "orders..x"), quiet=True)
+    refused(cli("explain", "--from", "QM1", "--topic", "/a", "--prop", "=3"), "--prop", quiet=True)
+    refused(cli("explain", "--from", "QM1", "--topic", "/a", "--prop", "n:int=abc"), "--prop", quiet=True)
+    refused(cli("explain", "--from", "QM1", "--topic", "/a", "--prop", "n:widget=1"), "--prop", quiet=True)
+    refused(cli("explain", "--from", "QM1", "--topic", "/a", "--header", "JMSNope=1"), "--header", quiet=True)
+    refused(cli("explain", "--from", "QM1", "--topic", "/a", "--link-down", "QM1"), "--link-down", quiet=True)
+    refused(
+        cli("explain", "--from", "QM1", "--topic", "/a", "--link-down", "QM1:"), "--link-down", quiet=True
+    )
+    refused(cli("explain", "--from", "QM1", "--topic", "/a", "--offline", "QM1"), "--offline", quiet=True)
+    refused(
+        cli("explain", "--from", "QM1", "--topic", "/a", "--link-down", "QM1:NOPE"),
+        "NOPE",
+        "--link-down",
+        quiet=True,
+    )
+    refused(
+        cli("explain", "--from", "QM1", "--topic", "/a", "--offline", "NOPE:S1"),
+        "NOPE",
+        "--offline",
+        quiet=True,
+    )
+    refused(
+        cli("explain", "--from", "QM1", "--topic", "/a", "--offline", "QM1:NOSUB"),
+        "NOSUB",
+        "--offline",
+        quiet=True,
+    )
     assert cli("explain", "--from", "QM1").exit_code == 2  # usage: --topic missing
 
 

@@ -10,6 +10,7 @@ import pydot
 import pytest
 
 from tests.conftest import Result
+from tests.helpers import ok
 from tests.render.mermaid_grammar import Flowchart, parse
 from tests.render.test_dot import unquote
 
@@ -18,11 +19,6 @@ QUESTION = ["explain", "--from", "QM1", "--topic", "/T/x"]
 MARK = "reaches no subscriber"
 pytestmark = pytest.mark.filterwarnings("ignore::pyparsing.warnings.PyparsingDeprecationWarning")
 """pydot 4.0 still calls pyparsing's camelCase names, which pyparsing 3.3 deprecates."""
-
-
-def ok(result: Result) -> Result:
-    assert result.exit_code == 0, (result.stdout[-2000:], result.stderr)
-    return result
 
 
 def _cluster(cli: Cli) -> None:

@@ -10,13 +10,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tests.conftest import Result, run_cli
+from tests.helpers import ok
 
 Cli = Callable[..., Result]
-
-
-def ok(result: Result) -> Result:
-    assert result.exit_code == 0, (result.stdout[-2000:], result.stderr)
-    return result
 
 
 def block(script: str, name: str) -> str:

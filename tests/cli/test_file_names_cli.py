@@ -4,19 +4,18 @@ folder per queue manager (``mq/QM1/*.mqsc`` in name order, as the MQ container a
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
-from tests.conftest import Result
+import pytest
+
+from tests.conftest import Result, run_cli
+from tests.helpers import ok
 
 Cli = Callable[..., Result]
 DEV = "* IBM's 10-dev.mqsc, shortened\nDEFINE TOPIC(DEV.BASE) TOPICSTR('dev/') REPLACE\n"
 CONFIG = "ALTER TOPIC(DEV.BASE) DESCR('altered by 20-config') \n"
-
-
-def ok(result: Result) -> Result:
-    assert result.exit_code == 0, (result.stdout[-2000:], result.stderr)
-    return result
 
 
 def topics(cli: Cli, qmgr: str) -> list[dict[str, object]]:
@@ -113,3 +112,70 @@ def test_a_file_named_after_its_queue_manager_keeps_its_name_in_any_folder(cli: 
     (folder / "QMB.mqsc").write_text("DEFINE TOPIC(TB) TOPICSTR('/b')\n")
     result = ok(cli("import", "mqsc", str(tmp_path / "mqsc"), "-o", "json")).json()
     assert isinstance(result, list) and [r["qmgr"] for r in result] == ["QMA", "QMB"]
+
+
+README = "Config repo for our queue managers\n\nRun make to apply these scripts.\nSet up: see the wiki.\n"
+SKIPPED = (
+    "skipped: a .txt file of a folder is read as MQSC only when it looks like MQSC (name the file to read it)"
+)
+KUBE = (
+    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: mqsc\ndata:\n  topics.mqsc: |\n"
+    "    DEFINE TOPIC(K) TOPICSTR('/k')\n---\n"
+    "apiVersion: mq.ibm.com/v1beta1\nkind: QueueManager\nmetadata:\n  name: qm3\nspec:\n  queueManager:\n"
+    "    name: QM3\n    mqsc:\n    - configMap:\n        name: mqsc\n        items:\n        - topics.mqsc\n"
+)
+
+
+def config_repo(root: Path) -> Path:
+    """A folder as config repositories hold them: MQSC scripts, a README.txt of prose, a .txt dump."""
+    root.mkdir(parents=True)
+    (root / "QM1.mqsc").write_text("DEFINE TOPIC(T1) TOPICSTR('/a')\n")
+    (root / "QM2.txt").write_text("* dmpmqcfg, saved as .txt\nDEFINE TOPIC(T2) TOPICSTR('/b')\n")
+    (root / "README.txt").write_text(README)
+    return root
+
+
+def test_a_folders_prose_txt_is_skipped_and_named_by_every_door(cli: Cli, tmp_path: Path) -> None:
+    """A README.txt beside the scripts was an MQSC error (``unknown command 'Config'``) in import mqsc,
+    validate --file and diff; now each door skips it and names it on stderr. A .txt that looks like MQSC
+    is still read, and one named as a file still is MQSC."""
+    repo = config_repo(tmp_path / "mq")
+    readme = repo / "README.txt"
+    imported = ok(cli("import", "mqsc", str(repo), "-o", "json"))
+    assert imported.stderr == f"mqctl: hint: {readme}: {SKIPPED}\n"
+    rows = imported.json()
+    assert isinstance(rows, list)
+    assert [(r["qmgr"], Path(str(r["file"])).name) for r in rows] == [("QM1", "QM1.mqsc"), ("QM2", "QM2.txt")]
+    validated = run_cli(["validate", "--file", str(repo), "-o", "json"])
+    assert validated.exit_code == 0, validated
+    assert validated.stderr == f"mqctl: hint: {readme}: {SKIPPED}\n"
+    after = config_repo(tmp_path / "after")
+    (after / "QM1.mqsc").write_text("DEFINE TOPIC(T9) TOPICSTR('/z')\n")
+    diffed = run_cli(["diff", str(repo), str(after), "-o", "json"])
+    assert diffed.exit_code == 0, diffed
+    assert diffed.stderr == (
+        f"mqctl: hint: {repo}: {readme}: {SKIPPED}\nmqctl: hint: {after}: {after / 'README.txt'}: {SKIPPED}\n"
+    )
+    (repo / "qm3.yaml").write_text(KUBE)  # the Kubernetes door's folder walks the same way
+    kube = run_cli(["validate", "--file", str(repo), "-o", "json"])
+    assert kube.exit_code == 0 and f"mqctl: hint: {readme}: {SKIPPED}\n" in kube.stderr, kube
+    named = run_cli(["validate", "--file", f"QM9={readme}", "-o", "json"])
+    assert "unknown command 'Config'" in named.stdout and SKIPPED not in named.stderr
+
+
+def test_a_git_sides_prose_txt_is_named_by_its_repository_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = tmp_path / "repo"
+    config_repo(repo / "mq")
+    git = ["git", "-c", "user.email=t@example.com", "-c", "user.name=t", "-C", str(repo)]
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    subprocess.run([*git, "add", "mq"], check=True)
+    subprocess.run([*git, "commit", "-qm", "before"], check=True)
+    monkeypatch.chdir(repo)
+    result = run_cli(["diff", "--git", "HEAD:mq", "mq", "-o", "json"])
+    assert result.exit_code == 0, result
+    assert (
+        result.stderr
+        == f"mqctl: hint: git:HEAD:mq: mq/README.txt: {SKIPPED}\nmqctl: hint: mq: mq/README.txt: {SKIPPED}\n"
+    )

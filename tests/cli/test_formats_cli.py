@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import SHARED, Result, _reset_pg, fresh_store, needs_shared
-from tests.helpers import dump_store
+from tests.helpers import dump_store, ok, refused
 
 Cli = Callable[..., Result]
 
@@ -27,21 +27,6 @@ needs_ems = needs_shared("corpus", "ems")
 
 MQ_KINDS = ("qmgr", "topic", "sub", "namelist", "channel")
 EMS_KINDS = ("topic", "route", "sub")
-
-
-def ok(result: Result) -> Result:
-    assert result.exit_code == 0, (result.stdout[-2000:], result.stderr)
-    return result
-
-
-def only_error_line(result: Result, where: str) -> str:
-    """Exit 2 and exactly one `mqctl: error:` line on stderr, starting with ``where`` (file:line:col)."""
-    assert result.exit_code == 2, (result.stdout[-2000:], result.stderr)
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith(f"mqctl: error: {where}"), lines[0]
-    assert "Traceback" not in result.stdout + result.stderr
-    return lines[0]
 
 
 def strip_seq(value: Any) -> Any:
@@ -145,7 +130,7 @@ def test_runmqsc_exit_codes(cli: Cli, store_url: str, tmp_path: Path) -> None:
     script.write_text("DEFINE TOPIC(A) TOPICSTR('a')\nDEFINE TOPIC(B) TOPICSTR('b') CLROUTE(SIDEWAYS)\n")
     before = dump_store(store_url)
     rejected = cli("runmqsc", "QM1", str(script))
-    assert "CLROUTE" in only_error_line(rejected, f"{script}:2:39: ")
+    assert "CLROUTE" in refused(rejected, at=f"{script}:2:39: ")
     assert "2 MQSC commands read." in rejected.stdout
     assert dump_store(store_url) == before
 
@@ -160,10 +145,10 @@ def test_runmqsc_qmgr_must_exist_unless_create(cli: Cli, store_url: str) -> None
     """Without --create an unknown queue manager is bad input (exit 2); an EMS server is not a qmgr."""
     ok(cli("define", "qmgr", "EMS1", "--dialect", "ems"))
     before = dump_store(store_url)
-    line = only_error_line(cli("runmqsc", "QM9", stdin="DEFINE TOPIC(T) TOPICSTR('t')\n"), "qmgr QM9")
+    line = refused(cli("runmqsc", "QM9", stdin="DEFINE TOPIC(T) TOPICSTR('t')\n"), at="qmgr QM9")
     assert "--create" in line
-    only_error_line(cli("runmqsc", "EMS1", stdin="DEFINE TOPIC(T) TOPICSTR('t')\n"), "node EMS1")
-    only_error_line(cli("runmqsc", "BAD-NAME", "--create", stdin="DEFINE TOPIC(T) TOPICSTR('t')\n"), "")
+    refused(cli("runmqsc", "EMS1", stdin="DEFINE TOPIC(T) TOPICSTR('t')\n"), at="node EMS1")
+    refused(cli("runmqsc", "BAD-NAME", "--create", stdin="DEFINE TOPIC(T) TOPICSTR('t')\n"))
     assert dump_store(store_url) == before
 
 
@@ -224,15 +209,15 @@ def test_import_mqsc_bad_file_name_or_bad_file_imports_nothing(
     before = dump_store(store_url)
     folder = write_estate(tmp_path / "named")
     (folder / "not-a-qmgr.mqsc").write_text("DEFINE TOPIC(T) TOPICSTR('t')\n")
-    line = only_error_line(cli("import", "mqsc", str(folder)), f"{folder / 'not-a-qmgr.mqsc'}")
+    line = refused(cli("import", "mqsc", str(folder)), at=f"{folder / 'not-a-qmgr.mqsc'}")
     assert "name the file after its queue manager" in line
     assert dump_store(store_url) == before
 
     folder = write_estate(tmp_path / "broken")
     (folder / "ZZZ.mqsc").write_text("DEFINE TOPIC(T) +\n  TOPICSTR('t') +\n")
-    only_error_line(cli("import", "mqsc", str(folder)), f"{folder / 'ZZZ.mqsc'}:2:")
+    refused(cli("import", "mqsc", str(folder)), at=f"{folder / 'ZZZ.mqsc'}:2:")
     assert dump_store(store_url) == before
-    only_error_line(cli("import", "mqsc", str(tmp_path / "nowhere")), f"{tmp_path / 'nowhere'}")
+    refused(cli("import", "mqsc", str(tmp_path / "nowhere")), at=f"{tmp_path / 'nowhere'}")
 
 
 # -- export mqsc round trips ------------------------------------------------------------------------
@@ -281,13 +266,13 @@ def test_export_all_then_import_folder(cli: Cli, store_url: str, tmp_path: Path)
 def test_export_bad_usage(cli: Cli) -> None:
     """export mqsc needs a qmgr or --all; an EMS server is exported with export ems."""
     ok(cli("define", "qmgr", "EMS1", "--dialect", "ems"))
-    only_error_line(cli("export", "mqsc"), "QMGR")
+    refused(cli("export", "mqsc"), at="QMGR")
     assert cli("export", "mqsc", "--all").stdout == ""  # no queue manager yet: nothing to write
     ok(cli("define", "qmgr", "QMZ"))
     assert "* Queue manager name: QMZ" in ok(cli("export", "mqsc", "--all")).stdout
-    only_error_line(cli("export", "mqsc", "EMS1"), "server EMS1")
+    refused(cli("export", "mqsc", "EMS1"), at="server EMS1")
     ok(cli("define", "qmgr", "QM1"))
-    only_error_line(cli("export", "ems", "--server", "QM1", "--out", "x"), "qmgr QM1")
+    refused(cli("export", "ems", "--server", "QM1", "--out", "x"), at="qmgr QM1")
 
 
 # -- EMS configuration ------------------------------------------------------------------------------
@@ -379,7 +364,7 @@ def test_explicit_files_override_tibemsd_pointers(cli: Cli, tmp_path: Path) -> N
 
     data = ok(cli("import", "ems", "--server", "S2", "--topics", str(topics), "-o", "json")).json()
     assert isinstance(data, dict) and (data["server"], data["topics"], data["routes"]) == ("S2", 1, 0)
-    only_error_line(cli("import", "ems"), "--server")
+    refused(cli("import", "ems"), at="--server")
 
 
 # -- tibemsadmin ------------------------------------------------------------------------------------
@@ -411,9 +396,9 @@ def test_tibemsadmin_bad_input(cli: Cli, store_url: str) -> None:
     """Unknown server without --create, an MQ qmgr, a bad server name: exit 2, nothing changed."""
     ok(cli("define", "qmgr", "QM1"))
     before = dump_store(store_url)
-    assert "--create" in only_error_line(cli("tibemsadmin", "NOPE", stdin="create topic a\n"), "server NOPE")
-    only_error_line(cli("tibemsadmin", "QM1", stdin="create topic a\n"), "node QM1")
-    line = only_error_line(cli("tibemsadmin", "A.B", "--create", stdin="create topic a\n"), "server A.B")
+    assert "--create" in refused(cli("tibemsadmin", "NOPE", stdin="create topic a\n"), at="server NOPE")
+    refused(cli("tibemsadmin", "QM1", stdin="create topic a\n"), at="node QM1")
+    line = refused(cli("tibemsadmin", "A.B", "--create", stdin="create topic a\n"), at="server A.B")
     assert "dot" in line
     assert dump_store(store_url) == before
     partial = cli("tibemsadmin", "E1", "--create", "--continue", stdin="create topic a\ncreate topic a\n")
@@ -448,7 +433,7 @@ def test_broken_mqsc(cli: Cli, store_url: str, tmp_path: Path, text: str, line: 
     before = dump_store(store_url)
     path = tmp_path / "bad.mqsc"
     path.write_text("* a good command first\nDEFINE TOPIC(NEW) TOPICSTR('new')\n" + text)
-    only_error_line(cli("runmqsc", "QM1", str(path)), f"{path}:{line + 2}:{column}: ")
+    refused(cli("runmqsc", "QM1", str(path)), at=f"{path}:{line + 2}:{column}: ")
     assert dump_store(store_url) == before
 
 
@@ -501,10 +486,8 @@ def test_broken_ems_conf(
         "server = S1\ntopics = topics.conf\nroutes = routes.conf\ndurables = durables.conf\n"
     )
     where = f"{tmp_path / f'{which}.conf'}:{line}:{column}: "
-    only_error_line(cli("import", "ems", "--tibemsd", str(tmp_path / "tibemsd.conf")), where)
-    only_error_line(
-        cli("import", "ems", "--server", "S1", f"--{which}", str(tmp_path / f"{which}.conf")), where
-    )
+    refused(cli("import", "ems", "--tibemsd", str(tmp_path / "tibemsd.conf")), at=where)
+    refused(cli("import", "ems", "--server", "S1", f"--{which}", str(tmp_path / f"{which}.conf")), at=where)
     assert dump_store(store_url) == before
 
 
@@ -514,8 +497,8 @@ def test_broken_tibemsd_conf(cli: Cli, store_url: str, tmp_path: Path) -> None:
     before = dump_store(store_url)
     conf = tmp_path / "tibemsd.conf"
     conf.write_text("server = A.B\n")
-    assert "dot" in only_error_line(cli("import", "ems", "--tibemsd", str(conf)), "")
-    only_error_line(cli("import", "ems", "--tibemsd", str(tmp_path / "missing.conf")), str(tmp_path))
+    assert "dot" in refused(cli("import", "ems", "--tibemsd", str(conf)))
+    refused(cli("import", "ems", "--tibemsd", str(tmp_path / "missing.conf")), at=str(tmp_path))
     assert dump_store(store_url) == before
 
 
@@ -552,7 +535,7 @@ def test_broken_tibemsadmin(
     before = dump_store(store_url)
     path = tmp_path / "bad.txt"
     path.write_text(text + "\n")
-    only_error_line(cli("tibemsadmin", "S1", str(path)), f"{path}:{line}:{column}: ")
+    refused(cli("tibemsadmin", "S1", str(path)), at=f"{path}:{line}:{column}: ")
     assert dump_store(store_url) == before
 
 

@@ -13,25 +13,12 @@ import pytest
 from tests.cli.test_explain_cli import define_figure5, store_topology
 from tests.conftest import Result
 from tests.domain import ems_builders as ems
+from tests.helpers import ok, refused
 from tests.render import topologies
 from tests.render.mermaid_grammar import parse
 
 Cli = Callable[..., Result]
 pytestmark = pytest.mark.filterwarnings("ignore::pyparsing.warnings.PyparsingDeprecationWarning")
-
-
-def ok(result: Result) -> Result:
-    assert result.exit_code == 0, (result.stdout[-2000:], result.stderr)
-    return result
-
-
-def refused(result: Result, *words: str) -> None:
-    """Exit 2 with one error line on stderr naming ``words``, nothing on stdout."""
-    assert result.exit_code == 2, (result.stdout, result.stderr)
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("mqctl: error: "), result.stderr
-    for word in words:
-        assert word in lines[0], (word, lines[0])
 
 
 def test_graph_draws_the_demo_topology(cli: Cli) -> None:
@@ -99,7 +86,7 @@ def test_display_tree(cli: Cli, store_url: str) -> None:
     assert everything["name"] == "EVERYTHING" and "wildcard above the clustered points" in everything["note"]
     ok(cli("define", "qmgr", "EMS1", "--dialect", "ems"))
     refused(cli("display", "tree", "--qmgr", "EMS1"), "server EMS1", "EMS server")
-    refused(cli("display", "tree", "--qmgr", "NOPE"), "qmgr NOPE")
+    refused(cli("display", "tree", "--qmgr", "NOPE"), "--qmgr: no such queue manager NOPE")
 
 
 def test_runmqsc_answers_like_runmqsc(cli: Cli) -> None:

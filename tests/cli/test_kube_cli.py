@@ -366,6 +366,62 @@ def test_no_secret_value_appears_in_any_output(lite: Cli, tmp_path: Path) -> Non
         assert SECRET_VALUE[:12] not in result.stdout + result.stderr
 
 
+def _secret_estate(value: str, *, kind: str = "secret") -> str:
+    """QM1 mounting a Secret's MQSC (``value`` its DESCR) and a Secret's qm.ini whose variable (``value``
+    too) a ConfigMap's cluster-receiver channel uses: what a pull request can mount of a Secret that its
+    pipeline renders with the real values. ``kind="configMap"``: the same in a ConfigMap."""
+    mqsc = f"DEFINE TOPIC(S) TOPICSTR('/S') DESCR('{value}') REPLACE\n"
+    ini = f"Variables:\n  PEER={value}\n"
+    channel = "DEFINE CHANNEL(TO.QM1) CHLTYPE(CLUSRCVR) CONNAME('+PEER+') CLUSTER(C) REPLACE\n"
+    held = (
+        _secret(
+            {
+                key: base64.b64encode(text.encode()).decode()
+                for key, text in (("s.mqsc", mqsc), ("s.ini", ini))
+            }
+        )
+        if kind == "secret"
+        else config_map("qm-secret", {"s.mqsc": mqsc, "s.ini": ini})
+    )
+    return documents(
+        held,
+        config_map("qm-mqsc", {"c.mqsc": channel}),
+        queue_manager(
+            "qm",
+            "QM1",
+            [(kind, "qm-secret", ["s.mqsc"]), ("configMap", "qm-mqsc", ["c.mqsc"])],
+            [(kind, "qm-secret", ["s.ini"])],
+        ),
+    )
+
+
+def test_a_secret_s_values_are_never_read_so_no_diff_or_display_shows_them(lite: Cli, tmp_path: Path) -> None:
+    """A Secret's items are named, not read: a diff of a changed value, a display after import and the
+    findings show neither its MQSC nor its variable's value (docs/cli.md, "Kubernetes YAML")."""
+    before, after = tmp_path / "before.yaml", tmp_path / "after.yaml"
+    before.write_text(_secret_estate("old-" + SECRET_VALUE))
+    after.write_text(_secret_estate(SECRET_VALUE))
+    outputs = [lite("diff", str(before), str(after), *fmt) for fmt in ((), ("-o", "json"))]
+    outputs += [lite("validate", "--file", str(after), "-o", fmt) for fmt in ("text", "json")]
+    imported = lite("import", "mqsc", str(after))
+    assert imported.exit_code == 0, imported.stderr
+    for kind in ("topic", "channel"):
+        outputs += [lite("display", kind, "*", *fmt) for fmt in ((), ("-o", "json"))]
+    for result in [imported, *outputs]:
+        assert result.exit_code in (0, 1), result.stderr  # 1: a display that matches nothing
+        assert SECRET_VALUE not in result.stdout + result.stderr
+        assert SECRET_VALUE[:12] not in result.stdout + result.stderr
+    for key, line in (("s.mqsc", 6), ("s.ini", 7)):
+        assert f"QM1 mounts Secret qm-secret key {key} ({after}:{line}): not read" in imported.stderr
+    # the same estate in a ConfigMap: the same outputs show the values (they would, were a Secret's read)
+    plain = tmp_path / "plain.yaml"
+    plain.write_text(_secret_estate(SECRET_VALUE, kind="configMap"))
+    assert SECRET_VALUE in lite("diff", str(before), str(plain), "-o", "json").stdout
+    assert lite("import", "mqsc", str(plain)).exit_code == 0
+    (channel,) = lite("display", "channel", "*", "-o", "json").json()  # type: ignore[misc]
+    assert channel["conname"] == SECRET_VALUE
+
+
 def test_a_secret_not_in_base64_is_refused_in_one_line(lite: Cli, tmp_path: Path) -> None:
     path = tmp_path / "s.yaml"
     path.write_text(secret_cases(tmp_path)["not-base64"])

@@ -13,20 +13,11 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Result
-from tests.helpers import dump_store
+from tests.helpers import dump_store, refused
 
 Cli = Callable[..., Result]
 BAD = "\udcff"  # the byte 0xFF of an argument
 WHY = "byte 0xFF cannot be decoded as UTF-8"
-
-
-def refused(result: Result) -> str:
-    """Exit 2 and one line on stderr (printable: the surrogate shown as its escape); returns it."""
-    assert result.exit_code == 2, (result.stdout, result.stderr)
-    line = result.stderr.rstrip("\n")
-    assert "\n" not in line and line.startswith("mqctl: error: ") and "internal error" not in line, line
-    line.encode("utf-8")
-    return line
 
 
 def test_the_reported_case_refuses_the_definition_and_changes_nothing(cli: Cli, store_url: str) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Result
-from tests.helpers import dump_store
+from tests.helpers import dump_store, ok
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -83,11 +83,6 @@ DEMO = [
     ["define", "sub", "EVERYTHING", "--qmgr", "QM1", "--topicstr", "/USA/#"],
 ]
 """demo/demo.sh's topology (reference 000 Figure 5)."""
-
-
-def ok(result: Result) -> Result:
-    assert result.exit_code == 0, (result.stdout, result.stderr)
-    return result
 
 
 def load(cli: Cli, commands: list[list[str]]) -> None:

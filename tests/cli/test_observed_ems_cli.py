@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Result
-from tests.helpers import dump_store
+from tests.helpers import dump_store, ok
 
 Cli = Callable[..., Result]
 
@@ -41,11 +41,6 @@ QUEUES = """tcp://e1:7222> show queues
 tcp://e1:7222> exit
 """
 SESSION = HEAD + INFO + ROUTES + DURABLES + QUEUES
-
-
-def ok(result: Result) -> Result:
-    assert result.exit_code == 0, (result.stdout, result.stderr)
-    return result
 
 
 def model(cli: Cli) -> None:

@@ -17,9 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_observed_runs_cli import ok, refused
 from tests.conftest import Result
-from tests.helpers import dump_store
+from tests.helpers import dump_store, ok, refused
 
 Cli = Callable[..., Result]
 

@@ -12,7 +12,7 @@ import pytest
 
 from tests.conftest import Result, run_cli
 from tests.formats.test_display_reader import _run, must_gather
-from tests.helpers import dump_store
+from tests.helpers import dump_store, ok, refused
 
 Cli = Callable[..., Result]
 
@@ -20,17 +20,6 @@ CLUSQMGRS = (
     "AMQ8441I: Display Cluster Queue Manager details.\n   CLUSQMGR(QM1)                           CLUSTER(C1)\n"
     "AMQ8441I: Display Cluster Queue Manager details.\n   CLUSQMGR(QM2)                           CLUSTER(C1)"
 )
-
-
-def ok(result: Result) -> Result:
-    assert result.exit_code == 0, (result.stdout, result.stderr)
-    return result
-
-
-def refused(result: Result) -> str:
-    assert result.exit_code == 2, (result.stdout, result.stderr)
-    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
-    return result.stderr
 
 
 def test_must_gather_file_reads_all_seven_runs(cli: Cli, tmp_path: Path) -> None:

@@ -16,8 +16,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from tests.cli.test_observed_cli import load, ok, reconcile
+from tests.cli.test_observed_cli import load, reconcile
 from tests.conftest import Result
+from tests.helpers import ok
 
 Cli = Callable[..., Result]
 

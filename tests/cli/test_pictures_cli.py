@@ -12,8 +12,9 @@ from pathlib import Path
 import pydot
 import pytest
 
-from tests.cli.test_answers_cli import EU, load, ok, write
+from tests.cli.test_answers_cli import EU, load, write
 from tests.conftest import Result
+from tests.helpers import ok
 from tests.render.mermaid_grammar import parse
 from tests.render.test_dot import unquote
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.conftest import Result, run_cli
+from tests.helpers import ok
 
 Cli = Callable[..., Result]
 SCRIPTS = {
@@ -40,11 +41,6 @@ def estate(folder: Path, topichost: bool = False) -> Path:
                 text += "DEFINE TOPIC(T2) TOPICSTR('/a') CLUSTER(C1) CLROUTE(TOPICHOST)\n"
         (folder / f"{name}.mqsc").write_text(text)
     return folder
-
-
-def ok(result: Result, codes: tuple[int, ...] = (0,)) -> Result:
-    assert result.exit_code in codes, (result.stdout[-2000:], result.stderr)
-    return result
 
 
 def delivery(answer: Any, node: str, name: str) -> dict[str, Any]:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tests.cli.test_observed_cli import DEMO, load, ok
+from tests.cli.test_observed_cli import DEMO, load
 from tests.conftest import Result
-from tests.helpers import dump_store
+from tests.helpers import dump_store, ok
 
 Cli = Callable[..., Result]
 

@@ -8,13 +8,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tests.conftest import Result
+from tests.helpers import ok
 
 Cli = Callable[..., Result]
-
-
-def ok(result: Result) -> Result:
-    assert result.exit_code == 0, (result.stdout[-2000:], result.stderr)
-    return result
 
 
 def test_display_qmgr_shows_no_clusters_attribute(cli: Cli) -> None:

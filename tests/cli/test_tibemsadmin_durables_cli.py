@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.conftest import Result
-from tests.helpers import dump_store
+from tests.helpers import dump_store, ok
 
 Cli = Callable[..., Result]
 
@@ -22,11 +22,6 @@ SCRIPT = (
 DURABLES_CONF = (
     'orders.eu  EU.SUB  clientid=c1 selector="amount > 5"\norders.us  US.SUB  nolocal\norders.>  E2  route\n'
 )
-
-
-def ok(result: Result) -> Result:
-    assert result.exit_code == 0, (result.stdout[-2000:], result.stderr)
-    return result
 
 
 def subs(cli: Cli, server: str) -> dict[str, dict[str, Any]]:

@@ -8,14 +8,10 @@ from typing import Any
 
 from tests.cli.test_explain_cli import slice_matches_whole
 from tests.conftest import Result
+from tests.helpers import ok
 
 Cli = Callable[..., Result]
 QUESTION = ["--from", "QM1", "--topic", "/T/x"]
-
-
-def ok(result: Result) -> Result:
-    assert result.exit_code == 0, (result.stdout[-2000:], result.stderr)
-    return result
 
 
 def hosts(answer: dict[str, Any]) -> dict[str, dict[str, Any]]:

@@ -8,13 +8,9 @@ from collections.abc import Callable
 
 from tests.cli.test_views_cli import MQ_TOPIC_KEYS
 from tests.conftest import Result
+from tests.helpers import ok
 
 Cli = Callable[..., Result]
-
-
-def ok(result: Result) -> Result:
-    assert result.exit_code == 0, (result.stdout[-2000:], result.stderr)
-    return result
 
 
 def line_of(text: str, name: str) -> str:

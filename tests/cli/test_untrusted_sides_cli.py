@@ -10,20 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import Result, run_cli
+from tests.conftest import run_cli
+from tests.helpers import refused
 
 SECRET = "ghp_0123456789abcdefSECRETTOKENxyz"
 GOOD = "DEFINE SUB(S1) TOPICSTR('/USA/#') DEST(Q)\n"
-
-
-def one_line(result: Result, *words: str) -> str:
-    assert result.exit_code == 2, (result.exit_code, result.stdout, result.stderr)
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("mqctl: error: "), result.stderr
-    assert "Traceback" not in result.stderr + result.stdout
-    for word in words:
-        assert word in lines[0], lines[0]
-    return lines[0]
 
 
 def listing(folder: Path) -> dict[str, tuple[int, bytes]]:
@@ -73,7 +64,7 @@ def test_a_revision_is_never_an_option_of_git(
     rev = rev.format(victim=victim, created=tmp_path / "created")
     monkeypatch.chdir(repo)
     before = listing(tmp_path)
-    line = one_line(run_cli(["diff", "--git", f"{rev}:mq", "mq"]), "--git", "is not a commit")
+    line = refused(run_cli(["diff", "--git", f"{rev}:mq", "mq"]), "--git", "is not a commit")
     assert "mqctl-diff-" not in line
     assert listing(tmp_path) == before
     assert victim.read_text() == "keep me\n"
@@ -87,7 +78,7 @@ def test_a_path_is_never_an_option_nor_pathspec_magic(
     monkeypatch.chdir(repo)
     before = listing(tmp_path)
     for path in (f"--output={tmp_path / 'created'}", ":(top)mq", "../outside"):
-        one_line(run_cli(["diff", "--git", f"HEAD:{path}", "mq"]), "--git")
+        refused(run_cli(["diff", "--git", f"HEAD:{path}", "mq"]), "--git")
     assert listing(tmp_path) == before
 
 
@@ -98,9 +89,9 @@ def test_a_refused_git_side_names_the_repository_path(
     (repo / "mq" / "QM2.mqsc").write_text("DEFINE TOPIC(T1) TOPICSTR(\n")
     commit(repo, "broken")
     monkeypatch.chdir(repo)
-    line = one_line(run_cli(["diff", "--git", "HEAD:mq", "mq"]), "mq/QM2.mqsc")
+    line = refused(run_cli(["diff", "--git", "HEAD:mq", "mq"]), "mq/QM2.mqsc")
     assert "mqctl-diff-" not in line and "/tmp" not in line
-    line = one_line(run_cli(["diff", "--git", "HEAD:nowhere", "mq"]), "nowhere")
+    line = refused(run_cli(["diff", "--git", "HEAD:nowhere", "mq"]), "nowhere")
     assert "mqctl-diff-" not in line
 
 
@@ -118,7 +109,7 @@ def test_a_git_tree_with_a_link_out_of_it_is_refused(
     commit(repo, "link")
     monkeypatch.chdir(repo)
     result = run_cli(["diff", "--git", "HEAD:mq", "--git", "HEAD~1:mq"])
-    line = one_line(result, "QM9.mqsc", "symbolic link")
+    line = refused(result, "QM9.mqsc", "symbolic link")
     assert SECRET not in result.stdout + result.stderr
     assert str(secret) not in line and "mqctl-diff-" not in line
 
@@ -148,7 +139,7 @@ def test_folder_doors_refuse_a_link_out_of_the_folder(tmp_path: Path, store_url:
         ["diff", str(good), str(nested)],
     ):
         result = run_cli(args)
-        one_line(result, "symbolic link")
+        refused(result, "symbolic link")
         assert SECRET not in result.stdout + result.stderr
         assert str(secret) not in result.stderr
     assert dump_store(store_url) == stored
@@ -187,7 +178,7 @@ def test_an_ems_pointer_out_of_the_folder_is_not_read(pointer: str, tmp_path: Pa
         result = run_cli(args)
         assert SECRET not in result.stdout + result.stderr
         if args[0] == "diff":
-            one_line(result, "tibemsd.conf:2", "leads outside")
+            refused(result, "tibemsd.conf:2", "leads outside")
         else:
             assert result.exit_code != 0 and "leads outside" in result.stdout + result.stderr
 
@@ -202,6 +193,6 @@ def test_a_capture_folder_with_a_link_out_is_refused(tmp_path: Path, store_url: 
     (captures / "QM1.txt").symlink_to(secret)
     stored = dump_store(store_url)
     result = run_cli(["--db", store_url, "import", "display", str(captures), "--at", "2026-11-26T03:00:00Z"])
-    one_line(result, "symbolic link")
+    refused(result, "symbolic link")
     assert SECRET not in result.stdout + result.stderr
     assert dump_store(store_url) == stored

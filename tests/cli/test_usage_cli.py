@@ -135,9 +135,7 @@ def test_a_display_for_a_node_that_does_not_exist_is_a_usage_error(
     result = cli("display", command, "--qmgr", "NOSUCH")
     assert result.exit_code == 2, result
     assert result.stderr.count("\n") == 1, result.stderr
-    if command == "tree":  # the domain's own error, in the object-first form
-        assert "qmgr NOSUCH: no such queue manager" in result.stderr
-    elif command == "proxies":  # the object-first form with the nearest name (explain's wording)
+    if command == "proxies":  # the object-first form with the nearest name (explain's wording)
         assert "NOSUCH --qmgr: no such queue manager" in result.stderr
     else:
         assert f"no such {what} NOSUCH" in result.stderr
@@ -161,3 +159,49 @@ def test_line_separators_are_escaped_in_the_error_line(sqlite_url: str, separato
         assert separator not in line, repr(line)
         assert len(line.splitlines()) == 1, repr(line)
         assert "\\" in line, repr(line)  # written as an escape, not dropped
+
+
+def test_brackets_in_an_error_line_are_printed_literally_once(sqlite_url: str) -> None:
+    """An error line is escaped once, at the entry point, and never as Rich markup: a value's brackets
+    are shown as given (``[bold]`` restyles nothing and gains no backslash)."""
+    assert run_cli(["define", "qmgr", "QM1"], db=sqlite_url).exit_code == 0
+    script = run_cli(["runmqsc", "QM1"], db=sqlite_url, stdin="DEFINE TOPIC('T[bold]1') TOPICSTR('/a')\n")
+    usage = run_cli(["display", "topic", "-o", "x[bold]y"], db=sqlite_url)
+    command = run_cli(["defin[e]", "qmgr", "QM1"], db=sqlite_url)
+    assert script.exit_code == 2, script
+    assert script.stderr.count("topic T[bold]1: character '[' is not allowed") == 1, script.stderr
+    assert (usage.exit_code, usage.stderr) == (
+        2,
+        "mqctl: error: display topic: invalid value for '--output' / '-o': 'x[bold]y' is not one of "
+        "'table', 'json'.\n",
+    )
+    assert (command.exit_code, command.stderr) == (
+        2,
+        "mqctl: error: no such command defin[e]; did you mean define?\n",
+    )
+    for result in (script, usage, command):
+        assert "\\[" not in result.stderr, result.stderr
+
+
+def test_a_byte_not_utf8_in_a_usage_error_is_escaped_once(tmp_path: Path) -> None:
+    result = run_cli(["define", "qmgr", "QM1", "--clu\udcffster"], db=str(tmp_path / "s.db"))
+    assert (result.exit_code, result.stderr) == (
+        2,
+        "mqctl: error: define qmgr: no such option --clu\\udcffster; did you mean --cluster?\n",
+    )
+
+
+def test_an_error_line_with_a_control_or_a_byte_not_utf8_is_escaped_once(sqlite_url: str) -> None:
+    """A domain error's line is escaped once, by the entry point (``MqctlError.plain_line`` then
+    ``text.error_line``): each character is its one escape, the escape's backslash is not escaped again."""
+    assert run_cli(["define", "qmgr", "QM1"], db=sqlite_url).exit_code == 0
+    control = run_cli(["display", "sub", "*", "--qmgr", "Q\x1b[2J\u2028"], db=sqlite_url)
+    assert (control.exit_code, control.stderr) == (
+        2,
+        "mqctl: error: --qmgr: no such queue manager Q\\x1b[2J\\u2028\n",
+    )
+    byte = run_cli(["display", "sub", "*", "--qmgr", "Q\x1b\udcff"], db=sqlite_url)
+    assert (byte.exit_code, byte.stderr) == (
+        2,
+        "mqctl: error: 'Q\\x1b\\udcff' is not valid text: byte 0xFF cannot be decoded as UTF-8 (character 3)\n",
+    )

@@ -20,16 +20,11 @@ from sqlalchemy import create_engine, text
 
 from mqctl.domain.validation import RULES
 from tests.conftest import Result, run_cli
-from tests.helpers import dump_store
+from tests.helpers import dump_store, ok
 
 Cli = Callable[..., Result]
 REPO = Path(__file__).resolve().parents[2]
 JSON_KEYS = ["id", "code", "severity", "message", "objects", "nodes", "source"]
-
-
-def ok(result: Result) -> Result:
-    assert result.exit_code == 0, (result.stdout[-2000:], result.stderr)
-    return result
 
 
 def mqsc(cli: Cli, qmgr: str, script: str) -> None:

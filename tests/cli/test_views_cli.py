@@ -9,6 +9,7 @@ from collections.abc import Callable
 import pytest
 
 from tests.conftest import Result, run_cli
+from tests.helpers import ok
 
 Cli = Callable[..., Result]
 
@@ -51,11 +52,6 @@ MQ_SUB_KEYS = [
     "seq",
 ]
 EMS_SUB_KEYS = ["name", "qmgr", "topicstr", "selector", "durable", "properties", "dialect", "seq"]
-
-
-def ok(result: Result) -> Result:
-    assert result.exit_code == 0, (result.stdout, result.stderr)
-    return result
 
 
 def rows(cli: Cli, *args: str) -> dict[str, dict]:

@@ -195,3 +195,42 @@ def test_a_publisher_with_a_hierarchy_link_is_a_class_of_its_own() -> None:
         for e in c.for_each_publisher()
     ]
     assert ("Q1", ("Q1", "Q0", "Q4", "Q5")) in {(c.probe.publisher, c.after.path) for c in each if c.after}
+
+
+def _relayed_back() -> Topology:
+    """Found by Hypothesis: Q0..Q6 in clusters A and B, Q6 a hierarchy child of Q0; /S/a clustered
+    (DIRECT) in A from Q0, /S defined twice on Q0, unclustered; Q1 subscribes to /S/a/#, Q0 to /S/a* in
+    WSCHEMA(CHAR) (its proxy, /S/#, resolves above the clustered point and goes into no cluster)."""
+    names = [f"Q{i}" for i in range(7)]
+    return mq.topo(
+        [mq.qm(n) for n in names[:6]],
+        mq.qm("Q6", parent="Q0"),
+        mq.cluster("A", *names),
+        mq.cluster("B", *names),
+        mq.topic("Q0", "T0", "/S"),
+        mq.topic("Q0", "T1", "/S/a", "A"),
+        mq.topic("Q0", "T2", "/S"),
+        mq.sub("Q1", "SUB0", "/S/a/#", durable=False),
+        mq.sub("Q0", "SUB1", "/S/a*", wschema=WSchema.CHAR, durable=False),
+    )
+
+
+def test_a_subscriber_whose_proxy_a_hierarchy_relays_back_is_a_class_of_its_own() -> None:
+    """Q0 and Q6 each push Q1's proxy for /S/a/# back into A, to every member but its origin Q1 (§4.3):
+    Q2 publishing /S/a reaches Q0, where SUB1 rides on it; Q1 does not, WILDCARD_ABOVE_CLUSTER. After
+    the flip to TOPICHOST both go through host Q0: SUB1 changes host for Q2 but is gained for Q1, which
+    Q2's answer cannot stand for."""
+    before = _relayed_back()
+    after = clroute_flip(copy.deepcopy(before), 0)
+    assert after is not None
+    _both_ways(before, after, Dialect.MQ)
+    each = {
+        (e.probe.publisher, e.probe.topic): e
+        for c in route_diff(before, after, universe(before, after, Dialect.MQ))
+        for e in c.for_each_publisher()
+        if (e.node, e.subscription) == ("Q0", "SUB1")
+    }
+    q1, q2 = each[("Q1", "/S/a")], each[("Q2", "/S/a")]
+    assert q1.change == "gained" and q1.before is not None
+    assert q1.before.reason == "WILDCARD_ABOVE_CLUSTER"
+    assert q2.change == "host" and q2.before is not None and q2.before.path == ("Q2", "Q0")

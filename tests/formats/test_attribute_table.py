@@ -180,16 +180,10 @@ def test_each_enumeration_lists_the_values_of_its_model_class() -> None:
     assert attributes.enums(attributes.ROUTE_SELECTOR) == {"direction": Direction}
 
 
-def test_the_shell_offers_an_option_for_each_topic_and_sub_attribute() -> None:
-    from mqctl.cli.main import app  # noqa: F401  (registers the commands)
-    from mqctl.cli.topics import define_sub, define_topic
-
-    for command, table in ((define_topic, attributes.TOPIC), (define_sub, attributes.SUB)):
-        params = set(command.__code__.co_varnames[: command.__code__.co_argcount])
-        for attr in table:
-            if attr.field in ("subtype", "subid"):  # a define makes an ADMIN one; MQ gives SUBID (captures)
-                continue
-            assert attr.field in params, (command.__name__, attr.field)
+def test_the_shell_offers_an_option_for_each_topic_sub_and_channel_attribute() -> None:
+    for command, fields in _shell_commands(TABLES):
+        for field in fields:
+            assert field in _options(command), (command.__name__, field)
 
 
 def _off_default(attr: Attribute) -> tuple[str, str]:
@@ -284,22 +278,69 @@ def test_the_store_and_the_snapshot_have_no_column_beyond_the_table(
     assert snapshot == fields - ({"parent"} if cls is Node else set()), SNAPSHOT[cls]
 
 
+NOT_ATTRIBUTES = {"name", "qmgr", "prop", "remove_prop", "replace"}
+"""The shell's parameters that are not attributes: keys, EMS properties, REPLACE."""
+
+
+def _options(command: Any) -> set[str]:
+    """The attributes a command of the shell takes (its Typer signature's parameters)."""
+    params = set(command.__code__.co_varnames[: command.__code__.co_argcount])
+    return params - NOT_ATTRIBUTES
+
+
+def _shell_commands(table: dict[type, tuple[Attribute, ...]]) -> list[tuple[Any, set[str]]]:
+    """Each define/alter command of the shell with the attributes of ``table`` it must take."""
+    from mqctl.cli import mqobjects, topics
+    from mqctl.cli.main import app  # noqa: F401  (registers the commands)
+
+    def fields(cls: type) -> set[str]:
+        return {a.field for a in table[cls]}
+
+    # a define makes an ADMIN subscription, and MQ gives the SUBID
+    sub = fields(Subscription) - {"subtype", "subid"}
+    return [
+        (topics.define_topic, fields(TopicObject)),
+        (topics.alter_topic, fields(TopicObject)),
+        (topics.define_sub, sub),
+        (topics.alter_sub, sub - {"topicobj"}),  # a subscription keeps its TOPICOBJ
+        (mqobjects.define_channel, fields(Channel)),
+        (mqobjects.alter_channel, fields(Channel) - {"chltype"}),  # a channel keeps its CHLTYPE
+    ]
+
+
+def test_a_define_of_the_shell_defaults_each_attribute_as_the_table() -> None:
+    """An option not given takes the table's default (Typer's defaults are static, as its signatures)."""
+    from mqctl.cli import mqobjects, nodes, topics
+    from mqctl.cli.main import app  # noqa: F401  (registers the commands)
+
+    apart = {
+        ("define_topic", "topicstr"),  # none given: EMS takes the name, MQ refuses it
+        ("define_sub", "durable"),  # none given: durable on MQ, non-durable on EMS
+        ("define_channel", "chltype"),  # required
+    }
+    checked = 0
+    for command, table in (
+        (topics.define_topic, attributes.TOPIC),
+        (topics.define_sub, attributes.SUB),
+        (mqobjects.define_channel, attributes.CHANNEL),
+        (mqobjects.define_namelist, attributes.NAMELIST),
+        (nodes.define_qmgr, attributes.NODE),
+    ):
+        params = {p.name: p for p in _click_params(command)}
+        for attr in table:
+            if attr.field not in params or (command.__name__, attr.field) in apart:
+                continue
+            default = attr.default
+            expected = list(default) if isinstance(default, tuple) else default
+            assert params[attr.field].default == expected, (command.__name__, attr.field)
+            checked += 1
+    assert checked == 29
+
+
 def test_the_shell_offers_no_attribute_beyond_the_table() -> None:
     """The CLI's Typer signatures are static: each option of an attribute is held to the table."""
-    from mqctl.cli.main import app  # noqa: F401  (registers the commands)
-    from mqctl.cli.topics import alter_sub, alter_topic, define_sub, define_topic
-
-    def params(command: Any) -> set[str]:
-        return set(command.__code__.co_varnames[: command.__code__.co_argcount])
-
-    not_attributes = {"name", "qmgr", "prop", "remove_prop", "replace"}
-    topic = {a.field for a in attributes.TOPIC}
-    # a define makes an ADMIN subscription, and MQ gives the SUBID
-    sub = {a.field for a in attributes.SUB} - {"subtype", "subid"}
-    assert params(define_topic) - not_attributes == topic
-    assert params(alter_topic) - not_attributes == topic
-    assert params(define_sub) - not_attributes == sub
-    assert params(alter_sub) - not_attributes == sub - {"topicobj"}  # a subscription keeps its TOPICOBJ
+    for command, fields in _shell_commands(TABLES):
+        assert _options(command) == fields, command.__name__
 
 
 def test_the_read_models_and_the_tree_view_show_the_table() -> None:
@@ -356,7 +397,7 @@ def test_an_attribute_added_to_the_table_is_written_shown_and_read() -> None:
     )
     obj = fake("QM1", "T", "/a", colour=Wildcard.BLOCK)
     layout = ("TOPICSTR", "DESCR")
-    assert writer._attrs(obj, attributes.laid_out(table, layout))[-1] == "COLOUR(BLOCK)"
+    assert writer.keyword_items(obj, attributes.laid_out(table, layout))[-1] == "COLOUR(BLOCK)"
     assert display._pairs(obj, attributes.laid_out(table, layout))[-1] == ("COLOUR", "BLOCK")
     row = {a.field: str(getattr(obj, a.field)) for a in table}
     assert read_models._attrs(row, table)["colour"] == "BLOCK"
@@ -373,8 +414,18 @@ def test_reconcile_compares_every_attribute_routing_reads() -> None:
     assert reconcile._model_values(topic) == {a.keyword: str(getattr(topic, a.field)) for a in routing}
 
 
+def test_reconcile_compares_what_tpstatus_shows_of_the_attributes_routing_reads() -> None:
+    """DISPLAY TPSTATUS of the members of a cluster, against each other: the enumerated topic attributes
+    routing reads, from the table, but WILDCARD and PROXYSUB, which TPSTATUS does not show (IBM's MQSC
+    reference). One the table gains is compared, or named there, once this fails."""
+    from mqctl.domain import reconcile
+
+    assert list(reconcile._RESOLVED) == ["CLROUTE", "PUBSCOPE", "SUBSCOPE", "PUB", "SUB"]
+
+
 def test_psmode_and_psclus_values_are_spelt_once() -> None:
-    """The domain's rule, the store's CHECK, the MQSC reader and the shell take them from the table."""
+    """The domain's rule, the store's CHECK, the MQSC reader and the shell take them from the table, and
+    the table from the model's ``PS_*``: no other module spells them (nor ENABLED/DISABLED of PUB/SUB)."""
     from mqctl.cli import nodes as cli_nodes
     from mqctl.domain.objects import nodes
     from mqctl.formats.mqsc import clusters as mqsc_qmgr
@@ -391,6 +442,27 @@ def test_psmode_and_psclus_values_are_spelt_once() -> None:
         if p.opts[0] in ("--psmode", "--psclus")
     }
     assert metavars == {"--psmode": "|".join(attributes.PSMODES), "--psclus": "|".join(attributes.PSCLUS)}
+    defaults = {p.opts[0]: p.default for p in _click_params(cli_nodes.define_qmgr)}
+    assert defaults["--psmode"] == attributes.attribute(attributes.NODE, "psmode").default
+    assert defaults["--psclus"] == attributes.attribute(attributes.NODE, "psclus").default
+    assert _spelt({*attributes.PSMODES, *attributes.PSCLUS}) == ["mqctl/domain/model.py"]
+
+
+def _spelt(words: set[str]) -> list[str]:
+    """The modules of mqctl that hold one of ``words`` as a string literal of its own (not a part of a
+    message)."""
+    import ast
+    from pathlib import Path
+
+    import mqctl
+
+    root = Path(mqctl.__file__).parent
+    found = set()
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and node.value in words:
+                found.add(path.relative_to(root.parent).as_posix())
+    return sorted(found)
 
 
 def _click_params(command: Any) -> list[Any]:
@@ -433,3 +505,117 @@ def test_the_topic_options_of_define_and_alter_are_the_table_s() -> None:
             param = params[attr.field]
             assert param.metavar == "|".join(attr.enum or ()) and param.help == f"{attr.keyword}."
             assert param.default == (str(attr.default) if defaults else None), (command.__name__, attr.field)
+
+
+# --- an attribute added to a copy of the SUB and CHANNEL tables reaches each part that lists them --------
+
+COLOUR = Attribute("colour", "COLOUR", Wildcard, Wildcard.PASSTHRU)
+"""A fake attribute (an enumeration, which an ALTER may change)."""
+
+
+def _coloured(monkeypatch: pytest.MonkeyPatch, cls: type) -> tuple[tuple[Attribute, ...], type]:
+    """``cls``'s table with COLOUR, in place of the table (and what the MQSC handlers, the writer and
+    DISPLAY derive from it when imported, derived again the same way); and a model class with a
+    ``colour`` field."""
+    from functools import cache
+
+    from mqctl.domain.objects import edits
+    from mqctl.formats.mqsc import clusters, topics, writer
+    from mqctl.formats.mqsc.values import alike
+    from mqctl.formats.mqsc.vocabulary import CHANNEL_IGNORED, COMMON, SUB_IGNORED
+
+    table = (*TABLES[cls], COLOUR)
+    monkeypatch.setitem(TABLES, cls, table)
+    monkeypatch.setattr(edits, "alterable", cache(edits.alterable.__wrapped__))  # a cache of its own
+    if cls is Subscription:
+        monkeypatch.setattr(topics, "SUB_KEYWORDS", attributes.keywords(table) | SUB_IGNORED | COMMON)
+        monkeypatch.setattr(topics, "SUB_MUTABLE", topics.sub_attributes(table)[1])
+        monkeypatch.setattr(writer, "SUB_ATTRS", attributes.laid_out(table, writer.SUB_ORDER))
+        monkeypatch.setattr(display, "SUB_SHOWN", attributes.laid_out(table, display.SUB_ORDER))
+    else:
+        monkeypatch.setattr(
+            clusters, "CHANNEL_KEYWORDS", attributes.keywords(table) | CHANNEL_IGNORED | COMMON
+        )
+        monkeypatch.setattr(clusters, "CHANNEL_ATTRIBUTES", alike(table, clusters.CHANNEL_APART))
+        monkeypatch.setattr(writer, "CHANNEL_ATTRS", table)
+        monkeypatch.setattr(display, "CHANNEL_SHOWN", attributes.laid_out(table, display.CHANNEL_ORDER))
+    fake = dataclasses.make_dataclass(
+        f"Coloured{cls.__name__}", [("colour", Wildcard, Wildcard.PASSTHRU)], bases=(cls,)
+    )
+    return table, fake
+
+
+@pytest.mark.parametrize(("cls", "noun"), [(Subscription, "SUB"), (Channel, "CHANNEL")])
+def test_an_attribute_added_to_the_sub_or_channel_table_is_read_written_shown_and_held(
+    monkeypatch: pytest.MonkeyPatch, cls: type, noun: str
+) -> None:
+    """COLOUR added to a copy of the table: ALTER reads it (the handler's keywords and its loop are the
+    table's), ``export mqsc`` writes it and DISPLAY shows it (and can filter on it) with no list of their
+    own to edit. The shell's options are Typer signatures, static: the table's test names the option
+    missing. Reconcile compares no attribute of a subscription or a channel (a captured subscription is a
+    definition, ``import display``; a channel is seen by its status), so there is nothing there to reach."""
+    from mqctl.cli import topics as cli_topics
+    from mqctl.domain import reconcile
+    from mqctl.formats.mqsc import apply_mqsc
+
+    table, fake = _coloured(monkeypatch, cls)
+    state = _not_default()
+    kept = "subscriptions" if cls is Subscription else "channels"
+    name = next(iter(getattr(state, kept)))
+    getattr(state, kept)[name] = fake(**dataclasses.asdict(getattr(state, kept)[name]))
+    run = apply_mqsc(
+        state, f"ALTER {noun}({name}) COLOUR(block)\n", file=None, inserts={}, next_seq=lambda: 9
+    )
+    altered = getattr(state, kept)[name]
+    assert run.error_count == 0 and altered.colour is Wildcard.BLOCK
+
+    script = write_mqsc(state)
+    block = script[script.index(f"DEFINE {noun}(") :].split("REPLACE", 1)[0]
+    assert "COLOUR(BLOCK)" in block
+    pairs = display.sub_pairs(altered) if cls is Subscription else display.channel_pairs(altered)
+    assert pairs[-1] == ("COLOUR", "BLOCK")
+    assert display._kinds(table)["COLOUR"].choices == tuple(m.value for m in Wildcard)  # WHERE(COLOUR EQ …)
+
+    missing = {command.__name__: fields - _options(command) for command, fields in _shell_commands(TABLES)}
+    wanted = {"define_sub", "alter_sub"} if cls is Subscription else {"define_channel", "alter_channel"}
+    assert {c: m for c, m in missing.items() if m} == dict.fromkeys(wanted, {"colour"})
+    if cls is Subscription:  # an enumeration's option, once added to define sub, comes from the table
+        option = cli_topics._options(cli_topics._enumerated(table))["colour"]
+        assert option.metavar == "PASSTHRU|BLOCK" and option.help == "COLOUR."
+    assert {a.field for a in reconcile.COMPARED} <= {a.field for a in attributes.TOPIC}
+
+
+def test_import_display_reads_back_each_attribute_display_shows(cli: Any, tmp_path: Any) -> None:
+    """DISPLAY SUB, TOPIC and QMGR of a queue manager whose every attribute is off its default, read back
+    by ``import display``: each attribute of the tables comes back as it was, so an attribute DISPLAY
+    gains from the table and the capture reader does not read fails here."""
+    state = _not_default()
+    sub, topic = state.subscriptions["S"], state.topics["T"]
+    answers = [
+        ("DISPLAY SUB(*) ALL", display._HEADERS["SUB"], display.sub_pairs(sub)),
+        ("DISPLAY TOPIC(*) ALL", display._HEADERS["TOPIC"], display.topic_pairs(topic)),
+        ("DISPLAY QMGR ALL", display._HEADERS["QMGR"], display.qmgr_pairs(state)),
+    ]
+    lines = ["5724-H72 (C) Copyright IBM Corp. 1994, 2025.", "Starting MQSC for queue manager QM1.", "", ""]
+    for number, (command, header, pairs) in enumerate(answers, 1):
+        lines += [f"{number:>6} : {command}", header, *display.layout(pairs)]
+    lines += [
+        "3 MQSC commands read.",
+        "No commands have a syntax error.",
+        "All valid MQSC commands were processed.",
+    ]
+    capture = tmp_path / "QM1.txt"
+    capture.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for args in (("define", "qmgr", "QM0"), ("define", "qmgr", "QM1"), ("import", "display", str(capture))):
+        result = cli(*args)
+        assert result.exit_code == 0, result.stderr
+    for noun, obj in (("sub", sub), ("topic", topic), ("qmgr", state.node)):
+        result = cli("display", noun, obj.name, "-o", "json")
+        assert result.exit_code == 0, result.stderr
+        (item,) = json.loads(result.stdout)
+        for attr in TABLES[type(obj)]:
+            value = getattr(obj, attr.field)
+            assert item[attr.field] == (list(value) if isinstance(value, tuple) else value), (
+                noun,
+                attr.field,
+            )

@@ -336,5 +336,5 @@ def test_the_reader_reads_the_kinds_of_the_capture_commands_no_other() -> None:
 
     kinds = {c.kind for c in CAPTURE_COMMANDS}
     assert set(reader.KINDS) == kinds
-    assert set(reader._REQUIRED) == kinds
+    assert set(reader.REQUIRED) == kinds
     assert set(reader._VERBS.values()) | set(reader._MESSAGES.values()) <= kinds

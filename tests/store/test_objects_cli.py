@@ -7,14 +7,9 @@ from collections.abc import Callable
 import pytest
 
 from tests.conftest import Result
-from tests.helpers import dump_store
+from tests.helpers import dump_store, ok
 
 Cli = Callable[..., Result]
-
-
-def ok(result: Result) -> Result:
-    assert result.exit_code == 0, (result.stdout, result.stderr)
-    return result
 
 
 def one(cli: Cli, *args: str) -> dict:

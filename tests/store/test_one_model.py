@@ -13,26 +13,10 @@ from typing import Any
 import pytest
 
 from tests.conftest import Result
-from tests.helpers import dump_store
+from tests.helpers import dump_store, ok, refused
 
 Cli = Callable[..., Result]
 KINDS = ("qmgr", "cluster", "membership", "namelist", "channel", "topic", "sub", "route", "route-selector")
-
-
-def ok(result: Result) -> Result:
-    assert result.exit_code == 0, (result.stdout[-2000:], result.stderr)
-    return result
-
-
-def refused(result: Result, *words: str) -> str:
-    """Exit 2 with one line on stderr naming ``words``; returns the line."""
-    assert result.exit_code == 2, (result.stdout[-2000:], result.stderr)
-    lines = result.stderr.strip().splitlines()
-    line = lines[-1]
-    assert line.startswith("mqctl: error: "), result.stderr
-    for word in words:
-        assert word in line, (word, line)
-    return line
 
 
 def model(cli: Cli) -> dict[str, Any]:

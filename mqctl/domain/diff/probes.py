@@ -16,7 +16,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mqctl.domain.diff.objects import ObjectChange
 from mqctl.domain.messages import HEADER_TYPES, JmsValue
@@ -24,6 +24,9 @@ from mqctl.domain.model import Dialect, Subscription, Topology
 from mqctl.domain.subindex import SubscriptionIndex
 from mqctl.domain.topics import TopicSyntaxError, intersects, matches
 from mqctl.domain.validation.probe import example_topic
+
+if TYPE_CHECKING:
+    from mqctl.domain.selector.ast import Literal, Node
 
 Properties = tuple[tuple[str, JmsValue], ...]
 NO_ROUTING = frozenset({"descr", "conname", "url"})
@@ -190,58 +193,80 @@ def _unwrap(written: str) -> str:
 def boundary_values(selectors: Iterable[str], limit: int = MAX_PROPERTY_SETS) -> list[Properties]:
     """Property sets that separate the selectors: none set, and each comparison's boundary values (with
     the other properties' values combined while that stays under ``limit``)."""
-    from mqctl.domain.selector import ast
-    from mqctl.domain.selector.parser import _children, parse
+    from mqctl.domain.selector.parser import parse
 
-    values: dict[str, dict[str, JmsValue]] = {}
+    found = _Boundaries()
+    for text in selectors:
+        try:
+            tree = parse(text)
+        except Exception:  # noqa: BLE001 — a selector that does not parse separates nothing
+            continue
+        if tree is not None:
+            found.walk(tree)
+    return _combined(found.values, limit)
 
-    def add(name: str, kind: str, value: str | bool | int | float) -> None:
+
+class _Boundaries:
+    """Per property, the values on either side of each comparison the selectors make of it (by repr:
+    each once)."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, dict[str, JmsValue]] = {}
+
+    def walk(self, tree: Node) -> None:
+        """Every comparison of a property with literals in the tree: ``=``, ``<``..., BETWEEN, IN, LIKE."""
+        from mqctl.domain.selector import ast
+        from mqctl.domain.selector.parser import children
+
+        stack = [tree]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ast.Compare):
+                for ident, lit in ((node.left, node.right), (node.right, node.left)):
+                    if isinstance(ident, ast.Ident) and isinstance(lit, ast.Literal):
+                        self.literal(ident.name, lit)
+            elif isinstance(node, ast.Between) and isinstance(node.operand, ast.Ident):
+                for bound in (node.low, node.high):
+                    if isinstance(bound, ast.Literal):
+                        self.literal(node.operand.name, bound)
+            elif isinstance(node, ast.InList) and isinstance(node.operand, ast.Ident):
+                for v in node.values:
+                    self.add(node.operand.name, "string", v)
+                self.add(node.operand.name, "string", "~".join(node.values) + "~")
+            elif isinstance(node, ast.Like) and isinstance(node.operand, ast.Ident):
+                self.add(node.operand.name, "string", node.pattern.replace("%", "").replace("_", "x"))
+                self.add(node.operand.name, "string", "~")
+            stack.extend(children(node))
+
+    def literal(self, name: str, lit: Literal) -> None:
+        """The literal a property is compared with, and the values just beside it."""
+        self.add(name, lit.type, lit.value)
+        value = lit.value
+        if isinstance(value, bool):
+            self.add(name, "boolean", not value)
+        elif lit.type in ("int", "long") and isinstance(value, int):
+            self.add(name, "long", value - 1)
+            self.add(name, "long", value + 1)
+        elif isinstance(value, int | float) and not isinstance(value, str):
+            self.add(name, "double", float(value) - 1.0)
+            self.add(name, "double", float(value) + 1.0)
+        elif lit.type == "string":
+            self.add(name, "string", f"{value}~")
+
+    def add(self, name: str, kind: str, value: str | bool | int | float) -> None:
+        """One value of a property, unless the property is a header or the value beyond its type's range."""
         if name in HEADER_TYPES:
             return
         try:
             typed = JmsValue(kind, value)
         except ValueError:  # beyond the type's range: that boundary has no outer side
             return
-        values.setdefault(name, {})[repr(typed)] = typed
+        self.values.setdefault(name, {})[repr(typed)] = typed
 
-    def literal(name: str, lit: ast.Literal) -> None:
-        add(name, lit.type, lit.value)
-        value = lit.value
-        if isinstance(value, bool):
-            add(name, "boolean", not value)
-        elif lit.type in ("int", "long") and isinstance(value, int):
-            add(name, "long", value - 1)
-            add(name, "long", value + 1)
-        elif isinstance(value, int | float) and not isinstance(value, str):
-            add(name, "double", float(value) - 1.0)
-            add(name, "double", float(value) + 1.0)
-        elif lit.type == "string":
-            add(name, "string", f"{value}~")
 
-    for text in selectors:
-        try:
-            tree = parse(text)
-        except Exception:  # noqa: BLE001 — a selector that does not parse separates nothing
-            continue
-        stack = [tree] if tree is not None else []
-        while stack:
-            node = stack.pop()
-            if isinstance(node, ast.Compare):
-                for ident, lit in ((node.left, node.right), (node.right, node.left)):
-                    if isinstance(ident, ast.Ident) and isinstance(lit, ast.Literal):
-                        literal(ident.name, lit)
-            elif isinstance(node, ast.Between) and isinstance(node.operand, ast.Ident):
-                for bound in (node.low, node.high):
-                    if isinstance(bound, ast.Literal):
-                        literal(node.operand.name, bound)
-            elif isinstance(node, ast.InList) and isinstance(node.operand, ast.Ident):
-                for v in node.values:
-                    add(node.operand.name, "string", v)
-                add(node.operand.name, "string", "~".join(node.values) + "~")
-            elif isinstance(node, ast.Like) and isinstance(node.operand, ast.Ident):
-                add(node.operand.name, "string", node.pattern.replace("%", "").replace("_", "x"))
-                add(node.operand.name, "string", "~")
-            stack.extend(_children(node))
+def _combined(values: dict[str, dict[str, JmsValue]], limit: int) -> list[Properties]:
+    """Every combination of the properties' values (each also absent) while there are at most ``limit``;
+    beyond, each property alone, then all properties at their i-th value together."""
     names = sorted(values)
     choices: list[list[JmsValue | None]] = [[None, *values[n].values()] for n in names]
     total = 1
@@ -251,7 +276,7 @@ def boundary_values(selectors: Iterable[str], limit: int = MAX_PROPERTY_SETS) ->
     if total <= limit:
         for combo in itertools.product(*choices):
             sets.append(_present(zip(names, combo, strict=True)))
-    else:  # each property alone, then all properties at their i-th value together
+    else:
         sets.append(())
         for n, c in zip(names, choices, strict=True):
             sets += [_present([(n, v)]) for v in c[1:]]

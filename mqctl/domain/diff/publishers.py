@@ -7,6 +7,10 @@ about the publisher P of a topic T, besides the subscriptions of other queue man
 - T's resolution at P (the objects of its chain, cluster, CLROUTE, topic hosts, PUBSCOPE/SUBSCOPE,
   PUB/SUB, WILDCARD, PROXYSUB): whether and how P publishes into a cluster;
 - P's cluster memberships: which proxy subscriptions P holds, so whom P sends the publication to;
+- P's own subscriptions that could match T, when a member of one of P's clusters has hierarchy
+  neighbours: such a relay pushes P's proxy back into the cluster to every member but its origin P
+  (§4.3, ``routing.mq_proxies._propagate``), so P holds fewer proxies than a quiet publisher and
+  misses what rides on them (such a P is a class of its own);
 - P's hierarchy links and whether P hosts an object on T's chain: then P relays publications or
   holds proxies others do not (such a P is a class of its own);
 - the topic host P chooses: with P not a host, the hosts' channels decide (``workload``), not P;
@@ -59,6 +63,8 @@ class _Side:
         self.memberships: dict[str, set[str]] = {}
         for m in topology.memberships:
             self.memberships.setdefault(m.node, set()).add(m.cluster)
+        self.relayed = {c for n in self.linked for c in self.memberships.get(n, ())}
+        """Clusters with a member that has hierarchy neighbours: it relays proxies back into them."""
         self.defines: dict[str, set[str]] = {}
         for obj in topology.topics:
             self.defines.setdefault(obj.node, set()).add(obj.topicstr)
@@ -104,6 +110,8 @@ class _Side:
             return ("absent",)
         if node.dialect is not MQ or name in self.linked or self.defines.get(name, set()) & chain:
             return None
+        if self.memberships.get(name, set()) & self.relayed and name in self.subscribed(topic):
+            return None  # not sent back its own relayed proxies: it holds fewer than a quiet publisher
         res = self.trees.resolve(name, topic)
         return (
             node.psmode,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mqctl.domain.diff.probes import Probe, Properties
 from mqctl.domain.diff.publishers import PublisherClass, Publishers
@@ -20,7 +20,12 @@ from mqctl.domain.messages import Message
 from mqctl.domain.model import Topology
 from mqctl.domain.routing import RoutingModel, explain
 
+if TYPE_CHECKING:
+    from mqctl.domain.selector import Selector
+
 CHANGES = ("lost", "gained", "status", "host", "path", "reason")
+_REFUSED = str(Reason.SELECTOR_FALSE)
+"""The reason a subscription's selector gives for a miss."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,26 +203,51 @@ def route_diff(
     thousand. ``classes=False`` routes every publisher, one entry each: the same answers
     (``RoutingChange.for_each_publisher``), slower, what the tests compare with."""
     probes = list(probes)
-    stats = stats if stats is not None else RouteStats()
     nodes = reachable((before, after), {p.publisher for p in probes})
     old, new = RoutingModel(sliced(before, nodes)), RoutingModel(sliced(after, nodes))
-    selectors = _selectors_of(old.topology), _selectors_of(new.topology)
+    plan = Publishers(old.topology, new.topology) if classes else None
     groups: dict[tuple[str, str], list[tuple[int, Probe]]] = {}
     for i, probe in enumerate(probes):
         groups.setdefault((probe.topic, probe.publisher), []).append((i, probe))
-    found: dict[tuple[Any, ...], list[Any]] = {}  # same -> [first probe index, probe, count, alike]
+    router = _Router(old, new, groups, plan, stats if stats is not None else RouteStats())
+    by_topic: dict[tuple[str, tuple[Properties, ...]], list[str]] = {}
+    for (topic, publisher), group in groups.items():
+        by_topic.setdefault((topic, tuple(p.properties for _i, p in group)), []).append(publisher)
+    done = 0
+    for (topic, _props), publishers in by_topic.items():
+        if plan is None or len(publishers) < 2:
+            partition = [PublisherClass(n, ()) for n in publishers]
+        else:
+            partition = plan.partition(topic, publishers)
+        for cls in partition:
+            router.route_class(topic, cls)
+            done += len(groups[(topic, cls.representative)]) * (1 + len(cls.members))
+            if progress is not None:
+                progress(done)
+    return router.entries.changes()
 
-    def noted(
+
+class _Entries:
+    """The changes found, one entry per subscription, change, publisher, topic and pair of answers:
+    probes that differ only in their properties and change the answer alike make one entry."""
+
+    def __init__(self) -> None:
+        self.found: dict[tuple[Any, ...], list[Any]] = {}
+        """same -> [first probe index, probe, count, alike]"""
+
+    def note(
+        self,
         group: list[tuple[int, Probe]],
         notes: Iterable[Note],
         alike: Callable[[str], tuple[str, ...]] = lambda _node: (),
     ) -> None:
+        """Count each changed answer of ``notes`` (about ``group``'s probes) into its entry."""
+        found = self.found
         for j, key, was, now, n in notes:
             kind = classify(was, now)
             if kind is None:
                 continue
             i, probe = group[j]
-            # probes that differ only in their properties and change the answer alike: one entry
             same = (key, kind, probe.publisher, probe.topic, was, now)
             first = found.get(same)
             if first is None:
@@ -227,58 +257,66 @@ def route_diff(
                 if i < first[0]:  # an entry keeps the first probe that shows it, in whatever order noted
                     first[0], first[1] = i, probe
 
-    by_topic: dict[tuple[str, tuple[Properties, ...]], list[str]] = {}
-    for (topic, publisher), group in groups.items():
-        by_topic.setdefault((topic, tuple(p.properties for _i, p in group)), []).append(publisher)
-    plan = Publishers(old.topology, new.topology) if classes else None
-    local: dict[str, tuple[RoutingModel, RoutingModel, Selectors]] = {}
+    def changes(self) -> list[RoutingChange]:
+        """The entries in the order of the probes that show them first, then by node."""
+        entries = sorted(self.found.items(), key=lambda item: (item[1][0], item[0][0]))
+        return [
+            RoutingChange(key[1], key[0], kind, probe, was, now, count, alike)
+            for (key, kind, _p, _t, was, now), (_i, probe, count, alike) in entries
+        ]
 
-    def own(name: str) -> tuple[RoutingModel, RoutingModel, Selectors]:
-        """Both sides with ``name``'s subscriptions only, and their selectors."""
-        assert plan is not None
-        if name not in local:
-            a, b = plan.local(0, name), plan.local(1, name)
-            local[name] = (
+
+class _Router:
+    """Both sides of one ``route_diff``, prepared once, and the entries its classes of publishers give."""
+
+    def __init__(
+        self,
+        old: RoutingModel,
+        new: RoutingModel,
+        groups: dict[tuple[str, str], list[tuple[int, Probe]]],
+        plan: Publishers | None,
+        stats: RouteStats,
+    ) -> None:
+        self.old, self.new, self.groups, self.plan, self.stats = old, new, groups, plan, stats
+        self.selectors: Selectors = (_selectors_of(old.topology), _selectors_of(new.topology))
+        self.entries = _Entries()
+        self._local: dict[str, tuple[RoutingModel, RoutingModel, Selectors]] = {}
+
+    def route_class(self, topic: str, cls: PublisherClass) -> None:
+        """The representative routed; each member routed too when its answers are not the
+        representative's up to the name, else represented and routed on its own subscriptions only."""
+        groups, stats, note = self.groups, self.stats, self.entries.note
+        group = groups[(topic, cls.representative)]
+        notes = _notes(self.old, self.new, self.selectors, [p for _i, p in group], stats)
+        beyond = _beyond_first_hop(notes, cls.representative) if cls.members else set()
+        apart = list(cls.members) if beyond is None else [m for m in cls.members if m in beyond]
+        alike = [m for m in cls.members if m not in apart]
+        note(group, notes, _standing(alike))
+        for member in apart:  # not the representative's answer up to the name: routed
+            theirs = groups[(topic, member)]
+            note(theirs, _notes(self.old, self.new, self.selectors, [p for _i, p in theirs], stats))
+        if alike:
+            stats.classes += 1
+        for member in alike:
+            theirs = groups[(topic, member)]
+            stats.represented += len(theirs)
+            if self.plan is not None and not self.plan.quiet(member, topic):
+                alone = RouteStats()
+                a, b, theirs_selectors = self._own(member)
+                note(theirs, _notes(a, b, theirs_selectors, [p for _i, p in theirs], alone))
+                stats.local += alone.engine
+
+    def _own(self, name: str) -> tuple[RoutingModel, RoutingModel, Selectors]:
+        """Both sides with ``name``'s subscriptions only, and their selectors (made once per name)."""
+        assert self.plan is not None
+        if name not in self._local:
+            a, b = self.plan.local(0, name), self.plan.local(1, name)
+            self._local[name] = (
                 RoutingModel(a, cache_size=64),
                 RoutingModel(b, cache_size=64),
                 (_selectors_of(a), _selectors_of(b)),
             )
-        return local[name]
-
-    done = 0
-    for (topic, _props), publishers in by_topic.items():
-        if plan is None or len(publishers) < 2:
-            partition = [PublisherClass(n, ()) for n in publishers]
-        else:
-            partition = plan.partition(topic, publishers)
-        for cls in partition:
-            group = groups[(topic, cls.representative)]
-            notes = _notes(old, new, selectors, [p for _i, p in group], stats)
-            beyond = _beyond_first_hop(notes, cls.representative) if cls.members else set()
-            apart = list(cls.members) if beyond is None else [m for m in cls.members if m in beyond]
-            alike = [m for m in cls.members if m not in apart]
-            noted(group, notes, _standing(alike))
-            for member in apart:  # not the representative's answer up to the name: routed
-                theirs = groups[(topic, member)]
-                noted(theirs, _notes(old, new, selectors, [p for _i, p in theirs], stats))
-            if alike:
-                stats.classes += 1
-            for member in alike:
-                theirs = groups[(topic, member)]
-                stats.represented += len(theirs)
-                if plan is not None and not plan.quiet(member, topic):
-                    alone = RouteStats()
-                    a, b, theirs_selectors = own(member)
-                    noted(theirs, _notes(a, b, theirs_selectors, [p for _i, p in theirs], alone))
-                    stats.local += alone.engine
-            done += len(group) * (1 + len(cls.members))
-            if progress is not None:
-                progress(done)
-    entries = sorted(found.items(), key=lambda item: (item[1][0], item[0][0]))
-    return [
-        RoutingChange(key[1], key[0], kind, probe, was, now, count, alike)
-        for (key, kind, _p, _t, was, now), (_i, probe, count, alike) in entries
-    ]
+        return self._local[name]
 
 
 def _selectors_of(topology: Topology) -> dict[tuple[str, str], str]:
@@ -362,65 +400,104 @@ def _judged(
     its selector makes TRUE, the delivery (the same for every such probe) and otherwise the selector's
     miss. A probe is routed on a side only while some reached subscription's delivery is still unseen
     there and one of the group's probes would show it."""
+    compiled = _mq_selectors(old, new, selectors, group[0].publisher)
+    if compiled is None:
+        return False
+    selects = _selections(group, compiled)
+    # first, the probe most selectors select: it shows the most deliveries at once
+    start = max(range(len(group)), key=lambda j: (sum(selects[j].values()), -j))
+    routed = {start}
+    known: list[dict[tuple[str, str], Any]] = []
+    for side, model in enumerate((old, new)):
+        state = _reached(model, group, selects, selectors[side], start, routed)
+        if state is None:
+            return False
+        known.append(state)
+    stats.engine += len(routed)  # probes routed through the engine on at least one side
+    stats.judged += len(group) - len(routed)
+    _note_judged(sorted(known[0].keys() | known[1].keys()), selectors, selects, known, note)
+    return True
+
+
+def _mq_selectors(
+    old: RoutingModel, new: RoutingModel, selectors: Selectors, publisher: str
+) -> dict[str, Selector] | None:
+    """Both sides' selectors compiled, or None when the publisher's probes cannot be judged by them: it
+    is not MQ on every side where it exists, or a selector does not compile (the engine says why)."""
     from mqctl.domain.model import Dialect
     from mqctl.domain.selector import compile_selector
 
-    publisher = group[0].publisher
     dialects = {m.topology.nodes[publisher].dialect for m in (old, new) if publisher in m.topology.nodes}
     if dialects != {Dialect.MQ}:
-        return False
+        return None
     texts = sorted(set(selectors[0].values()) | set(selectors[1].values()))
     try:
-        compiled = {t: compile_selector(t) for t in texts}
+        return {t: compile_selector(t) for t in texts}
     except Exception:  # noqa: BLE001 — let the engine say what it says of a selector it cannot read
-        return False
-    # per probe: which selectors select it (TRUE), the message built as the engine's ladder builds it
+        return None
+
+
+def _selections(group: list[Probe], compiled: dict[str, Selector]) -> list[dict[str, bool]]:
+    """Per probe, which selectors select it (TRUE), the message built as the engine's ladder builds it."""
     selects: list[dict[str, bool]] = []
     for probe in group:
         properties = dict(probe.properties)
         message = Message.create(properties, dict(Message.create(properties, {}).headers))
         selects.append({t: c.evaluate(message) is True for t, c in compiled.items()})
-    refused = str(Reason.SELECTOR_FALSE)
-    keys: set[tuple[str, str]] = set()
-    # per side: (node, subscription) -> its answer when it has no selector or is missed on the way,
-    # else [delivery or None while unseen]
-    known: list[dict[tuple[str, str], Any]] = []
-    # first, the probe most selectors select: it shows the most deliveries at once
-    start = max(range(len(group)), key=lambda j: (sum(selects[j].values()), -j))
-    routed = {start}
-    for side, model in enumerate((old, new)):
-        own = selectors[side]
-        first = answer(model, group[start])
-        tried = {start}
-        keys |= first.keys()
-        state: dict[tuple[str, str], Any] = {}
-        for key, outcome in first.items():
-            if key not in own or (not outcome.receives and outcome.reason != refused):
-                state[key] = outcome
-            else:
-                state[key] = [outcome if outcome.receives else None]
-        while True:
-            unseen = {own[k] for k, v in state.items() if isinstance(v, list) and v[0] is None}
-            gain = [0 if j in tried else sum(selects[j][t] for t in unseen) for j in range(len(group))]
-            best = max(range(len(group)), key=lambda j: (gain[j], -j))
-            if not unseen or gain[best] == 0:
-                if any(gain) or any(selects[j][t] for j in tried for t in unseen):
-                    return False  # the engine did not deliver where its ladder says it would
-                break
-            found = answer(model, group[best])
-            tried.add(best)
-            routed.add(best)
-            if found.keys() != first.keys():
-                return False  # not one set of subscriptions whatever the properties: route them all
-            for key, v in state.items():
-                if isinstance(v, list) and v[0] is None and found[key].receives:
-                    v[0] = found[key]
-        known.append(state)
-    stats.engine += len(routed)  # probes routed through the engine on at least one side
-    stats.judged += len(group) - len(routed)
-    missed = Outcome("not_delivered", reason=refused)
+    return selects
+
+
+def _reached(
+    model: RoutingModel,
+    group: list[Probe],
+    selects: list[dict[str, bool]],
+    own: dict[tuple[str, str], str],
+    start: int,
+    routed: set[int],
+) -> dict[tuple[str, str], Any] | None:
+    """One side's answers, routing probes (added to ``routed``) until no reached subscription's delivery
+    is unseen; None when the engine's answers do not follow the selectors (then every probe is routed)."""
+    first = answer(model, group[start])
+    tried = {start}
+    # (node, subscription) -> its answer when it has no selector or is missed on the way, else [delivery
+    # or None while unseen]
+    state: dict[tuple[str, str], Any] = {}
+    for key, outcome in first.items():
+        if key not in own or (not outcome.receives and outcome.reason != _REFUSED):
+            state[key] = outcome
+        else:
+            state[key] = [outcome if outcome.receives else None]
+    while True:
+        unseen = {own[k] for k, v in state.items() if isinstance(v, list) and v[0] is None}
+        gain = [0 if j in tried else sum(selects[j][t] for t in unseen) for j in range(len(group))]
+        best = max(range(len(group)), key=lambda j: (gain[j], -j))
+        if not unseen or gain[best] == 0:
+            if any(gain) or any(selects[j][t] for j in tried for t in unseen):
+                return None  # the engine did not deliver where its ladder says it would
+            return state
+        found = answer(model, group[best])
+        tried.add(best)
+        routed.add(best)
+        if found.keys() != first.keys():
+            return None  # not one set of subscriptions whatever the properties: route them all
+        for key, v in state.items():
+            if isinstance(v, list) and v[0] is None and found[key].receives:
+                v[0] = found[key]
+
+
+def _note_judged(
+    keys: list[tuple[str, str]],
+    selectors: Selectors,
+    selects: list[dict[str, bool]],
+    known: list[dict[tuple[str, str], Any]],
+    note: Callable[[Note], None],
+) -> None:
+    """Note each subscription's judged answers, once per class of probes its two selectors' verdicts
+    make: (first probe, how many), in probe order, so that an entry keeps the first probe that shows it."""
+    missed = Outcome("not_delivered", reason=_REFUSED)
 
     def answer_of(side: int, key: tuple[str, str], j: int) -> Outcome | None:
+        """Probe ``j``'s answer on a side: as the engine gave it, or as the subscription's selector judges."""
         v = known[side].get(key)
         if not isinstance(v, list):
             return v
@@ -429,14 +506,12 @@ def _judged(
             return v[0]
         return missed
 
-    # per pair of selectors, the probes their verdicts put together: (first probe, how many), in probe
-    # order, so that an entry keeps the first probe that shows it
-    classes: dict[tuple[str | None, str | None], list[tuple[int, int]]] = {}
-    for key in sorted(keys):
+    classes: dict[tuple[str | None, str | None], list[tuple[int, int]]] = {}  # per pair of selectors
+    for key in keys:
         unit = (selectors[0].get(key), selectors[1].get(key))
         if unit not in classes:
             first_of: dict[tuple[bool, ...], list[int]] = {}
-            for j in range(len(group)):
+            for j in range(len(selects)):
                 verdicts = tuple(False if t is None else selects[j][t] for t in unit)
                 if verdicts in first_of:
                     first_of[verdicts][1] += 1
@@ -445,7 +520,6 @@ def _judged(
             classes[unit] = [(j, n) for j, n in first_of.values()]
         for j, n in classes[unit]:
             note((j, key, answer_of(0, key, j), answer_of(1, key, j), n))
-    return True
 
 
 def reachable(sides: Iterable[Topology], start: Iterable[str]) -> set[str]:

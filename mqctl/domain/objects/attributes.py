@@ -2,9 +2,11 @@
 allowed values, and whether routing reads them.
 
 The parts of mqctl that list an object's attributes take them from here: the MQSC vocabulary of
-modelled keywords, the MQSC reader's loop over a DEFINE/ALTER, the MQSC writer and DISPLAY (in the
+modelled keywords, the MQSC reader's loop over a DEFINE/ALTER of each kind (``formats.mqsc.values.alike``:
+only what a rule ties to another attribute is read apart), the MQSC writer and DISPLAY (in the
 product's layout, ``laid_out``), the store's converters, the DISPLAY read models and ``effective``
-values, the tree view's JSON, the shell's enumerated options and EMS's MQ defaults. What cannot be
+values, the tree view's JSON, the shell's enumerated options, reconcile's compared attributes and
+EMS's MQ defaults. What cannot be
 derived (the model's dataclasses, the store's tables and migrations, the snapshot schema, the CLI's
 static option lists) is held to this table by ``tests/formats/test_attribute_table.py``, which fails
 when an attribute is added in one place only. EMS topic properties are free (``properties``) and not
@@ -18,6 +20,9 @@ from enum import StrEnum
 from typing import Any
 
 from mqctl.domain.model import (
+    PS_COMPAT,
+    PS_DISABLED,
+    PS_ENABLED,
     Channel,
     ChannelType,
     ClRoute,
@@ -110,8 +115,8 @@ NAMELIST = (
 )
 
 NODE = (
-    A("psmode", "PSMODE", str, "ENABLED", routing=True, choices=("ENABLED", "DISABLED", "COMPAT")),
-    A("psclus", "PSCLUS", str, "ENABLED", routing=True, choices=("ENABLED", "DISABLED")),
+    A("psmode", "PSMODE", str, PS_ENABLED, routing=True, choices=(PS_ENABLED, PS_DISABLED, PS_COMPAT)),
+    A("psclus", "PSCLUS", str, PS_ENABLED, routing=True, choices=(PS_ENABLED, PS_DISABLED)),
     A("descr", "DESCR", str, ""),
     A("parent", "PARENT", str, None, routing=True),
 )

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from mqctl.domain.errors import InputError
-from mqctl.domain.model import Dialect, Node, NodeState
+from mqctl.domain.model import PS_ENABLED, Dialect, Node, NodeState
 from mqctl.domain.names import check_mq_name, check_node_name, node_label
 from mqctl.domain.objects.attributes import PSCLUS, PSMODES
 from mqctl.domain.objects.edit import in_use, refuse_existing
@@ -33,7 +33,7 @@ def check(node: Node) -> None:
     if node.dialect is Dialect.EMS:
         if node.parent is not None:
             raise InputError("an EMS server has no hierarchy parent", obj=obj, attribute="PARENT")
-        if (node.psmode, node.psclus) != ("ENABLED", "ENABLED"):
+        if (node.psmode, node.psclus) != (PS_ENABLED, PS_ENABLED):
             raise InputError("PSMODE and PSCLUS are queue manager attributes", obj=obj, attribute="PSMODE")
         return
     if node.parent is not None:

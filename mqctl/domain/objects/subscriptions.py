@@ -13,6 +13,7 @@ from typing import Any
 from mqctl.domain.errors import InputError
 from mqctl.domain.model import Dialect, NodeState, Subscription, SubType, WSchema
 from mqctl.domain.names import check_mq_name, check_subscription_name
+from mqctl.domain.objects import attributes
 from mqctl.domain.objects.edit import changed, refuse_existing, replaced, require
 from mqctl.domain.objects.ems_definitions import check_pattern as check_ems_pattern
 from mqctl.domain.objects.text import (
@@ -32,13 +33,11 @@ _API = SubType.API
 """Module constants: reading an enum member off its class costs a Python call, and every door checks
 every subscription with these."""
 
-IMMUTABLE = (
-    ("topicstr", "TOPICSTR"),
-    ("topicobj", "TOPICOBJ"),
-    ("selector", "SELECTOR"),
-    ("subscope", "SUBSCOPE"),
-    ("wschema", "WSCHEMA"),
+IMMUTABLE = tuple(
+    (field, attributes.attribute(attributes.SUB, field).keyword)
+    for field in ("topicstr", "topicobj", "selector", "subscope", "wschema")
 )
+"""What MQ fixes at DEFINE SUB (field, keyword): what the subscription receives."""
 
 
 def label(sub: Subscription) -> str:

@@ -26,14 +26,16 @@ from typing import Any
 
 from mqctl.domain.memberships import full_repositories
 from mqctl.domain.model import Dialect, NodeState, RouteSelector, Subscription, TopicObject
+from mqctl.domain.objects import attributes
 from mqctl.domain.objects.edits import KIND_OF, Alter, Define, Delete, Edit, Kind
 from mqctl.domain.objects.subscriptions import IMMUTABLE
 
 __all__ = ["Edit", "edits_between", "kind_of", "name_of", "verb_of"]
 
 NOT_COMPARED = frozenset({"seq", "source_file", "source_line"})
-NODE_FIELDS = ("parent", "psmode", "psclus", "descr")
-"""What ALTER QMGR changes of the node itself (REPOS and REPOSNL are the memberships')."""
+NODE_FIELDS = tuple(a.field for a in attributes.laid_out(attributes.NODE, ("PARENT",)))
+"""What ALTER QMGR changes of the node itself, from the table, PARENT first (REPOS and REPOSNL are the
+memberships')."""
 SelectorKey = tuple[str, str, str]
 
 

@@ -76,7 +76,7 @@ def identifiers(tree: Node | None) -> frozenset[str]:
         node = stack.pop()
         if isinstance(node, Ident):
             names.add(node.name)
-        stack.extend(_children(node))
+        stack.extend(children(node))
     return frozenset(names)
 
 
@@ -89,13 +89,13 @@ def _check_depth(tree: Node) -> None:
             raise selector_error(
                 f"a selector at most {_MAX_TREE_DEPTH} operators deep", node.start + 1, "a longer chain"
             )
-        for child in _children(node):
+        for child in children(node):
             # A chain of one logical operator is flattened when compiled, so it does not add depth.
             same_chain = isinstance(node, And | Or) and type(child) is type(node)
             stack.append((child, depth if same_chain else depth + 1))
 
 
-def _children(node: Node) -> tuple[Node, ...]:
+def children(node: Node) -> tuple[Node, ...]:
     if isinstance(node, Arith | Compare | And | Or):
         return (node.left, node.right)
     if isinstance(node, Between):

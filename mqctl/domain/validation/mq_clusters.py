@@ -9,7 +9,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 
 from mqctl.domain.explanation import Publication, WarningCode
-from mqctl.domain.model import Channel, ChannelType, ClRoute, TopicObject, Topology
+from mqctl.domain.model import PS_COMPAT, PS_DISABLED, Channel, ChannelType, ClRoute, TopicObject, Topology
 from mqctl.domain.validation import probe
 from mqctl.domain.validation.catalogue import BY_CODE
 from mqctl.domain.validation.facts import Facts
@@ -229,13 +229,13 @@ def pubsub_disabled(facts: Facts) -> Iterator[Finding]:
         broken: list[str] = []
         used = sorted(c for c in facts.clusters.clusters_of(name) if c in clustered_clusters)
         neighbours = facts.hierarchy_neighbours.get(name, [])
-        if node.psmode == "DISABLED" and (used or neighbours):
+        if node.psmode == PS_DISABLED and (used or neighbours):
             parts = [f"clustered topics of {listing(used)}"] if used else []
             parts += [f"hierarchy links to {listing(neighbours)}"] if neighbours else []
             broken.append(
                 f"PSMODE(DISABLED) stops the publish/subscribe engine its {' and '.join(parts)} need"
             )
-        if node.psmode == "COMPAT" and neighbours:
+        if node.psmode == PS_COMPAT and neighbours:
             # semantics §9 "Hierarchies and PSMODE": a hierarchy relies on queued publish/subscribe at
             # both ends, which COMPAT does not run (IBM, "Connect a queue manager to a publish/subscribe
             # hierarchy")
@@ -243,7 +243,7 @@ def pubsub_disabled(facts: Facts) -> Iterator[Finding]:
                 f"PSMODE(COMPAT) runs no queued publish/subscribe, which its hierarchy links to "
                 f"{listing(neighbours)} need"
             )
-        if node.psclus == "DISABLED" and used:
+        if node.psclus == PS_DISABLED and used:
             broken.append(
                 f"PSCLUS(DISABLED) keeps it out of publish/subscribe in {listing(used)}, which have clustered topics"
             )

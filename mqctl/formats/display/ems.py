@@ -19,10 +19,10 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from mqctl.domain.errors import InputError, clip
-from mqctl.formats.display.reader import CAPTURED, NOT_A_CAPTURE, Block, Capture, _timestamp
+from mqctl.domain.errors import clip
+from mqctl.formats.display.reader import CAPTURED, NOT_A_CAPTURE, Block, Capture, capture_time, fail
 
-__all__ = ["ROUTE", "DURABLE", "is_tibemsadmin", "read_tibemsadmin"]
+__all__ = ["ROUTE", "DURABLE", "is_ems_capture", "is_tibemsadmin", "read_tibemsadmin"]
 
 ROUTE, DURABLE = "ROUTE", "DURABLE"
 
@@ -48,8 +48,9 @@ def is_tibemsadmin(text: str) -> bool:
     )
 
 
-def _fail(message: str, file: str, line: int, column: int = 1) -> InputError:
-    return InputError(message, file=file, line=line, column=column)
+def is_ems_capture(capture: Capture) -> bool:
+    """A tibemsadmin session's capture (``read_tibemsadmin``): its blocks are routes and durables."""
+    return ROUTE in capture.commands or DURABLE in capture.commands
 
 
 def _tokens(text: str) -> list[tuple[int, str]]:
@@ -59,16 +60,16 @@ def _tokens(text: str) -> list[tuple[int, str]]:
 def _route(row: list[tuple[int, str]], number: int, line: str, file: str) -> Block:
     if len(row) != 6:
         column = row[6][0] if len(row) > 6 else len(line) + 1
-        raise _fail(
+        raise fail(
             f"a route row has {len(row)} columns, not 6 (Route T ConnID URL Zone T)", file, number, column
         )
     (_, name), (tc, kind), (cc, connid), (_, url), (_, zone), (zc, ztype) = row
     if kind.upper() not in ("A", "P"):
-        raise _fail(f"route type {clip(kind)!r} is not A or P", file, number, tc)
+        raise fail(f"route type {clip(kind)!r} is not A or P", file, number, tc)
     if connid != "-" and not connid.isdigit():
-        raise _fail(f"ConnID {clip(connid)!r} is neither a number nor '-'", file, number, cc)
+        raise fail(f"ConnID {clip(connid)!r} is neither a number nor '-'", file, number, cc)
     if ztype.lower() not in ("m", "1"):
-        raise _fail(f"zone type {clip(ztype)!r} is not m or 1", file, number, zc)
+        raise fail(f"zone type {clip(ztype)!r} is not m or 1", file, number, zc)
     attrs = {
         "ROUTE": name,
         "TYPE": "ACTIVE" if kind.upper() == "A" else "PASSIVE",
@@ -90,18 +91,18 @@ def _durable(row: list[tuple[int, str]], shared: bool, number: int, line: str, f
             if shared
             else "Topic Name, Durable, User, Msgs, Size"
         )
-        raise _fail(f"a durable row does not have the columns {header}", file, number, column)
+        raise fail(f"a durable row does not have the columns {header}", file, number, column)
     topic, durable = row[0][1], row[1][1]
     rest = row[2:]
     flag = ""
     if shared:
         flag = rest[0][1].upper()
         if flag not in ("Y", "N"):
-            raise _fail(f"Shared {clip(rest[0][1])!r} is not Y or N", file, number, rest[0][0])
+            raise fail(f"Shared {clip(rest[0][1])!r} is not Y or N", file, number, rest[0][0])
         rest = rest[1:]
     user, (mc, msgs) = rest[0][1], rest[1]
     if not msgs.isdigit():
-        raise _fail(f"Msgs {clip(msgs)!r} is not a number", file, number, mc)
+        raise fail(f"Msgs {clip(msgs)!r} is not a number", file, number, mc)
     dynamic = topic.startswith("*")
     external = user.startswith("*") and len(user) > 1  # a user defined outside the server (LDAP)
     user = user[1:] if external else user
@@ -162,7 +163,7 @@ def read_tibemsadmin(text: str, *, file: str, qmgr: str | None = None) -> Captur
             continue
         stamp = CAPTURED.match(line)
         if stamp is not None:
-            captured_at = _timestamp(stamp.group(1), file, number, line.find(stamp.group(1)) + 1)
+            captured_at = capture_time(stamp.group(1), file, number, line.find(stamp.group(1)) + 1)
             continue
         found = _SERVER.match(line)
         if found is not None and server is None:
@@ -182,19 +183,19 @@ def read_tibemsadmin(text: str, *, file: str, qmgr: str | None = None) -> Captur
             if len(row) == 1 and row[0][1].lower().startswith("no"):
                 continue  # "No routes", "No durables" style answers
             expected = "Route T ConnID URL Zone T" if table == ROUTE else "Topic Name Durable ... Msgs Size"
-            raise _fail(f"a row before the column header ({expected})", file, number, row[0][0])
+            raise fail(f"a row before the column header ({expected})", file, number, row[0][0])
         if table == ROUTE:
             capture.blocks.append(_route(row, number, line, file))
         else:
             capture.blocks.append(_durable(row, shared, number, line, file))
     if not capture.commands:
-        raise _fail(f"{_holds(capture)}: {NOT_A_CAPTURE}", file, *(first or (1, 1)))
+        raise fail(f"{_holds(capture)}: {NOT_A_CAPTURE}", file, *(first or (1, 1)))
     if server is not None:
         name, line_no, column = server
         if qmgr is not None and qmgr != name:
-            raise _fail(f"session of EMS server {clip(name)}, not of {qmgr} (--qmgr)", file, line_no, column)
+            raise fail(f"session of EMS server {clip(name)}, not of {qmgr} (--qmgr)", file, line_no, column)
         capture.qmgr, capture.qmgr_at = name, (line_no, column)
     if not capture.qmgr:
-        raise _fail("names no EMS server (no 'Server:' line): give --qmgr", file, 1, 1)
+        raise fail("names no EMS server (no 'Server:' line): give --qmgr", file, 1, 1)
     capture.captured_at = captured_at
     return capture

@@ -11,6 +11,9 @@ The REST API's answers are read by ``rest`` into the same ``Capture``.
 Both give a ``Capture``: the queue manager, the DISPLAY commands seen, and the blocks with the line and
 column each came from. Anything that is not such output is refused with one ``InputError`` naming the
 file, line and column.
+
+What the readers share (``runmqsc``, ``rest``, ``ems``) is public here, so that each says it once:
+``fail``, ``check_qmgr``, ``capture_time``, ``REQUIRED``, the line patterns, and runmqsc's block steps.
 """
 
 from __future__ import annotations
@@ -60,7 +63,7 @@ _MESSAGES = {
     "AMQ8441": "CLUSQMGR",
     "AMQ8754": "TPSTATUS",
 }
-_PROXIES_SHOWN = re.compile(r"SUBTYPE\s*\(\s*(ALL|PROXY)\s*\)", re.IGNORECASE)
+PROXIES_SHOWN = re.compile(r"SUBTYPE\s*\(\s*(ALL|PROXY)\s*\)", re.IGNORECASE)
 """DISPLAY SUB shows proxy subscriptions only when asked for them."""
 _KEYWORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _V = r"(?:[^()'\n]++|'[^'\n]*+(?:''[^'\n]*+)*+')*+"
@@ -69,7 +72,7 @@ _PLAIN_LINE = re.compile(rf"(?:[ \t]*+[A-Za-z][A-Za-z0-9_]*+(?:\({_V}\))?+)*+[ \
 _PLAIN_BLOCK = re.compile(rf"(?:\s*+[A-Za-z][A-Za-z0-9_]*+(?:\({_V}\))?+)*+\s*+")
 _PLAIN_ITEM = re.compile(rf"([A-Za-z][A-Za-z0-9_]*+)(?:\([ \t]*+({_V})\))?+")
 """Items whose values hold no parenthesis (but in quotes) nor line end: the common case, read by regex."""
-_REQUIRED = {
+REQUIRED = {
     "SUB": ("SUB", "TOPICSTR"),
     "TOPIC": ("TOPIC", "TOPICSTR"),
     "TCLUSTER": ("TOPIC", "TOPICSTR", "CLUSTER"),
@@ -148,7 +151,7 @@ def read_capture(text: str, *, file: str, qmgr: str | None = None) -> Capture:
     found = read_captures(text, file=file, qmgr=qmgr)
     if len(found) > 1:
         line, column = found[1].qmgr_at
-        raise _fail(f"holds captures of {len(found)} queue managers", file, line, column)
+        raise fail(f"holds captures of {len(found)} queue managers", file, line, column)
     return found[0]
 
 
@@ -172,7 +175,7 @@ def read_captures(text: str, *, file: str, qmgr: str | None = None) -> list[Capt
     for capture in found:
         if not capture.commands:
             line, column = capture.qmgr_at
-            raise _fail(_holds(capture) + ": not a capture, nothing imported", file, line, column)
+            raise fail(_holds(capture) + ": not a capture, nothing imported", file, line, column)
     return found
 
 
@@ -207,17 +210,19 @@ def _holds(capture: Capture) -> str:
 # --- runmqsc ----------------------------------------------------------------------------------------
 
 
-def _fail(message: str, file: str, line: int, column: int = 1) -> InputError:
+def fail(message: str, file: str, line: int, column: int = 1) -> InputError:
+    """The one error every capture reader raises: the message at its file, line and column."""
     return InputError(message, file=file, line=line, column=column)
 
 
-def _check_qmgr(named: str, given: str | None, file: str, line: int, column: int) -> str:
+def check_qmgr(named: str, given: str | None, file: str, line: int, column: int) -> str:
+    """``named``, the queue manager the capture names, unless ``--qmgr`` (``given``) names another."""
     if given is not None and given != named:
-        raise _fail(f"output of queue manager {named}, not of {given} (--qmgr)", file, line, column)
+        raise fail(f"output of queue manager {named}, not of {given} (--qmgr)", file, line, column)
     return named
 
 
-def _command_kind(command: str) -> str:
+def kind_of_command(command: str) -> str:
     """``DISPLAY SUB(*) ...`` -> ``SUB``; a command that is not a DISPLAY of a kind read -> ``OTHER``."""
     words = re.split(r"[\s(]+", command.strip(), maxsplit=2)
     if len(words) < 2 or not words[0].upper().startswith("DIS"):
@@ -249,7 +254,7 @@ def command_name(command: str) -> str:
 _VERB_NAMES = {"DIS": "DISPLAY", "DEF": "DEFINE", "ALT": "ALTER", "DEL": "DELETE", "STA": "START"}
 
 
-def _finish_block(capture: Capture, block: Block, first: str, command_kind: str, file: str) -> None:
+def finish_block(capture: Capture, block: Block, first: str, command_kind: str, file: str) -> None:
     """The block into the capture; one of a command not read is left out (the command is counted), and
     one that no echoed command explains (``runmqsc -e``) is counted by its message id."""
     message_id = block.message.split(":", 1)[0][:7]
@@ -259,17 +264,17 @@ def _finish_block(capture: Capture, block: Block, first: str, command_kind: str,
             capture.others[block.message.split(":", 1)[0] or "answer without a command"] += 1
         return
     block.kind = kind
-    for keyword in _REQUIRED[kind]:
+    for keyword in REQUIRED[kind]:
         if keyword not in block.attrs:
             line = block.last_line
-            raise _fail(f"truncated block: {block.message or kind} shows no {keyword}(...)", file, line, 1)
+            raise fail(f"truncated block: {block.message or kind} shows no {keyword}(...)", file, line, 1)
     capture.saw(kind)
     if kind == "SUB" and block.attrs.get("SUBTYPE", "").upper() == "PROXY":
         capture.saw("PROXY")
     capture.blocks.append(block)
 
 
-def _read_items(block: Block, file: str) -> str:
+def read_items(block: Block, file: str) -> str:
     """The block's attributes from its item lines (one regex over them all when no value holds a quote
     or a parenthesis); returns the first keyword."""
     text = block.text
@@ -318,7 +323,7 @@ def _items(line: str, file: str, number: int) -> list[tuple[str, str, int]]:
             continue
         word = _KEYWORD.match(line, i)
         if word is None:
-            raise _fail(f"unexpected {ch!r}: expected KEYWORD(value)", file, number, i + 1)
+            raise fail(f"unexpected {ch!r}: expected KEYWORD(value)", file, number, i + 1)
         key, start = word.group(0).upper(), i
         i = word.end()
         if i < n and line[i] == "(":
@@ -338,7 +343,7 @@ def _value(line: str, open_at: int, file: str, number: int) -> tuple[str, int]:
     if found is None:
         found = _closing(line, open_at, quotes=False)
     if found is None:
-        raise _fail(
+        raise fail(
             "value with an unbalanced parenthesis: no closing ')' on this line", file, number, open_at + 1
         )
     return _unquote(line[open_at + 1 : found].strip()), found + 1
@@ -377,18 +382,18 @@ def _unquote(value: str) -> str:
     return value
 
 
-def _timestamp(text: str, file: str, line: int, column: int) -> datetime:
+def capture_time(text: str, file: str, line: int, column: int) -> datetime:
     """An ISO 8601 time, UTC when it gives no offset; one that UTC cannot hold is refused."""
     from datetime import UTC
 
     try:
         when = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
-        raise _fail(f"{clip(text)!r} is not an ISO 8601 time", file, line, column) from None
+        raise fail(f"{clip(text)!r} is not an ISO 8601 time", file, line, column) from None
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
     try:
         when.astimezone(UTC)
     except OverflowError:
-        raise _fail(f"capture time {clip(text)!r} is out of range", file, line, column) from None
+        raise fail(f"capture time {clip(text)!r} is out of range", file, line, column) from None
     return when

@@ -12,7 +12,7 @@ import re
 from datetime import datetime
 from typing import Any
 
-from mqctl.formats.display.reader import _REQUIRED, KINDS, Block, Capture, _check_qmgr, _fail, _timestamp
+from mqctl.formats.display.reader import KINDS, REQUIRED, Block, Capture, capture_time, check_qmgr, fail
 
 _QUALIFIERS = {kind.lower(): kind for kind in KINDS}
 """A request's ``qualifier`` -> the kind of its answer: each kind read, in lower case (``topic`` with
@@ -20,6 +20,8 @@ _QUALIFIERS = {kind.lower(): kind for kind in KINDS}
 
 
 def read_json(text: str, *, file: str, qmgr: str | None) -> Capture:
+    """The capture a saved answer holds: every exchange checked and its answers kept in order, then read
+    as blocks of the one queue manager the exchanges name (or ``qmgr``)."""
     doc = _load(text, file)
     exchanges = doc if isinstance(doc, list) else [doc]
     finder = _Finder(text)
@@ -27,52 +29,21 @@ def read_json(text: str, *, file: str, qmgr: str | None) -> Capture:
     captured_at: datetime | None = None
     pending: list[tuple[dict[str, Any], str]] = []
     for exchange in exchanges:
-        if not isinstance(exchange, dict):
-            raise _fail("not a runCommandJSON response (expected an object)", file, 1)
-        found = exchange.get("request")
-        request: dict[str, Any] = found if isinstance(found, dict) else {}
-        response = exchange.get("response", exchange)
-        if not isinstance(response, dict) or not isinstance(response.get("commandResponse"), list):
-            raise _fail(
-                "not runmqsc DISPLAY output nor a runCommandJSON response (no commandResponse list)", file, 1
-            )
+        request, response = _exchange(exchange, file)
         name = exchange.get("qmgr") or request.get("qmgr")
         if isinstance(name, str) and name:
             if named is not None and name != named:
                 line, column = finder.find(json.dumps(name))
-                raise _fail(
+                raise fail(
                     f"names queue manager {name} and {named}: one file, one queue manager", file, line, column
                 )
             named = name
         when = exchange.get("captured_at") or exchange.get("capturedAt")
         if isinstance(when, str):
             line, column = finder.find(json.dumps(when))
-            captured_at = _timestamp(when, file, line, column)
-        if str(request.get("command", "display")).lower() not in ("display", "dis"):
-            kind = ""  # the answer to another command: nothing of it is a DISPLAY answer
-            parameters: dict[str, Any] = {}
-        else:
-            kind = _QUALIFIERS.get(str(request.get("qualifier", "")).lower(), "")
-            parameters = _parameters(request, file, finder)
-        if kind == "TOPIC" and str(parameters.get("type", "")).lower() == "cluster":
-            kind = "TCLUSTER"
-        if kind == "TPSTATUS" and str(parameters.get("type", "")).lower() in ("sub", "pub"):
-            kind = ""  # a topic node's subscriber or publisher status: not read (as from runmqsc)
-        if kind:
-            pending.append(({}, "SEEN:" + kind))
-        subtype = str(parameters.get("subtype", "")).lower()
-        if kind == "SUB" and subtype in ("all", "proxy"):
-            pending.append(({}, "SEEN:PROXY"))
-        for item in response["commandResponse"]:
-            pending.append((item, kind))
-    if named is not None:
-        line, column = finder.find(json.dumps(named))
-        name = _check_qmgr(named, qmgr, file, line, column)
-        at = (line, column)
-    elif qmgr is not None:
-        name, at = qmgr, (1, 1)
-    else:
-        raise _fail('names no queue manager (no "qmgr" in the request): give --qmgr', file, 1)
+            captured_at = capture_time(when, file, line, column)
+        pending += _answers(request, response, file, finder)
+    name, at = _queue_manager(named, qmgr, file, finder)
     capture = Capture(file, name, at, captured_at)
     for item, kind in pending:
         if kind.startswith("SEEN:"):
@@ -80,6 +51,58 @@ def read_json(text: str, *, file: str, qmgr: str | None) -> Capture:
             continue
         _json_block(capture, item, kind, file, finder)
     return capture
+
+
+def _exchange(exchange: Any, file: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """An exchange's request (empty when it has none: a bare answer) and its response, checked."""
+    if not isinstance(exchange, dict):
+        raise fail("not a runCommandJSON response (expected an object)", file, 1)
+    found = exchange.get("request")
+    request: dict[str, Any] = found if isinstance(found, dict) else {}
+    response = exchange.get("response", exchange)
+    if not isinstance(response, dict) or not isinstance(response.get("commandResponse"), list):
+        raise fail(
+            "not runmqsc DISPLAY output nor a runCommandJSON response (no commandResponse list)", file, 1
+        )
+    return request, response
+
+
+def _answers(
+    request: dict[str, Any], response: dict[str, Any], file: str, finder: _Finder
+) -> list[tuple[dict[str, Any], str]]:
+    """The response's entries, each with the kind of DISPLAY they answer ("" when another command's, or
+    not read), after a ``SEEN:`` mark of each kind the request displays, whatever it answered."""
+    if str(request.get("command", "display")).lower() not in ("display", "dis"):
+        kind = ""  # the answer to another command: nothing of it is a DISPLAY answer
+        parameters: dict[str, Any] = {}
+    else:
+        kind = _QUALIFIERS.get(str(request.get("qualifier", "")).lower(), "")
+        parameters = _parameters(request, file, finder)
+    if kind == "TOPIC" and str(parameters.get("type", "")).lower() == "cluster":
+        kind = "TCLUSTER"
+    if kind == "TPSTATUS" and str(parameters.get("type", "")).lower() in ("sub", "pub"):
+        kind = ""  # a topic node's subscriber or publisher status: not read (as from runmqsc)
+    out: list[tuple[dict[str, Any], str]] = []
+    if kind:
+        out.append(({}, "SEEN:" + kind))
+    subtype = str(parameters.get("subtype", "")).lower()
+    if kind == "SUB" and subtype in ("all", "proxy"):
+        out.append(({}, "SEEN:PROXY"))
+    out += [(item, kind) for item in response["commandResponse"]]
+    return out
+
+
+def _queue_manager(
+    named: str | None, qmgr: str | None, file: str, finder: _Finder
+) -> tuple[str, tuple[int, int]]:
+    """The capture's queue manager and where the file names it: the one the exchanges name (checked
+    against ``qmgr``), else ``qmgr``; a file that names none needs ``--qmgr``."""
+    if named is not None:
+        line, column = finder.find(json.dumps(named))
+        return check_qmgr(named, qmgr, file, line, column), (line, column)
+    if qmgr is not None:
+        return qmgr, (1, 1)
+    raise fail('names no queue manager (no "qmgr" in the request): give --qmgr', file, 1)
 
 
 MAX_DEPTH = 32
@@ -91,18 +114,16 @@ def _load(text: str, file: str) -> Any:
     Python will not convert (more than 4,300 digits)."""
     depth = _depth(text)
     if depth[0] > MAX_DEPTH:
-        raise _fail(
-            f"nested more than {MAX_DEPTH} levels deep: not a runCommandJSON answer", file, *depth[1:]
-        )
+        raise fail(f"nested more than {MAX_DEPTH} levels deep: not a runCommandJSON answer", file, *depth[1:])
     try:
         return json.loads(text)
     except json.JSONDecodeError as err:
-        raise _fail(f"not valid JSON: {err.msg}", file, err.lineno, err.colno) from None
+        raise fail(f"not valid JSON: {err.msg}", file, err.lineno, err.colno) from None
     except (ValueError, RecursionError):
         found = re.search(r"\d{4000,}", text)
         at = found.start() if found else 0
         line = text.count("\n", 0, at) + 1
-        raise _fail(
+        raise fail(
             "a number too long to read (thousands of digits)", file, line, at - text.rfind("\n", 0, at)
         ) from None
 
@@ -139,7 +160,7 @@ def _parameters(request: dict[str, Any], file: str, finder: _Finder) -> dict[str
         return {}
     if not isinstance(found, dict):
         line, column = finder.find('"parameters"')
-        raise _fail(f"request.parameters is a {type(found).__name__}, not an object", file, line, column)
+        raise fail(f"request.parameters is a {type(found).__name__}, not an object", file, line, column)
     return found
 
 
@@ -163,7 +184,7 @@ class _Finder:
 
 def _json_block(capture: Capture, item: Any, kind: str, file: str, finder: _Finder) -> None:
     if not isinstance(item, dict):
-        raise _fail("a commandResponse entry is not an object", file, 1)
+        raise fail("a commandResponse entry is not an object", file, 1)
     params = item.get("parameters")
     if not isinstance(params, dict):
         code = item.get("completionCode")
@@ -181,9 +202,9 @@ def _json_block(capture: Capture, item: Any, kind: str, file: str, finder: _Find
         capture.others[first or "object"] += 1
         return
     block = Block(found, attrs, line, column)
-    for keyword in _REQUIRED[found]:
+    for keyword in REQUIRED[found]:
         if keyword not in attrs:
-            raise _fail(f"truncated block: a {found} answer shows no {keyword.lower()}", file, line, column)
+            raise fail(f"truncated block: a {found} answer shows no {keyword.lower()}", file, line, column)
     capture.saw(found)
     if found == "SUB" and attrs.get("SUBTYPE", "").upper() == "PROXY":
         capture.saw("PROXY")

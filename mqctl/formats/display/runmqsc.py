@@ -19,7 +19,6 @@ from collections.abc import Iterator
 from datetime import datetime
 
 from mqctl.formats.display.reader import (
-    _PROXIES_SHOWN,
     BANNER,
     CAPTURED,
     ECHO,
@@ -27,15 +26,16 @@ from mqctl.formats.display.reader import (
     FOOTER,
     MESSAGE,
     NOT_A_CAPTURE,
+    PROXIES_SHOWN,
     Block,
     Capture,
-    _check_qmgr,
-    _command_kind,
-    _fail,
-    _finish_block,
-    _read_items,
-    _timestamp,
+    capture_time,
+    check_qmgr,
     command_name,
+    fail,
+    finish_block,
+    kind_of_command,
+    read_items,
 )
 
 __all__ = ["read_runmqsc"]
@@ -130,7 +130,7 @@ class _Runs:
         if self.block is not None:
             _append(self.block, first, chunk)
         elif not self.failed:
-            raise _fail(
+            raise fail(
                 "expected an AMQ message line, an echoed command or KEYWORD(value) items", self.file, first
             )
 
@@ -145,16 +145,16 @@ class _Runs:
     def _outside(self, number: int, line: str) -> None:
         stamp = CAPTURED.match(line)
         if stamp:
-            self.captured_at = _timestamp(stamp.group(1), self.file, number, line.index(stamp.group(1)) + 1)
+            self.captured_at = capture_time(stamp.group(1), self.file, number, line.index(stamp.group(1)) + 1)
             return
         banner = BANNER.match(line)
         if banner:
-            name = _check_qmgr(banner.group(1), self.qmgr, self.file, number, banner.start(1) + 1)
+            name = check_qmgr(banner.group(1), self.qmgr, self.file, number, banner.start(1) + 1)
             self._open(name, (number, banner.start(1) + 1), bannered=True)
             return
         if not self.bannered and (ECHO.match(line) or MESSAGE.match(line)):
             if self.qmgr is None:
-                raise _fail(
+                raise fail(
                     "names no queue manager (no 'Starting MQSC for queue manager' line): give --qmgr",
                     self.file,
                     number,
@@ -190,7 +190,7 @@ class _Runs:
         more = ECHO_MORE.match(line)
         if more and self.block is None:  # the continuation of an echoed command
             self.echoed += " " + more.group(1)
-            if self.command_kind == "SUB" and _PROXIES_SHOWN.search(self.echoed):
+            if self.command_kind == "SUB" and PROXIES_SHOWN.search(self.echoed):
                 run.saw("PROXY")
             return
         echo = ECHO.match(line)
@@ -213,7 +213,7 @@ class _Runs:
         if not self.run_used and self.block is None:
             run.skipped += 1  # before the run's first command: another program's output (dspmqver)
             return
-        raise _fail(
+        raise fail(
             "expected an AMQ message line, an echoed command or KEYWORD(value) items (or the run is cut "
             "short: no 'N MQSC commands read.' line before this one)",
             self.file,
@@ -254,12 +254,12 @@ class _Runs:
         if name in ("END", "QUIT", "EXIT"):
             return  # runmqsc's own end of input, in any of its spellings
         run.ran[name] += 1
-        self.command_kind = _command_kind(text)
+        self.command_kind = kind_of_command(text)
         if self.command_kind == "OTHER":
             run.others[name] += 1
         else:
             run.saw(self.command_kind)
-            if self.command_kind == "SUB" and _PROXIES_SHOWN.search(text):
+            if self.command_kind == "SUB" and PROXIES_SHOWN.search(text):
                 run.saw("PROXY")
 
     # --- runs -----------------------------------------------------------------------------------------
@@ -281,8 +281,8 @@ class _Runs:
 
     def _close_block(self) -> None:
         if self.block is not None and self.run is not None:
-            first_key = _read_items(self.block, self.file)
-            _finish_block(self.run, self.block, first_key, self.command_kind, self.file)
+            first_key = read_items(self.block, self.file)
+            finish_block(self.run, self.block, first_key, self.command_kind, self.file)
         self.block = None
 
     def _end_run(self) -> None:
@@ -290,7 +290,7 @@ class _Runs:
 
     def _cut_short(self, line: int, column: int | None) -> None:
         if self.run_used and self._needs_counts():
-            raise _fail(
+            raise fail(
                 "the output is cut short: no 'N MQSC commands read.' line at the end of this run "
                 "(truncated block?)",
                 self.file,
@@ -319,7 +319,7 @@ class _Runs:
             if self.mqsc_like:
                 hint = " (this looks like an MQSC script: run it with runmqsc, or read it with import mqsc)"
             empty = ": it is empty" if not text.strip() else ""
-            raise _fail(NOT_A_CAPTURE + empty + hint, self.file, 1)
+            raise fail(NOT_A_CAPTURE + empty + hint, self.file, 1)
         if self.last_capture is not None:
             self.last_capture.skipped += self.skipped
         return list(self.captures.values())

@@ -422,14 +422,34 @@ def read_server(
             encoding=encoding,
         )
     pointers: dict[str, Setting] = {}
-    not_modelled: list[str] = []
     files: list[str] = []
     if tibemsd is not None:
         pointers = read_key_values(read_text_file(tibemsd, encoding), file=str(tibemsd))
         files.append(str(tibemsd))
-        for key in OTHER_FILES:
-            if key in pointers and pointers[key].value:
-                not_modelled.append(f"{key} = {pointers[key].value} (not modelled)")
+    not_modelled = [
+        f"{key} = {pointers[key].value} (not modelled)"
+        for key in OTHER_FILES
+        if key in pointers and pointers[key].value
+    ]
+    name = _server_name(server, pointers, tibemsd)
+    state = NodeState(node=Node(name=name, dialect=Dialect.EMS))
+    config = EmsServerConfig(name=name, state=state, not_modelled=not_modelled, files=files)
+    errors: list[InputError] = []  # each file read, whatever the one before held: every error at once
+    for explicit, key in ((topics, "topics"), (routes, "routes"), (durables, "durables")):
+        try:
+            found = _conf_text(explicit, key, pointers, tibemsd, within=within, encoding=encoding)
+            if found is None:
+                continue
+            _read_conf(config, key, *found, next_seq=seq)
+            files.append(found[1])
+        except InputError as err:
+            collected(errors, err)
+    raise_all(errors)
+    return config
+
+
+def _server_name(server: str | None, pointers: dict[str, Setting], tibemsd: Path | None) -> str:
+    """The server's name, ``--server`` before tibemsd.conf's ``server = NAME`` (checked where it stands)."""
     name = server or (pointers["server"].value if "server" in pointers else None)
     if not name:
         raise InputError(
@@ -443,45 +463,47 @@ def read_server(
         column=where.column if where else None,
         file=str(tibemsd) if where else None,
     )
-    state = NodeState(node=Node(name=name, dialect=Dialect.EMS))
-    config = EmsServerConfig(name=name, state=state, not_modelled=not_modelled, files=files)
-    base = tibemsd.parent if tibemsd is not None else Path(".")
+    return name
 
-    def read(explicit: Path | None, key: str) -> tuple[str, str] | None:
-        """(text, file name) of the file given explicitly or by the tibemsd.conf pointer ``key``."""
-        if explicit is not None:
-            return read_text_file(explicit, encoding), str(explicit)
-        setting = pointers.get(key)
-        if setting is None or not setting.value:
-            return None
-        assert tibemsd is not None
-        path = _pointed_file(base, key, setting, file=str(tibemsd))
-        if within is not None and leads_outside(within, path):
-            raise InputError(
-                f"{key} = {clip(setting.value, 60)}: leads outside {within}; not read",
-                file=str(tibemsd),
-                line=setting.line,
-                column=setting.column,
-            )
-        return _read_pointed(path, key, setting, file=str(tibemsd), encoding=encoding), str(path)
 
-    errors: list[InputError] = []  # each file read, whatever the one before held: every error at once
-    for explicit, key in ((topics, "topics"), (routes, "routes"), (durables, "durables")):
-        try:
-            found = read(explicit, key)
-            if found is None:
-                continue
-            if key == "topics":
-                read_topics_conf(state, found[0], file=found[1], next_seq=seq)
-            elif key == "routes":
-                config.peers |= read_routes_conf(state, found[0], file=found[1], next_seq=seq)
-            else:
-                config.peers |= read_durables_conf(state, found[0], file=found[1], next_seq=seq)
-            files.append(found[1])
-        except InputError as err:
-            collected(errors, err)
-    raise_all(errors)
-    return config
+def _conf_text(
+    explicit: Path | None,
+    key: str,
+    pointers: dict[str, Setting],
+    tibemsd: Path | None,
+    *,
+    within: Path | None,
+    encoding: str | None,
+) -> tuple[str, str] | None:
+    """(text, file name) of the file given explicitly or by the tibemsd.conf pointer ``key``."""
+    if explicit is not None:
+        return read_text_file(explicit, encoding), str(explicit)
+    setting = pointers.get(key)
+    if setting is None or not setting.value:
+        return None
+    assert tibemsd is not None
+    path = _pointed_file(tibemsd.parent, key, setting, file=str(tibemsd))
+    if within is not None and leads_outside(within, path):
+        raise InputError(
+            f"{key} = {clip(setting.value, 60)}: leads outside {within}; not read",
+            file=str(tibemsd),
+            line=setting.line,
+            column=setting.column,
+        )
+    return _read_pointed(path, key, setting, file=str(tibemsd), encoding=encoding), str(path)
+
+
+def _read_conf(
+    config: EmsServerConfig, key: str, text: str, file: str, *, next_seq: Callable[[], int]
+) -> None:
+    """The definitions of one configuration file (``key``: what tibemsd.conf calls it) added to the
+    server's, with the peers its routes and route durables name."""
+    if key == "topics":
+        read_topics_conf(config.state, text, file=file, next_seq=next_seq)
+    elif key == "routes":
+        config.peers |= read_routes_conf(config.state, text, file=file, next_seq=next_seq)
+    else:
+        config.peers |= read_durables_conf(config.state, text, file=file, next_seq=next_seq)
 
 
 def _pointed_file(base: Path, key: str, setting: Setting, *, file: str) -> Path:

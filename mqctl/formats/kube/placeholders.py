@@ -35,13 +35,10 @@ def find_placeholders(text: str, *, mqsc: bool = False) -> Iterator[tuple[str, i
             yield match.group(0), number, match.start() + 1
 
 
-def check_rendered(text: str, locate: Locate, *, mqsc: bool = False, secret: str | None = None) -> None:
-    """Refuse ``text`` holding a placeholder: ``unrendered placeholder __qmgrname__ at f.mqsc:3:22``.
-
-    ``secret`` (``Secret s key k``): the text is a Secret's, so the placeholder is not quoted."""
+def check_rendered(text: str, locate: Locate, *, mqsc: bool = False) -> None:
+    """Refuse ``text`` holding a placeholder: ``unrendered placeholder __qmgrname__ at f.mqsc:3:22``."""
     for found, line, column in find_placeholders(text, mqsc=mqsc):
         file, at_line, at_column = locate(line, column)
-        what = f"in {secret} (not shown: a Secret's value)" if secret else clip(found)
         raise InputError(
-            f"unrendered placeholder {what} at {file}:{at_line}:{at_column}: render with kustomize or helm first"
+            f"unrendered placeholder {clip(found)} at {file}:{at_line}:{at_column}: render with kustomize or helm first"
         )

@@ -14,7 +14,7 @@ from mqctl.domain.objects.edit import changes_between
 from mqctl.domain.objects.edits import Alter, Define, Delete, Facts, Kind
 from mqctl.formats.mqsc.parser import Command
 from mqctl.formats.mqsc.topics import Unmodelled, change, is_system
-from mqctl.formats.mqsc.values import Context
+from mqctl.formats.mqsc.values import Context, alike
 from mqctl.formats.mqsc.vocabulary import (
     CHANNEL_IGNORED,
     CHANNEL_MODELLED,
@@ -29,8 +29,18 @@ CHANNEL_NAME_MAX = 20
 CHLTYPES = ("SDR", "SVR", "RCVR", "RQSTR", "CLNTCONN", "SVRCONN", "CLUSSDR", "CLUSRCVR", "AMQP", "MQTT")
 NAMELIST_KEYWORDS = NAMELIST_MODELLED | NAMELIST_IGNORED | COMMON
 CHANNEL_KEYWORDS = CHANNEL_MODELLED | CHANNEL_IGNORED | COMMON
-QMGR_ATTRIBUTES = tuple(a for a in attributes.NODE if a.field != "parent")
+MODELLED_CHLTYPES = frozenset(t.value for t in ChannelType)
+"""The channel types mqctl models (the others are parsed and skipped)."""
+QMGR_ATTRIBUTES = alike(attributes.NODE, {"parent"})
 """Read the same way from their text; PARENT names a queue manager, read first."""
+NAMELIST_ATTRIBUTES = alike(attributes.NAMELIST, {"names"})
+"""Read the same way from their text; NAMES is a list of names, each checked, blanks dropped."""
+CHANNEL_APART = frozenset({"chltype", "cluster", "clusnl", "conname"})
+"""Read by the handlers: CHLTYPE says whether the channel is modelled at all and cannot change;
+CLUSTER and CLUSNL exclude each other (CLUSNL's namelist names the clusters); CONNAME is a list
+joined with commas."""
+CHANNEL_ATTRIBUTES = alike(attributes.CHANNEL, CHANNEL_APART)
+"""Read the same way from their text (DESCR, the workload numbers...)."""
 
 
 def define_namelist(ctx: Context, cmd: Command) -> str:
@@ -88,9 +98,7 @@ def _namelist_attributes(ctx: Context, cmd: Command, nl: Namelist) -> Namelist:
                 ctx.mq_name(value, "name")
                 names.append(value.text)
         nl.names = tuple(names)
-    if "DESCR" in p:
-        nl.descr = ctx.text(p["DESCR"])
-    return nl
+    return ctx.read(cmd, nl, NAMELIST_ATTRIBUTES)
 
 
 def define_channel(ctx: Context, cmd: Command) -> str:
@@ -98,7 +106,7 @@ def define_channel(ctx: Context, cmd: Command) -> str:
     if "CHLTYPE" not in cmd.params:
         raise ctx.fail("DEFINE CHANNEL needs CHLTYPE(...), such as CHLTYPE(CLUSRCVR)", cmd.pos)
     chltype = ctx.choice(cmd.params["CHLTYPE"], CHLTYPES)
-    if chltype not in ("CLUSRCVR", "CLUSSDR"):
+    if chltype not in MODELLED_CHLTYPES:
         raise Unmodelled(f"channel type {chltype} is not modelled")
     ctx.check_keywords(cmd, CHANNEL_KEYWORDS, "CHANNEL")
     name = ctx.mq_name(name_value, "channel", max_len=CHANNEL_NAME_MAX)
@@ -121,7 +129,7 @@ def alter_channel(ctx: Context, cmd: Command) -> str:
     current = ctx.state.channels.get(name)
     chltype = ctx.choice(cmd.params["CHLTYPE"], CHLTYPES) if "CHLTYPE" in cmd.params else None
     if current is None:
-        if chltype in ("CLUSRCVR", "CLUSSDR"):
+        if chltype in MODELLED_CHLTYPES:
             raise ctx.fail(f"CHANNEL({name}) not found (AMQ8147E); DEFINE it first", cmd.name_pos)
         raise Unmodelled("not a cluster channel known to mqctl")
     ctx.check_keywords(cmd, CHANNEL_KEYWORDS, "CHANNEL")
@@ -168,12 +176,7 @@ def _channel_attributes(ctx: Context, cmd: Command, channel: Channel) -> Channel
     if "CONNAME" in p:
         values = p["CONNAME"].values or ()
         channel.conname = ",".join(v.text for v in values).rstrip(" ")
-    if "DESCR" in p:
-        channel.descr = ctx.text(p["DESCR"])
-    for keyword in ("CLWLRANK", "CLWLPRTY", "CLWLWGHT"):
-        if keyword in p:
-            setattr(channel, keyword.lower(), ctx.integer(p[keyword]))
-    return channel
+    return ctx.read(cmd, channel, CHANNEL_ATTRIBUTES)
 
 
 def alter_qmgr(ctx: Context, cmd: Command) -> str:
@@ -192,10 +195,7 @@ def alter_qmgr(ctx: Context, cmd: Command) -> str:
         node.parent = ctx.mq_name(value, "qmgr") if value.text.strip() else None
         if node.parent is not None:
             parent_dialect = ctx.dialect_of(node.parent)
-    for attr in QMGR_ATTRIBUTES:  # the attribute table: PSMODE, PSCLUS (their values), DESCR
-        if attr.keyword in p:
-            param = p[attr.keyword]
-            setattr(node, attr.field, ctx.choice(param, attr.choices) if attr.choices else ctx.text(param))
+    ctx.read(cmd, node, QMGR_ATTRIBUTES)  # the attribute table: PSMODE, PSCLUS (their values), DESCR
     repos = _full_repositories(ctx, cmd)
     changes: dict[str, object] = changes_between(ctx.state.node, node)
     if repos is not None:

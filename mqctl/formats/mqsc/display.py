@@ -17,15 +17,15 @@ from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 
 from mqctl.domain.memberships import full_repositories
-from mqctl.domain.model import Channel, Namelist, NodeState, Subscription, TopicObject
+from mqctl.domain.model import Channel, ChannelType, Namelist, NodeState, Subscription, SubType, TopicObject
 from mqctl.domain.objects import attributes
 from mqctl.domain.objects.attributes import Attribute
-from mqctl.domain.observed import INTER_QMGR_QUEUE, PredictedProxy
+from mqctl.domain.observed import INTER_QMGR_QUEUE, PROXY, PredictedProxy
 from mqctl.formats.mqsc.cluster_info import ClusterQmgr, ClusterTopic, cluster_qmgrs, cluster_topics
 from mqctl.formats.mqsc.parser import Command, Param
 from mqctl.formats.mqsc.topics import Unmodelled, is_system
 from mqctl.formats.mqsc.values import Context
-from mqctl.formats.mqsc.vocabulary import IGNORED
+from mqctl.formats.mqsc.vocabulary import IGNORED, QMGR_ORDER, TOPIC_ORDER
 from mqctl.formats.mqsc.where import AttrKind, Condition, Kind, WhereError, condition
 
 _COLUMN = 40
@@ -51,20 +51,23 @@ def layout(pairs: Sequence[tuple[str, str]], bare: frozenset[str] = frozenset())
 # The attributes shown, from the attribute table (``domain.objects.attributes``) in runmqsc's order, with
 # the ones DISPLAY implies (DISTYPE, NAMCOUNT, …) in their places; an attribute the table gains is shown
 # after these until its place is chosen.
-TOPIC_SHOWN = attributes.laid_out(
-    attributes.TOPIC,
-    ("TOPICSTR", "DESCR", "CLUSTER", "CLROUTE", "PUB", "SUB", "PUBSCOPE", "SUBSCOPE", "PROXYSUB", "WILDCARD"),
+TOPIC_SHOWN = attributes.laid_out(attributes.TOPIC, TOPIC_ORDER)
+SUB_ORDER = (
+    "TOPICSTR",
+    "TOPICOBJ",
+    "DEST",
+    "DESTQMGR",
+    "SELECTOR",
+    "DURABLE",
+    "SUBSCOPE",
+    "SUBTYPE",
+    "WSCHEMA",
 )
-SUB_SHOWN = attributes.laid_out(
-    attributes.SUB,
-    ("TOPICSTR", "TOPICOBJ", "DEST", "DESTQMGR", "SELECTOR", "DURABLE", "SUBSCOPE", "SUBTYPE", "WSCHEMA"),
-)
+SUB_SHOWN = attributes.laid_out(attributes.SUB, SUB_ORDER)
 NAMELIST_SHOWN = attributes.laid_out(attributes.NAMELIST, ("NAMES", "DESCR"))
-CHANNEL_SHOWN = attributes.laid_out(
-    attributes.CHANNEL,
-    ("CHLTYPE", "CLUSTER", "CLUSNL", "CONNAME", "DESCR", "CLWLPRTY", "CLWLRANK", "CLWLWGHT"),
-)
-QMGR_SHOWN = attributes.laid_out(attributes.NODE, ("DESCR", "PARENT", "PSMODE", "PSCLUS"))
+CHANNEL_ORDER = ("CHLTYPE", "CLUSTER", "CLUSNL", "CONNAME", "DESCR", "CLWLPRTY", "CLWLRANK", "CLWLWGHT")
+CHANNEL_SHOWN = attributes.laid_out(attributes.CHANNEL, CHANNEL_ORDER)
+QMGR_SHOWN = attributes.laid_out(attributes.NODE, QMGR_ORDER)
 
 
 def shown(value: object) -> str:
@@ -168,19 +171,23 @@ def qmgr_pairs(state: NodeState) -> list[tuple[str, str]]:
     ]  # MQ has no attribute naming the clusters a queue manager is in: DISPLAY CLUSQMGR shows them
 
 
+_NO_CHANNEL = Channel(node="", name="", chltype=ChannelType.CLUSSDR)
+"""A cluster queue manager known without its channel shows the channel attributes' defaults."""
+
+
 def clusqmgr_pairs(q: ClusterQmgr) -> list[tuple[str, str]]:
-    c = q.channel
+    c = q.channel if q.channel is not None else _NO_CHANNEL
     return [
         ("CLUSQMGR", q.name),
-        ("CHANNEL", c.name if c is not None else ""),
+        ("CHANNEL", c.name),
         ("CLUSTER", q.cluster),
-        ("CONNAME", c.conname if c is not None else ""),
+        ("CONNAME", c.conname),
         ("DEFTYPE", q.deftype),
         ("QMTYPE", "REPOS" if q.full_repository else "NORMAL"),
-        ("CLWLRANK", str(c.clwlrank if c is not None else 0)),
-        ("CLWLPRTY", str(c.clwlprty if c is not None else 0)),
-        ("CLWLWGHT", str(c.clwlwght if c is not None else 50)),
-        ("DESCR", c.descr if c is not None else ""),
+        ("CLWLRANK", str(c.clwlrank)),
+        ("CLWLPRTY", str(c.clwlprty)),
+        ("CLWLWGHT", str(c.clwlwght)),
+        ("DESCR", c.descr),
     ]
 
 
@@ -193,7 +200,9 @@ _HEADERS = {
     "CLUSQMGR": "AMQ8441I: Display Cluster Queue Manager details.",
 }
 _TOPIC_TYPES = ("LOCAL", "CLUSTER", "ALL")
-_SUB_TYPES = ("USER", "ADMIN", "API", "PROXY", "ALL")
+_SUBTYPES = (*(t.value for t in SubType), PROXY)
+"""DISPLAY SUB's SUBTYPE values: the model's (ADMIN, API) and the proxy subscriptions it predicts."""
+_SUB_TYPES = ("USER", *_SUBTYPES, "ALL")
 
 KEYS: dict[str, tuple[str, ...]] = {
     "TOPIC": ("TOPIC", "TYPE"),
@@ -250,7 +259,7 @@ KINDS: dict[str, dict[str, AttrKind]] = {
     "SUB": _kinds(
         attributes.SUB,
         SUB=_TEXT,
-        SUBTYPE=AttrKind(Kind.CHOICE, ("ADMIN", "API", "PROXY")),
+        SUBTYPE=AttrKind(Kind.CHOICE, _SUBTYPES),
         DISTYPE=AttrKind(Kind.CHOICE, ("RESOLVED", "DEFINED")),
         SELTYPE=AttrKind(Kind.CHOICE, ("NONE", "STANDARD", "EXTENDED")),
         DESTCLAS=AttrKind(Kind.CHOICE, ("PROVIDED", "MANAGED")),

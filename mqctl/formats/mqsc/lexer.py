@@ -31,7 +31,7 @@ from mqctl.domain.errors import InputError
 Pos = tuple[int, int]
 """(line, column), both 1-based."""
 
-_INSERT = re.compile(r"\+([A-Za-z][A-Za-z0-9_]*)\+")
+INSERT = re.compile(r"\+([A-Za-z][A-Za-z0-9_]*)\+")
 
 
 Span = tuple[int, int, int, int]
@@ -233,7 +233,7 @@ def apply_inserts(logical: Logical, inserts: Mapping[str, str]) -> tuple[Logical
     length = 0
     last = 0
     replaced = False
-    for m in _INSERT.finditer(logical.text):
+    for m in INSERT.finditer(logical.text):
         name = m.group(1)
         value = inserts.get(name, inserts.get(name.upper()))
         if value is None:
@@ -278,7 +278,7 @@ class Token(NamedTuple):
     """Words as typed (not yet folded); strings with the quotes removed and '' undoubled."""
     pos: Pos
     indices: Sequence[int]
-    """Index in the command text of each character of ``text`` (a ``range``, or ``_Undoubled``)."""
+    """Index in the command text of each character of ``text`` (a ``range``, or ``Undoubled``)."""
     logical: Logical
 
     @property
@@ -300,7 +300,7 @@ The string's repetitions are possessive (``*+``): a quoted string can be read on
 20 MB cost 4.9 GB)."""
 
 
-class _Undoubled(Sequence[int]):
+class Undoubled(Sequence[int]):
     """Indices of the characters of a quoted string holding ``''`` pairs: every index of ``text`` from
     ``start`` to ``stop`` except the second quote of each pair (a pair stands at its first quote).
 
@@ -373,7 +373,7 @@ def tokenize(logical: Logical, *, file: str | None = None) -> list[Token]:
             if "''" not in inner:
                 append(new(Token, (STRING, inner, at, range(i + 1, end - 1), logical)))
             else:
-                indices = _Undoubled(text, i + 1, end - 1)
+                indices = Undoubled(text, i + 1, end - 1)
                 append(new(Token, (STRING, inner.replace("''", "'"), at, indices, logical)))
             i = end
         elif quote:

@@ -23,7 +23,7 @@ from mqctl.formats.mqsc.lexer import (
     Logical,
     Pos,
     Token,
-    _Undoubled,
+    Undoubled,
     apply_inserts,
     has_literal_marker,
     split_commands,
@@ -192,7 +192,7 @@ def simple_command(logical: Logical, number: int) -> Command | None:
                 if "''" not in inner:
                     value = new(Value, (inner, True, vat, Content(logical, range(i + 1, end - 1))))
                 else:
-                    undoubled = _Undoubled(text, i + 1, end - 1)
+                    undoubled = Undoubled(text, i + 1, end - 1)
                     value = new(Value, (inner.replace("''", "'"), True, vat, Content(logical, undoubled)))
             i = end + len(closing)
         keyword = word.upper()

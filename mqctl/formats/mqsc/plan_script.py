@@ -15,10 +15,10 @@ from mqctl.formats.mqsc.writer import (
     NAMELIST_ATTRS,
     QMGR_ATTRS,
     TOPIC_ATTRS,
-    _attrs,
-    _sub_attrs,
-    _value,
+    attribute_value,
+    keyword_items,
     quote,
+    sub_keyword_items,
 )
 
 _NOUN = {Kind.NAMELIST: "NAMELIST", Kind.CHANNEL: "CHANNEL", Kind.TOPIC: "TOPIC", Kind.SUB: "SUB"}
@@ -37,21 +37,27 @@ def _command(edit: Edit, state: NodeState) -> str:
         return f"DELETE {noun}({quote(str(edit.key))})"
     if isinstance(edit, Alter):
         given = [
-            f"{a.keyword}({_value(a, edit.changes[a.field])})" for a in TOPIC_ATTRS if a.field in edit.changes
+            f"{a.keyword}({attribute_value(a, edit.changes[a.field])})"
+            for a in TOPIC_ATTRS
+            if a.field in edit.changes
         ]
         return " ".join([f"ALTER {noun}({quote(str(edit.key))})", *given])
     obj = edit.obj
     head = f"{noun}({quote(obj.name)})"  # type: ignore[attr-defined]
     if isinstance(obj, TopicObject):
-        return " ".join([f"DEFINE {head} TYPE(LOCAL)", *_attrs(obj, TOPIC_ATTRS), "REPLACE"])
+        return " ".join([f"DEFINE {head} TYPE(LOCAL)", *keyword_items(obj, TOPIC_ATTRS), "REPLACE"])
     if isinstance(obj, Subscription):
-        return " ".join([f"DEFINE {head}", *_sub_attrs(state, obj), "REPLACE"])
+        return " ".join([f"DEFINE {head}", *sub_keyword_items(state, obj), "REPLACE"])
     table = CHANNEL_ATTRS if edit.kind is Kind.CHANNEL else NAMELIST_ATTRS
-    return " ".join([f"DEFINE {head}", *_attrs(obj, table), "REPLACE"])
+    return " ".join([f"DEFINE {head}", *keyword_items(obj, table), "REPLACE"])
 
 
 def _qmgr(edit: Alter, state: NodeState) -> list[str]:
-    out = [f"{a.keyword}({_value(a, edit.changes[a.field])})" for a in QMGR_ATTRS if a.field in edit.changes]
+    out = [
+        f"{a.keyword}({attribute_value(a, edit.changes[a.field])})"
+        for a in QMGR_ATTRS
+        if a.field in edit.changes
+    ]
     if "repos" in edit.changes:
         repos = sorted(edit.changes["repos"])
         if len(repos) <= 1:

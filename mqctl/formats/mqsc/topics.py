@@ -11,22 +11,17 @@ from __future__ import annotations
 import dataclasses
 
 from mqctl.domain.errors import InputError
-from mqctl.domain.model import (
-    Dialect,
-    SubScope,
-    Subscription,
-    TopicObject,
-    WSchema,
-)
+from mqctl.domain.model import Dialect, Subscription, TopicObject, WSchema
 from mqctl.domain.names import check_subscription_name
 from mqctl.domain.objects import attributes, subscriptions, topic_objects
 from mqctl.domain.objects.apply import apply
+from mqctl.domain.objects.attributes import Attribute
 from mqctl.domain.objects.edit import AlreadyDefined, NotDefined, changes_between
 from mqctl.domain.objects.edits import NO_FACTS, Alter, Change, Define, Delete, Edit, Facts, Kind
 from mqctl.formats._checks import check_selector_at, check_topic
 from mqctl.formats._located import locate
 from mqctl.formats.mqsc.parser import Command, Value
-from mqctl.formats.mqsc.values import Context
+from mqctl.formats.mqsc.values import Context, alike
 from mqctl.formats.mqsc.vocabulary import (
     COMMON,
     DELETE_KEYWORDS,
@@ -37,9 +32,24 @@ from mqctl.formats.mqsc.vocabulary import (
 )
 
 TOPIC_KEYWORDS = TOPIC_MODELLED | TOPIC_IGNORED | COMMON
-TOPIC_ATTRIBUTES = tuple(a for a in attributes.TOPIC if a.field != "topicstr")
+TOPIC_ATTRIBUTES = alike(attributes.TOPIC, {"topicstr"})
 """Read the same way from their text; TOPICSTR is read first, each mistake placed in the string."""
 SUB_KEYWORDS = SUB_MODELLED | SUB_IGNORED | COMMON
+SUB_APART = frozenset({"topicstr", "topicobj", "selector"})
+"""Read by the handlers: TOPICSTR and TOPICOBJ make the topic string, judged as one
+(``_check_topic_positions``); a SELECTOR is checked, a blank one is none."""
+
+
+def sub_attributes(table: tuple[Attribute, ...]) -> tuple[tuple[Attribute, ...], tuple[Attribute, ...]]:
+    """The attributes of a subscription read the same way from their text: those MQ fixes at DEFINE
+    (``subscriptions.IMMUTABLE``: read before the topic string, which WSCHEMA says how to judge), and
+    those an ALTER may change (read after it)."""
+    fixed = {field for field, _ in subscriptions.IMMUTABLE}
+    read = alike(table, SUB_APART)
+    return tuple(a for a in read if a.field in fixed), tuple(a for a in read if a.field not in fixed)
+
+
+SUB_FIXED, SUB_MUTABLE = sub_attributes(attributes.SUB)
 
 
 class Unmodelled(Exception):
@@ -139,18 +149,7 @@ def _topic_attributes(ctx: Context, cmd: Command, topic: TopicObject) -> TopicOb
         value = ctx.one(p["TOPICSTR"])
         check_topic(value.text, Dialect.MQ, value.at, file=ctx.file, pattern=False)
         topic.topicstr = value.text
-    for attr in TOPIC_ATTRIBUTES:  # the attribute table: CLUSTER, the enumerations, DESCR
-        if attr.keyword in p:
-            param = p[attr.keyword]
-            enum = attr.enum
-            read: object
-            if attr.field == "cluster":
-                read = ctx.cluster(param)
-            elif enum is not None:
-                read = ctx.enum(param, enum)
-            else:
-                read = ctx.text(param)
-            setattr(topic, attr.field, read)
+    ctx.read(cmd, topic, TOPIC_ATTRIBUTES)  # the attribute table: CLUSTER, the enumerations, DESCR
     if "TYPE" in p:
         ctx.choice(p["TYPE"], ("LOCAL",))
     return topic
@@ -163,18 +162,16 @@ def define_sub(ctx: Context, cmd: Command) -> str:
     p = cmd.params
     if "TOPICSTR" not in p and "TOPICOBJ" not in p:
         raise ctx.fail("DEFINE SUB needs TOPICSTR('...') or TOPICOBJ(name)", cmd.pos, obj=f"SUB({name})")
-    sub = Subscription(node=ctx.state.node.name, name=name, topicstr="", durable=True)
-    if "SUBSCOPE" in p:
-        sub.subscope = ctx.enum(p["SUBSCOPE"], SubScope)
-    if "WSCHEMA" in p:
-        sub.wschema = ctx.enum(p["WSCHEMA"], WSchema)
+    sub = ctx.read(
+        cmd, Subscription(node=ctx.state.node.name, name=name, topicstr="", durable=True), SUB_FIXED
+    )
     _check_topic_positions(ctx, cmd, sub)
     if "SELECTOR" in p:
         value = ctx.one(p["SELECTOR"])
         if value.text.strip():
             check_selector_at(value.text, value.at, file=ctx.file)
             sub.selector = value.text
-    _sub_mutable(ctx, cmd, sub)
+    ctx.read(cmd, sub, SUB_MUTABLE)
     done = change(ctx, cmd, f"SUB({name})", Define(ctx.sourced(cmd, sub), replace=replace))
     return (
         "AMQ8095I: IBM MQ subscription changed."
@@ -192,8 +189,7 @@ def alter_sub(ctx: Context, cmd: Command) -> str:
             raise Unmodelled(f"SUB({name}) is a predefined system subscription")
         raise ctx.fail(f"SUB({name}) not found (AMQ8147E); DEFINE it first", cmd.name_pos)
     ctx.rule(cmd, subscriptions.check_alterable, name, cmd.params)
-    sub = dataclasses.replace(current, properties=dict(current.properties))
-    _sub_mutable(ctx, cmd, sub)
+    sub = ctx.read(cmd, dataclasses.replace(current, properties=dict(current.properties)), SUB_MUTABLE)
     changes = changes_between(current, sub)
     new = change(ctx, cmd, f"SUB({name})", Alter(Kind.SUB, name, changes)).after
     ctx.sourced(cmd, new)
@@ -248,11 +244,3 @@ def _check_topic_positions(ctx: Context, cmd: Command, sub: Subscription) -> Non
         return obj_value.pos if obj_value is not None else cmd.pos
 
     check_topic(full, Dialect.MQ, at, file=ctx.file, pattern=sub.wschema is WSchema.TOPIC)
-
-
-def _sub_mutable(ctx: Context, cmd: Command, sub: Subscription) -> None:
-    p = cmd.params
-    if "DEST" in p:
-        sub.dest = ctx.text(p["DEST"])
-    if "DESTQMGR" in p:
-        sub.destqmgr = ctx.text(p["DESTQMGR"])

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TypeVar
@@ -11,6 +11,7 @@ from typing import TypeVar
 from mqctl.domain.errors import InputError, escaped
 from mqctl.domain.model import Dialect, NodeState, Topology
 from mqctl.domain.names import check_mq_name
+from mqctl.domain.objects.attributes import Attribute
 from mqctl.domain.observed import PredictedProxy
 from mqctl.domain.suggest import did_you_mean
 from mqctl.formats._located import locate
@@ -19,6 +20,13 @@ from mqctl.formats.mqsc.parser import WORD_CUTOFF, Command, Param, Value
 from mqctl.formats.mqsc.vocabulary import AS_MODELLED, IGNORED
 
 E = TypeVar("E", bound=StrEnum)
+
+
+def alike(table: tuple[Attribute, ...], apart: Collection[str] = ()) -> tuple[Attribute, ...]:
+    """The attributes of ``table`` a DEFINE/ALTER gives that are read the same way from their text
+    (``Context.read``), in the table's order; ``apart``: the fields a handler reads itself, each for a
+    rule that ties it to others (TOPICSTR with TOPICOBJ, CLUSTER with CLUSNL...)."""
+    return tuple(a for a in table if a.command and a.field not in apart)
 
 
 def _as_modelled(what: str, param: Param, params: dict[str, Param]) -> bool:
@@ -203,6 +211,30 @@ class Context:
                 attribute=param.keyword,
             )
         return upper
+
+    def attribute(self, param: Param, attr: Attribute) -> object:
+        """An attribute of the table (``domain.objects.attributes``) read as its type says: a cluster
+        name (remembered as referenced), an enumeration's member, one of its ``choices``, a number, else
+        a text."""
+        if attr.field == "cluster":
+            return self.cluster(param)
+        enum = attr.enum
+        if enum is not None:
+            return self.enum(param, enum)
+        if attr.choices:
+            return self.choice(param, attr.choices)
+        if attr.type is int:
+            return self.integer(param)
+        return self.text(param)
+
+    def read(self, cmd: Command, obj: T, table: tuple[Attribute, ...]) -> T:
+        """Set each attribute of ``table`` that ``cmd`` gives (``alike``), in the table's order."""
+        params = cmd.params
+        for attr in table:
+            param = params.get(attr.keyword)
+            if param is not None:
+                setattr(obj, attr.field, self.attribute(param, attr))
+        return obj
 
     def cluster(self, param: Param) -> str:
         """A cluster name, or '' for none; remembered as referenced."""

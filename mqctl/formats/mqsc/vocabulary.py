@@ -245,6 +245,23 @@ CHANNEL_IGNORED = frozenset(
 QMGR_MODELLED = attributes.keywords(attributes.NODE) | {"REPOS", "REPOSNL"}
 """REPOS and REPOSNL give memberships (``domain.memberships``), not attributes of the node."""
 
+TOPIC_ORDER = (
+    "TOPICSTR",
+    "DESCR",
+    "CLUSTER",
+    "CLROUTE",
+    "PUB",
+    "SUB",
+    "PUBSCOPE",
+    "SUBSCOPE",
+    "PROXYSUB",
+    "WILDCARD",
+)
+"""The order in which dmpmqcfg writes a topic object's attributes and DISPLAY TOPIC shows them (the
+same): the MQSC writer's and DISPLAY's layout of the attribute table (``attributes.laid_out``)."""
+QMGR_ORDER = ("DESCR", "PARENT", "PSMODE", "PSCLUS")
+"""The same for a queue manager (dmpmqcfg's ALTER QMGR, DISPLAY QMGR), of the attributes mqctl models."""
+
 DISPLAY_OPTIONS = frozenset(
     {
         "ALL",

@@ -28,19 +28,18 @@ from mqctl.domain.objects import attributes
 from mqctl.domain.objects.attributes import Attribute
 from mqctl.formats._located import locate
 from mqctl.formats.mqsc.lexer import LITERAL_MARKER, header_comments
+from mqctl.formats.mqsc.vocabulary import QMGR_ORDER, TOPIC_ORDER
 
 _HEADER_QMGR = re.compile(r"\*\s*Queue manager name:(.*)$", re.IGNORECASE)
 
 # The attributes written, from the attribute table (``domain.objects.attributes``) in dmpmqcfg's order;
 # an attribute the table gains is written after these until its place is chosen.
-TOPIC_ATTRS = attributes.laid_out(
-    attributes.TOPIC,
-    ("TOPICSTR", "DESCR", "CLUSTER", "CLROUTE", "PUB", "SUB", "PUBSCOPE", "SUBSCOPE", "PROXYSUB", "WILDCARD"),
-)
-SUB_ATTRS = attributes.laid_out(attributes.SUB, ("TOPICOBJ", "TOPICSTR", "DEST", "DESTQMGR", "SELECTOR"))
+TOPIC_ATTRS = attributes.laid_out(attributes.TOPIC, TOPIC_ORDER)
+SUB_ORDER = ("TOPICOBJ", "TOPICSTR", "DEST", "DESTQMGR", "SELECTOR")
+SUB_ATTRS = attributes.laid_out(attributes.SUB, SUB_ORDER)
 """TOPICOBJ and TOPICSTR are written together (``_sub_attrs``); the others as the table gives them."""
 NAMELIST_ATTRS = attributes.laid_out(attributes.NAMELIST, ("DESCR", "NAMES"))
-QMGR_ATTRS = attributes.laid_out(attributes.NODE, ("DESCR", "PARENT", "PSMODE", "PSCLUS"))
+QMGR_ATTRS = attributes.laid_out(attributes.NODE, QMGR_ORDER)
 """ALTER QMGR's attributes; REPOS and REPOSNL (the node's memberships) follow them."""
 CHANNEL_ATTRS = attributes.CHANNEL
 
@@ -74,7 +73,7 @@ def quote(value: str) -> str:
     return "'" + (value or " ").replace("'", "''") + "'"
 
 
-def _value(attr: Attribute, value: object) -> str:
+def attribute_value(attr: Attribute, value: object) -> str:
     """An attribute's value as dmpmqcfg writes it: an enumeration or a chosen word bare, a number as
     digits, a list of names quoted one by one, any other text quoted (none as blank)."""
     if isinstance(value, StrEnum):
@@ -86,9 +85,9 @@ def _value(attr: Attribute, value: object) -> str:
     return quote(str(value or ""))
 
 
-def _attrs(obj: object, table: tuple[Attribute, ...]) -> list[str]:
+def keyword_items(obj: object, table: tuple[Attribute, ...]) -> list[str]:
     """``KEYWORD(value)`` for each attribute a DEFINE or ALTER gives, in ``table``'s order."""
-    return [f"{a.keyword}({_value(a, getattr(obj, a.field))})" for a in table if a.command]
+    return [f"{a.keyword}({attribute_value(a, getattr(obj, a.field))})" for a in table if a.command]
 
 
 @contextmanager
@@ -139,11 +138,11 @@ def write_mqsc(
             )
     for nl in sorted(namelists.values(), key=lambda n: n.name):
         with _about(f"namelist {nl.name}"):
-            out += _block(f"DEFINE NAMELIST({quote(nl.name)})", _attrs(nl, NAMELIST_ATTRS))
+            out += _block(f"DEFINE NAMELIST({quote(nl.name)})", keyword_items(nl, NAMELIST_ATTRS))
     node = state.node
     with _about(f"qmgr {name}"):
         qmgr = [
-            *_attrs(node, QMGR_ATTRS),
+            *keyword_items(node, QMGR_ATTRS),
             f"REPOS({quote(repos[0] if len(repos) == 1 else '')})",
             f"REPOSNL({quote(reposnl)})",
         ]
@@ -156,19 +155,19 @@ def write_mqsc(
             out += _topic(t)
     for s in sorted(state.subscriptions.values(), key=lambda s: s.name):
         with _about(f"sub {s.name}"):
-            out += _block(f"DEFINE SUB({quote(s.name)})", _sub_attrs(state, s))
+            out += _block(f"DEFINE SUB({quote(s.name)})", sub_keyword_items(state, s))
     return "\n".join(out) + "\n"
 
 
 def _channel(ch: Channel) -> list[str]:
-    return _block(f"DEFINE CHANNEL({quote(ch.name)})", _attrs(ch, CHANNEL_ATTRS))
+    return _block(f"DEFINE CHANNEL({quote(ch.name)})", keyword_items(ch, CHANNEL_ATTRS))
 
 
 def _topic(t: TopicObject) -> list[str]:
-    return _block(f"DEFINE TOPIC({quote(t.name)})", ["TYPE(LOCAL)", *_attrs(t, TOPIC_ATTRS)])
+    return _block(f"DEFINE TOPIC({quote(t.name)})", ["TYPE(LOCAL)", *keyword_items(t, TOPIC_ATTRS)])
 
 
-def _sub_attrs(state: NodeState, s: Subscription) -> list[str]:
+def sub_keyword_items(state: NodeState, s: Subscription) -> list[str]:
     """TOPICOBJ and the remaining TOPICSTR when the object still gives the prefix, else the full string;
     then the others."""
     attrs: list[str] = []
@@ -189,7 +188,7 @@ def _sub_attrs(state: NodeState, s: Subscription) -> list[str]:
             continue
         if managed and attr.field in ("dest", "destqmgr") and not str(value).strip():
             continue  # a managed destination: the queue manager makes it (DESTCLAS below)
-        attrs.append(f"{attr.keyword}({_value(attr, value)})")
+        attrs.append(f"{attr.keyword}({attribute_value(attr, value)})")
     if managed:
         # no DEST: a queue manager takes DEFINE SUB only with DESTCLAS(MANAGED), as DISPLAY SUB shows it
         attrs.append("DESTCLAS(MANAGED)")
