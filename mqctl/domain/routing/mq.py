@@ -131,7 +131,8 @@ class _Routed:
     for ``plan``, made once from the outcomes."""
 
     resolved: Resolved
-    outcomes: list[tuple[Subscription, Arrival | Miss]]
+    outcomes: list[tuple[Subscription, Arrival | Miss | None]]
+    """Each matching subscription's outcome; None (with ``relayed``) for a copy relayed on over one hop."""
     warnings: list[tuple[WarningCode, str]]
     topic_hosts: list[TopicHost]
     detail: bool
@@ -142,6 +143,20 @@ class _Routed:
     delivery crossing one says so. Empty in every estate without such a link."""
     tally_plan: TallyPlan | None = None
     """``tally``'s layout of the outcomes, made by the first ``tally`` that can use it."""
+    relayed: tuple[Arrival, str, Via] | None = None
+    """The flat path's (``before``, ``cluster``, ``via``): an outcome None is a copy that ``before``'s last
+    queue manager sends on over ``cluster`` to the subscription's own (``_Engine._flat_reach``), left as
+    columns for ``tally``; ``decided`` makes its ``Arrival`` for the readers that need one."""
+    arrived: list[tuple[Subscription, Arrival | Miss]] | None = None
+
+    @property
+    def decided(self) -> list[tuple[Subscription, Arrival | Miss]]:
+        """The outcomes, each relayed copy's ``Arrival`` made (one per queue manager, once)."""
+        if self.relayed is None:
+            return self.outcomes  # type: ignore[return-value]
+        if self.arrived is None:
+            self.arrived = _arrivals(self.outcomes, *self.relayed)
+        return self.arrived
 
     def answer(self, publication: Publication, failures: Failures, verdicts: Verdicts) -> Explanation:
         """A fresh explanation for ``publication``: only the selector step is run again (the verdicts
@@ -154,7 +169,7 @@ class _Routed:
             topic_hosts=list(self.topic_hosts),
         )
         ladder = Ladder(explanation, failures, MQ, self.detail)
-        ladder.record(ladder.rows(self.outcomes, verdicts.of(publication.properties, publication.headers)))
+        ladder.record(ladder.rows(self.decided, verdicts.of(publication.properties, publication.headers)))
         if self.flagged:
             hierarchy = Via.HIERARCHY
             for d in explanation.deliveries:
@@ -167,9 +182,9 @@ class _Routed:
         explanation = Explanation(publication, self.resolved)  # the ladder reads only its publication
         ladder = Ladder(explanation, failures, MQ, self.detail)
         if self.detail or failures.offline:
-            return ladder.rows(self.outcomes, verdicts.of(publication.properties, publication.headers))
+            return ladder.rows(self.decided, verdicts.of(publication.properties, publication.headers))
         if self.plan is None:
-            self.plan = plan_rows(self.outcomes)
+            self.plan = plan_rows(self.decided)
         return ladder.planned_rows(self.plan, verdicts.of(publication.properties, publication.headers))
 
     def tally(
@@ -189,8 +204,28 @@ class _Routed:
             tally.add(publication.from_node, self.rows(publication, failures, verdicts), messages, size)
             return
         if self.tally_plan is None:
-            self.tally_plan = TallyPlan(self.outcomes)
+            self.tally_plan = TallyPlan(self.outcomes, self.relayed)
         self.tally_plan.add(tally, publication.from_node, judge(publication, known), messages, size)
+
+
+def _arrivals(
+    outcomes: list[tuple[Subscription, Arrival | Miss | None]], before: Arrival, cluster: str, via: Via
+) -> list[tuple[Subscription, Arrival | Miss]]:
+    """``outcomes`` with each relayed copy (None) made an ``Arrival``: ``before`` and one more hop over
+    ``cluster`` to the subscription's queue manager, one per queue manager."""
+    made: dict[str, Arrival] = {}
+    path, hops = before.path, before.hops
+    last = path[-1]
+    out: list[tuple[Subscription, Arrival | Miss]] = []
+    for sub, outcome in outcomes:
+        if outcome is None:
+            node = sub.node
+            outcome = made.get(node)
+            if outcome is None:
+                hop = _new_hop((last, node, via, cluster, None))
+                outcome = made[node] = _new_arrival(((*path, node), (*hops, hop), None, (), 0))
+        out.append((sub, outcome))
+    return out
 
 
 def _cap(text: str) -> str:
@@ -378,18 +413,20 @@ class _Engine:
     # -- the answer
 
     def run(self) -> _Routed:
+        relayed: tuple[Arrival, str, Via] | None = None
+        outcomes: list[tuple[Subscription, Arrival | Miss | None]]
         if self.failures.offline or self.failures.down:
             reach = self.ladder.reach
             outcomes = [(s.sub, reach(s.sub, lambda s=s: self._reach(s))) for s in self.facts.matching]  # type: ignore[misc]
         elif self.flat and self._clear_of_hierarchy():
-            outcomes = self._flat_reach()
+            outcomes, relayed = self._flat_reach()
         else:  # ``Ladder.reach``'s first steps read only those failures: straight to reachability
             outcomes = [(s.sub, self._reach(s)) for s in self.facts.matching]
         if self.detail:
             self._for_readers()
         e = self.explanation
         warnings = [(w.code, w.message) for w in e.warnings]
-        routed = _Routed(e.resolved, outcomes, warnings, e.topic_hosts, self.detail)
+        routed = _Routed(e.resolved, outcomes, warnings, e.topic_hosts, self.detail, relayed=relayed)
         if self.prepared.topichost_joins:
             routed.flagged = self.flagged()
         return routed
@@ -450,12 +487,16 @@ class _Engine:
         cluster = self.res_t(pub).cluster
         return not cluster or not self.prepared.cluster_in_hierarchy(cluster)
 
-    def _flat_reach(self) -> list[tuple[Subscription, Arrival | Miss]]:
+    def _flat_reach(
+        self,
+    ) -> tuple[list[tuple[Subscription, Arrival | Miss | None]], tuple[Arrival, str, Via] | None]:
         """``_reach`` of every matching subscription in a ``flat`` question: the same outcomes as the flow's
         (``Flower._forwards``: the publisher sends into its cluster, or to the topic host workload
         management chooses, which sends on), made from the candidates' cluster and targets directly.
         A queue manager's ``Arrival`` is made once for all its subscriptions; a miss is told apart by the
-        counterfactual flows as usual (``_no_copy``)."""
+        counterfactual flows as usual (``_no_copy``). A copy the relay sends on over ``cluster`` is left
+        None, with (``before``, ``cluster``, ``via``): ``_Routed.decided`` makes its ``Arrival`` for a
+        reader, ``TallyPlan`` reads its row and link without one."""
         pub = self.pub.from_node
         relay, cluster, before = self._flat_relay()
         made: dict[str, Arrival] = {pub: Arrival((pub,), ()), before.path[-1]: before}
@@ -479,23 +520,17 @@ class _Engine:
                 if into is not None and into[0] == cluster and relay in into[1]:
                     reached.add(node)
             reached.difference_update(before.path)
-        out: list[tuple[Subscription, Arrival | Miss]] = []
-        path, hops = before.path, before.hops
-        last = path[-1]
+        out: list[tuple[Subscription, Arrival | Miss | None]] = []
         for i in self.facts.matching_ids:
             sub = subs[i]
             node = sub.node
             outcome: Arrival | Miss | None
             if sub.subscope == _SUB_QMGR and node != pub:
                 outcome = self._reach(made_subs[i])
-            elif (outcome := made.get(node)) is None:
-                if node in reached:
-                    hop = _new_hop((last, node, _VIA_CLUSTER, cluster, None))
-                    outcome = made[node] = _new_arrival(((*path, node), (*hops, hop), None, (), 0))
-                else:
-                    outcome = self._no_copy(made_subs[i])
+            elif (outcome := made.get(node)) is None and node not in reached:
+                outcome = self._no_copy(made_subs[i])
             out.append((sub, outcome))
-        return out
+        return out, (before, cluster, _VIA_CLUSTER)
 
     def _flat_relay(self) -> tuple[str, str, Arrival]:
         """Who sends the publication to the queue managers holding a proxy for it, over which cluster,

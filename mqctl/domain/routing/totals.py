@@ -165,7 +165,15 @@ class TallyPlan:
 
     __slots__ = ("delivered", "missed", "links", "selected")
 
-    def __init__(self, outcomes: Iterable[tuple[Subscription, Arrival | Miss]]) -> None:
+    def __init__(
+        self,
+        outcomes: Iterable[tuple[Subscription, Arrival | Miss | None]],
+        relayed: tuple[Arrival, str, Via] | None = None,
+    ) -> None:
+        """``relayed``: (``before``, ``cluster``, ``via``) when an outcome None stands for a copy that
+        ``before``'s last queue manager sends on over ``cluster`` to the subscription's own (the engine's
+        flat path leaves those as columns: their rows and links are made here without an ``Arrival``
+        each)."""
         self.selected: list[tuple[str, DeliveredRow, MissedRow, tuple[Link, ...]]]
         """(selector, its row when it selects, its row when it does not, the links its copy crosses
         that no copy of ``delivered`` does)."""
@@ -173,26 +181,45 @@ class TallyPlan:
         reached = [(s, a) for s, a in outcomes if isinstance(a, Arrival)]
         missed = [(s.name, s.node, m.reason) for s, m in outcomes if isinstance(m, Miss)]
         decided = [(s, a) for s, a in reached if not s.selector]
-        selected = [(s, a) for s, a in reached if s.selector] if len(decided) < len(reached) else []
+        selected = [(s, a) for s, a in reached if s.selector]
         delivered = [(s.name, s.node, a.stored_at, len(a.hops)) for s, a in decided]
         copies = {id(a): a for _, a in decided}
         """The arrivals of the copies no selector decides, each once (a queue manager's subscriptions
         share their copy's ``Arrival``)."""
+        crossed = _links_of(copies.values())
+        last: dict[str, tuple[Link, ...]] = {}
+        """Per queue manager a relayed copy goes to, the link of its last hop."""
+        if relayed is not None:
+            before, cluster, via = relayed
+            on = [s for s, a in outcomes if a is None]
+            hops, sender = len(before.hops) + 1, before.path[-1]
+            last = {s.node: ((sender, s.node, via),) for s in on}
+            quiet = [s for s in on if not s.selector]
+            if quiet:
+                delivered += [(s.name, s.node, None, hops) for s in quiet]
+                crossed.update(dict.fromkeys(map(_LINK_OF, before.hops)))
+                crossed.update(dict.fromkeys(last[s.node][0] for s in quiet))
+            before_links = tuple(_links_of((before,)))
+            selected += [(s, None) for s in on if s.selector]  # type: ignore[misc]
         self.delivered = tuple(delivered)
         self.missed = tuple(missed)
-        crossed = _links_of(copies.values())
         self.links = tuple(crossed)
         """The links the copies no selector decides cross."""
-        own: dict[int, tuple[Link, ...]] = {}
-        """The links of each selected copy's arrival that no copy of ``delivered`` crosses, by identity."""
+        own: dict[object, tuple[Link, ...]] = {}
+        """The links of each selected copy that no copy of ``delivered`` crosses, by the arrival's
+        identity or the relayed copy's queue manager."""
         self.selected = []
         for sub, arrival in selected:
-            links = own.get(id(arrival))
+            place: object = id(arrival) if arrival is not None else sub.node
+            links = own.get(place)
             if links is None:
-                links = own[id(arrival)] = tuple(
-                    link for link in _links_of((arrival,)) if link not in crossed
-                )
-            row = (sub.name, sub.node, arrival.stored_at, len(arrival.hops))
+                taken = _links_of((arrival,)) if arrival is not None else (*before_links, *last[sub.node])
+                links = own[place] = tuple(link for link in taken if link not in crossed)
+            row = (
+                (sub.name, sub.node, arrival.stored_at, len(arrival.hops))
+                if arrival is not None
+                else (sub.name, sub.node, None, hops)
+            )
             self.selected.append((sub.selector or "", row, (sub.name, sub.node, _SELECTOR_FALSE), links))
 
     def add(
