@@ -10,10 +10,18 @@ from hypothesis import strategies as st
 
 from mqctl.domain.explanation import Failures, Publication
 from mqctl.domain.messages import JmsValue
-from mqctl.domain.model import Topology
+from mqctl.domain.model import ClRoute, Membership, Node, Subscription, TopicObject, Topology
 from mqctl.domain.routing import RoutingModel, Rows, Tally, route, tally
 from mqctl.domain.routing.totals import links_taken
-from tests.domain.test_routing_model import AMOUNTS, mq_topologies, questions
+from tests.domain.test_routing_model import (
+    AMOUNTS,
+    PATTERNS,
+    QMS,
+    TOPICS,
+    TOPICSTRS,
+    mq_topologies,
+    questions,
+)
 
 
 def summed_rows(asked: list[tuple[Publication, Failures, int, int]], topology: Topology) -> dict[str, Any]:
@@ -91,3 +99,64 @@ def test_a_tally_is_the_route_rows_of_each_publication_summed(data: Any) -> None
         tally(model, publication, failures, first if i < read_at else second, messages, size)
     first.merge(second)
     assert tallied(first) == tallied(tallies)
+
+
+@st.composite
+def cluster_estates(draw: st.DrawFn) -> Topology:
+    """Clusters only, no FORCE, SUBSCOPE(QMGR) or WILDCARD(BLOCK) object and no hierarchy: the engine's
+    flat path, where a copy relayed into the cluster is left as columns (``mq._Engine._flat_reach``)."""
+    names = QMS[: draw(st.integers(2, 6))]
+    t = Topology()
+    for i, name in enumerate(names):
+        t.add(Node(name, seq=i))
+    seq = 100
+    for cluster in ("CL1", "CL2")[: draw(st.integers(1, 2))]:
+        for name in draw(st.sets(st.sampled_from(names), min_size=1)):
+            seq += 1
+            t.add(Membership(name, cluster, full_repository=True, seq=seq))
+    for i in range(draw(st.integers(1, 5))):
+        seq += 1
+        t.add(
+            TopicObject(
+                draw(st.sampled_from(names)),
+                f"T{i}",
+                draw(st.sampled_from(TOPICSTRS)),
+                cluster=draw(st.sampled_from(["", "CL1", "CL2"])),
+                clroute=draw(st.sampled_from(list(ClRoute))),
+                seq=seq,
+            )
+        )
+    for i in range(draw(st.integers(1, 10))):
+        seq += 1
+        selector = draw(st.sampled_from([None, "amount > 10", "amount > 90", "missing = 1"]))
+        t.add(
+            Subscription(
+                draw(st.sampled_from(names)),
+                f"S{i}",
+                draw(st.sampled_from(PATTERNS)),
+                selector=selector,
+                seq=seq,
+            )
+        )
+    return t
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_a_tally_of_copies_relayed_into_a_cluster_is_their_route_rows_summed(data: Any) -> None:
+    """Where the flat path leaves copies as columns, a tally still sums what ``route`` gives each
+    publication: quiet subscriptions and ones with selectors on the same queue managers, DIRECT and
+    topic-host clusters, keys of a topic and publisher one after another."""
+    topology = data.draw(cluster_estates())
+    names = sorted(topology.nodes)
+    asked = []
+    for _ in range(data.draw(st.integers(1, 6))):
+        node, topic = data.draw(st.sampled_from(names)), data.draw(st.sampled_from(TOPICS))
+        for amount in data.draw(st.lists(st.sampled_from(AMOUNTS), min_size=1, max_size=3)):
+            properties = {} if amount is None else {"amount": JmsValue("int", amount)}
+            asked.append((Publication(node, topic, properties), Failures(), data.draw(st.integers(1, 4)), 10))
+    model = RoutingModel(topology).prepare()
+    tallies = Tally()
+    for publication, failures, messages, size in asked:
+        tally(model, publication, failures, tallies, messages, size)
+    assert tallied(tallies) == summed_rows(asked, topology)

@@ -187,20 +187,18 @@ class TallyPlan:
         """The arrivals of the copies no selector decides, each once (a queue manager's subscriptions
         share their copy's ``Arrival``)."""
         crossed = _links_of(copies.values())
-        last: dict[str, tuple[Link, ...]] = {}
-        """Per queue manager a relayed copy goes to, the link of its last hop."""
         if relayed is not None:
-            before, cluster, via = relayed
-            on = [s for s, a in outcomes if a is None]
+            before, _, via = relayed
             hops, sender = len(before.hops) + 1, before.path[-1]
-            last = {s.node: ((sender, s.node, via),) for s in on}
+            on = [s for s, a in outcomes if a is None]
             quiet = [s for s in on if not s.selector]
             if quiet:
                 delivered += [(s.name, s.node, None, hops) for s in quiet]
                 crossed.update(dict.fromkeys(map(_LINK_OF, before.hops)))
-                crossed.update(dict.fromkeys(last[s.node][0] for s in quiet))
-            before_links = tuple(_links_of((before,)))
-            selected += [(s, None) for s in on if s.selector]  # type: ignore[misc]
+                crossed.update(dict.fromkeys([(sender, s.node, via) for s in quiet]))
+            if len(quiet) < len(on):
+                before_links = (*_links_of((before,)),)
+                selected += [(s, None) for s in on if s.selector]  # type: ignore[misc]
         self.delivered = tuple(delivered)
         self.missed = tuple(missed)
         self.links = tuple(crossed)
@@ -213,7 +211,9 @@ class TallyPlan:
             place: object = id(arrival) if arrival is not None else sub.node
             links = own.get(place)
             if links is None:
-                taken = _links_of((arrival,)) if arrival is not None else (*before_links, *last[sub.node])
+                taken = (
+                    _links_of((arrival,)) if arrival is not None else (*before_links, (sender, sub.node, via))
+                )
                 links = own[place] = tuple(link for link in taken if link not in crossed)
             row = (
                 (sub.name, sub.node, arrival.stored_at, len(arrival.hops))
