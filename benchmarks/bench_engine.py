@@ -36,7 +36,13 @@
    take).
 6. ``--task-rss``: a routing task's peak resident size (issue 36: report it before and after a change of
    the engine, and keep it no larger): a fresh process reads the snapshot, builds the model and routes
-   the job-order keys through ``route_batches``, as a Spark worker does; its ``ru_maxrss``.
+   the job-order keys through ``route_batches``, as a Spark worker does; its ``ru_maxrss`` (and its
+   cold rate).
+7. ``--fresh N``: the job-order cold rate of 3. in N such fresh processes, each after a 10,000,000-step
+   Python loop timed in this one (the machine's speed then): the best and the median. A worker routes
+   in a process that has done nothing else, while this one has just grouped the whole log to find the
+   keys; on a shared VM whose speed moves by a quarter from one minute to the next, the best of a few
+   runs is the figure that says what the code costs, the median what a run may see.
 """
 
 from __future__ import annotations
@@ -202,6 +208,34 @@ def task_peak_rss(snapshot: Path, keys: list[tuple[str, str, str]]) -> dict[str,
     return json.loads(proc.stdout)
 
 
+def python_loop_cpu_s(steps: int = 10_000_000) -> float:
+    """CPU seconds of a plain Python loop: how fast this machine runs Python right now (the dashboard's
+    machines are told apart by it; a shared VM's speed moves during a session)."""
+    t0 = time.process_time()
+    total = 0
+    for i in range(steps):
+        total += i
+    return round(time.process_time() - t0, 2)
+
+
+def fresh_runs(snapshot: Path, keys: list[tuple[str, str, str]], runs: int) -> dict[str, Any]:
+    """The cold rate in ``runs`` fresh processes, as a Spark worker routes (``task_peak_rss``'s child):
+    each run's keys per CPU second, the best and the median, the model's build, the peak resident size,
+    and the Python loop's CPU before each run (the machine's speed at the time)."""
+    figures = []
+    for _ in range(runs):
+        loop = python_loop_cpu_s()
+        figures.append({**task_peak_rss(snapshot, keys), "python_loop_cpu_s": loop})
+    rates = sorted(f["keys_per_cpu_s"] for f in figures)
+    return {
+        "runs": figures,
+        "best_keys_per_cpu_s": rates[-1],
+        "median_keys_per_cpu_s": rates[len(rates) // 2],
+        "target_keys_per_cpu_s": TARGET_KEYS_PER_CPU_S,
+        "peak_rss_mb": max(f["peak_rss_mb"] for f in figures),
+    }
+
+
 def task_child(snapshot: Path, keys_file: Path) -> int:
     from mqctl.services.snapshot import read_topology
 
@@ -227,6 +261,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--engine-only", action="store_true", help="also the cold rate without the facts")
     ap.add_argument("--no-rate", action="store_true", help="skip the cold rate")
     ap.add_argument("--task-rss", action="store_true", help="also a routing task's peak resident size")
+    ap.add_argument(
+        "--fresh", type=int, default=0, metavar="N", help="also the job-order cold rate in N fresh processes"
+    )
     ap.add_argument("--profile", type=Path, help="cProfile the cold run (the job's order) into this file")
     ap.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "mqctl-bench")
     args = ap.parse_args(argv)
@@ -255,6 +292,8 @@ def main(argv: list[str] | None = None) -> int:
         result[order] = part
     if args.task_rss:
         result["task_peak_rss"] = task_peak_rss(snapshot, orders["job_order"])
+    if args.fresh:
+        result["job_order_fresh_process"] = fresh_runs(snapshot, orders["job_order"], args.fresh)
     if args.digest:
         gc.unfreeze()
         result["digest"] = digests(topology_, orders["log_order"])
