@@ -8,12 +8,12 @@ One ``mapInArrow`` (``route_log_rows``), pure functions of a task's rows and the
   key (``mqctl.domain.publications``), the rows of a key merged; a bad row gets its reason instead and
   leaves as a ``rejected`` fact. Within a task, a properties text, a (publisher, topic) pair and a
   count or bytes text is checked once, however many rows repeat it.
-- ``route_batches``: each distinct routing key routed by the domain engine (``routing.route``: the rows
-  of ``routing.explain(..., detail=False)`` without the explanation, over a ``RoutingModel`` built once
-  per Python worker, per variant: the facts need no warnings, sentences or alternative paths, nor a
-  ``Delivery`` per subscription reached) into rows of facts: where it was published,
-  deliveries, misses, the links crossed. A key's links are appended column by column in one go, its
-  deliveries and misses kept as one entry each and made columns once per batch.
+- ``route_batches``: each distinct routing key routed by the domain engine and summed as it is decided
+  (``routing.tally``: the rows of ``routing.explain(..., detail=False)`` without the explanation, over a
+  ``RoutingModel`` built once per Python worker, per variant, added to the batch's ``Tally``), then
+  the batch's totals made facts: publications per publisher, deliveries, misses, the links crossed.
+  The rows a publisher and topic's keys share are counted once per plan and spread with Arrow when
+  the batch is done; only the selectors are judged per key.
 
 The model is built on first use in a worker and kept for the worker's life (Spark reuses Python workers),
 and the garbage collector is frozen over it: a full collection would otherwise walk the millions of
