@@ -273,3 +273,53 @@ def test_the_private_import_check_sees_them(source: str, found: set[str]) -> Non
 def test_the_conn_check_sees_attribute_use() -> None:
     assert conn_uses("def f(store):\n    return load(store.conn)\n") == 1
     assert conn_uses("def f(conn):\n    return load(conn)\n") == 0
+
+
+STORE_REPOSITORIES = ("mqctl.store.read_models", "mqctl.store.observed")
+"""Modules whose reads a service reaches through the store object (``store.views``, ``store.observed``)."""
+
+
+def repository_imports(source: str, package: str) -> set[str]:
+    """What ``source`` imports of ``STORE_REPOSITORIES`` but their constants (UPPER_CASE names): the
+    module itself, or a function or class of it."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name in STORE_REPOSITORIES)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                base = ".".join(parts[: len(parts) - (node.level - 1)] + ([base] if base else []))
+            for alias in node.names:
+                full = f"{base}.{alias.name}"
+                if full in STORE_REPOSITORIES or (base in STORE_REPOSITORIES and not alias.name.isupper()):
+                    found.add(full)
+    return found
+
+
+def test_services_reach_the_store_s_repositories_through_the_store() -> None:
+    """One shape for every read (issue 35): ``store.views.display_nodes(...)``,
+    ``store.observed.load_captures()``, not a free function handed the store."""
+    found = {
+        _module_name(path): sorted(repository_imports(path.read_text(encoding="utf-8"), "mqctl.services"))
+        for path in sorted((PACKAGE / "services").rglob("*.py"))
+    }
+    assert {m: names for m, names in found.items() if names} == {}
+
+
+@pytest.mark.parametrize(
+    ("source", "found"),
+    [
+        ("from mqctl.store import read_models\n", {"mqctl.store.read_models"}),
+        ("import mqctl.store.observed\n", {"mqctl.store.observed"}),
+        (
+            "def f():\n    from ..store.observed import ObservedRepository\n",
+            {"mqctl.store.observed.ObservedRepository"},
+        ),
+        ("from mqctl.store.read_models import TOPIC_TABLE\n", set()),
+        ("from mqctl.store.repository import Store\n", set()),
+    ],
+)
+def test_the_repository_check_sees_what_it_bans(source: str, found: set[str]) -> None:
+    assert repository_imports(source, "mqctl.services") == found

@@ -12,7 +12,6 @@ from typing import Any
 
 from mqctl.domain.resolution import TopicTree, TopicTrees
 from mqctl.domain.tree_view import effective_many
-from mqctl.store import read_models
 from mqctl.store.repository import Store
 
 FEW_QMGRS = 4
@@ -25,7 +24,7 @@ def display_topics(
 ) -> list[dict[str, Any]]:
     """The rows of ``display topic``; with ``effective`` (``-o json``: the table has no such column),
     each MQ row with the values its queue manager's tree makes effective."""
-    shown = read_models.display_topics(store, pattern, exact, node, objects=effective)
+    shown = store.views.display_topics(pattern, exact, node, objects=effective)
     if not effective:
         return shown.rows
     by_qmgr: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -34,9 +33,9 @@ def display_topics(
             by_qmgr[obj.node].append(item)
     at: Callable[[str], TopicTree]
     if len(by_qmgr) > FEW_QMGRS:
-        at = TopicTrees(read_models.topic_layer(store, shown.objects if shown.every else None)).at
+        at = TopicTrees(store.views.topic_layer(shown.objects if shown.every else None)).at
     else:
-        slices = {q: TopicTree.for_node(read_models.topic_space(store, q), q) for q in by_qmgr}
+        slices = {q: TopicTree.for_node(store.views.topic_space(q), q) for q in by_qmgr}
         at = slices.__getitem__
     for qmgr, items in by_qmgr.items():
         values = effective_many(at(qmgr), [i["topicstr"] for i in items])

@@ -81,9 +81,7 @@ def _leading_slash(store: Store, qmgr: str, topic: str) -> list[str]:
 
     if topic.startswith("/"):
         return []  # the usual case answers without a query
-    from mqctl.store.read_models import topic_string_starts
-
-    if not misses_leading_slash(topic, topic_string_starts(store, qmgr)):
+    if not misses_leading_slash(topic, store.views.topic_string_starts(qmgr)):
         return []
     return [
         f"every topic string in {qmgr}'s topic tree and subscriptions starts with '/', and {topic!r} "

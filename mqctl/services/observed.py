@@ -27,7 +27,6 @@ from mqctl.formats.display.edits import CaptureContent, Origin, ems_content, mq_
 from mqctl.formats.display.ems import is_ems_capture
 from mqctl.formats.display.files import read_capture_files
 from mqctl.services.edit import edit
-from mqctl.store.observed import captured_at, captured_nodes, load_captures, save_capture
 from mqctl.store.repository import Store
 
 
@@ -164,13 +163,13 @@ def _save(store: Store, result: DisplayImport, content: CaptureContent) -> None:
     capture = NodeCapture(
         result.qmgr, result.captured_at, ", ".join(result.files), tuple(result.commands), content.observations
     )
-    save_capture(store, capture)
+    store.observed.save_capture(capture)
 
 
 def _newer_kept(store: Store, result: DisplayImport) -> bool:
     """The store keeps a capture of the node taken later than this one: it stays, this one changes
     nothing (captures are kept by their own time, not by the order they are imported in)."""
-    kept = captured_at(store, result.qmgr)
+    kept = store.observed.captured_at(result.qmgr)
     result.kept = kept is None or kept <= result.captured_at
     return not result.kept
 
@@ -202,11 +201,11 @@ def observed(store: Store, qmgr: str | None = None) -> list[dict[str, Any]]:
                 for o in c.observations
             ],
         }
-        for c in load_captures(store, None if qmgr is None else [qmgr])
+        for c in store.observed.load_captures(None if qmgr is None else [qmgr])
     ]
     if qmgr is not None and not found and store.node(qmgr) is None:
         # the nearest among the names the filter takes: the model's nodes and the nodes captured
-        near = did_you_mean(qmgr, [*store.node_names(), *captured_nodes(store)])
+        near = did_you_mean(qmgr, [*store.node_names(), *store.observed.captured_nodes()])
         raise InputError(f"no such queue manager {qmgr}{near}", attribute="--qmgr")
     return found
 
@@ -237,6 +236,5 @@ def predicted_display(store: Store) -> dict[str, list[Any]]:
 def observed_links_down(store: Store) -> dict[frozenset[str], str]:
     """``explain --observed``: the links the captures show down, each with its observation."""
     from mqctl.domain.observed import links_down
-    from mqctl.store.observed import load_channels
 
-    return links_down(load_captures(store), load_channels(store))
+    return links_down(store.observed.load_captures(), store.observed.load_channels())

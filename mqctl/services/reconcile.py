@@ -6,7 +6,6 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from mqctl.domain.reconcile import Discrepancy, reconcile
-from mqctl.store.observed import load_captures
 from mqctl.store.repository import Store
 
 
@@ -26,5 +25,5 @@ def reconcile_store(
         topology = model_at_step(plan, step or 0)
     else:
         topology = store.topology()
-    captures = load_captures(store)
+    captures = store.observed.load_captures()
     return reconcile(topology, captures, now=now or datetime.now(UTC), max_age=max_age)

@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from mqctl.domain.errors import InputError
-from mqctl.store import read_models
+from mqctl.store.read_models import TOPIC_TABLE as _TOPIC_TABLE
+from mqctl.store.read_models import TOPIC_TABLE_ALL as _TOPIC_TABLE_ALL
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -21,9 +22,9 @@ if TYPE_CHECKING:
 
 QMGR = "queue manager"
 SERVER = "EMS server"
-TOPIC_TABLE = read_models.TOPIC_TABLE
+TOPIC_TABLE = _TOPIC_TABLE
 """The columns of ``display topic``'s table (``topic_table``'s values, in order)."""
-TOPIC_TABLE_ALL = read_models.TOPIC_TABLE_ALL
+TOPIC_TABLE_ALL = _TOPIC_TABLE_ALL
 """The columns of ``display topic --all``'s table (``topic_table(..., every=True)``'s values)."""
 
 
@@ -37,16 +38,16 @@ def require_node(store: Store, node: str | None, what: str = QMGR, option: str =
 
 
 def display_nodes(store: Store, pattern: str, exact: bool) -> list[dict[str, Any]]:
-    return read_models.display_nodes(store, pattern, exact)
+    return store.views.display_nodes(pattern, exact)
 
 
 def display_clusters(store: Store, pattern: str, exact: bool) -> list[dict[str, Any]]:
-    return read_models.display_clusters(store, pattern, exact)
+    return store.views.display_clusters(pattern, exact)
 
 
 def display_memberships(store: Store, node: str | None, cluster: str | None) -> list[dict[str, Any]]:
     require_node(store, node)
-    return read_models.display_memberships(store, node, cluster)
+    return store.views.display_memberships(node, cluster)
 
 
 def display_topics(
@@ -61,44 +62,44 @@ def display_topics(
 def topic_table(
     store: Store, pattern: str, exact: bool, node: str | None, *, every: bool = False
 ) -> list[tuple[Any, ...]]:
-    """``display topic``'s table: the values of its columns only (``read_models.topic_table``); with
+    """``display topic``'s table: the values of its columns only (``ReadModels.topic_table``); with
     ``every`` (``--all``), a column per attribute."""
     require_node(store, node)
-    return read_models.topic_table(store, pattern, exact, node, every=every)
+    return store.views.topic_table(pattern, exact, node, every=every)
 
 
 def display_subscriptions(store: Store, pattern: str, exact: bool, node: str | None) -> list[dict[str, Any]]:
     require_node(store, node)
-    return read_models.display_subscriptions(store, pattern, exact, node)
+    return store.views.display_subscriptions(pattern, exact, node)
 
 
 def display_namelists(store: Store, pattern: str, exact: bool, node: str | None) -> list[dict[str, Any]]:
     require_node(store, node)
-    return read_models.display_namelists(store, pattern, exact, node)
+    return store.views.display_namelists(pattern, exact, node)
 
 
 def display_channels(store: Store, pattern: str, exact: bool, node: str | None) -> list[dict[str, Any]]:
     require_node(store, node)
-    return read_models.display_channels(store, pattern, exact, node)
+    return store.views.display_channels(pattern, exact, node)
 
 
 def display_routes(store: Store, pattern: str, exact: bool, node: str | None) -> list[dict[str, Any]]:
     require_node(store, node, SERVER, "--server")
-    return read_models.display_routes(store, pattern, exact, node)
+    return store.views.display_routes(pattern, exact, node)
 
 
 def display_route_selectors(store: Store, node: str | None, route: str | None) -> list[dict[str, Any]]:
     require_node(store, node, SERVER, "--server")
-    return read_models.display_route_selectors(store, node, route)
+    return store.views.display_route_selectors(node, route)
 
 
 def diagram_topology(store: Store, topic: str | None) -> Topology:
     """What ``graph`` draws from: with ``topic``, the whole model (the subscriptions that match it, the
     objects its resolution walks); without, only the nodes, links and clustered topic objects it draws
-    (``read_models.drawn_topology``: an estate's plain objects and subscriptions are most of its rows)."""
+    (``ReadModels.drawn_topology``: an estate's plain objects and subscriptions are most of its rows)."""
     if topic is not None:
         return store.topology()
-    return read_models.drawn_topology(store)
+    return store.views.drawn_topology()
 
 
 def graph_topology(
@@ -138,4 +139,4 @@ def tree_view(store: Store, qmgr: str, topic: str | None) -> TreeView:
     from mqctl.domain.tree_view import tree_view as view
 
     require_node(store, qmgr)
-    return view(read_models.tree_slice(store, qmgr), qmgr, topic)
+    return view(store.views.tree_slice(qmgr), qmgr, topic)

@@ -14,9 +14,10 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import islice
 from operator import itemgetter
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import bindparam, delete, func, insert, select, text, update
 from sqlalchemy.engine import Connection
@@ -35,6 +36,10 @@ from mqctl.domain.names import node_label
 from mqctl.store import convert, tables
 from mqctl.store.convert import Codec, digest
 from mqctl.store.engine import lock_timeout_ms
+
+if TYPE_CHECKING:
+    from mqctl.store.observed import ObservedRepository
+    from mqctl.store.read_models import ReadModels
 
 T = TypeVar("T")
 ALL_PARTS = frozenset({"memberships", "topics", "subscriptions", "namelists", "channels", "routes"})
@@ -407,6 +412,20 @@ class Store:
         from mqctl.store.slice import load_slice
 
         return load_slice(self.conn, publisher, topic, failures)
+
+    @cached_property
+    def views(self) -> ReadModels:
+        """The read models for display and drawing, on this store (``store.read_models``)."""
+        from mqctl.store.read_models import ReadModels
+
+        return ReadModels(self)
+
+    @cached_property
+    def observed(self) -> ObservedRepository:
+        """The captures kept of the queue managers, on this store (``store.observed``)."""
+        from mqctl.store.observed import ObservedRepository
+
+        return ObservedRepository(self)
 
     # -- node state (whole-file imports, membership derivation) -----------------------------------
     def load_node_state(self, ref: NodeRef, parts: frozenset[str] = ALL_PARTS) -> NodeState:
