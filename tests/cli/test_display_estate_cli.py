@@ -159,7 +159,7 @@ def test_tree_from_its_slice_is_the_tree_of_the_whole_model(cli: Cli, store_url:
     ],
 )
 def test_the_topic_table_is_the_table_of_the_json_rows(cli: Cli, args: tuple[str, ...]) -> None:
-    """``display topic``'s table reads only its columns (``read_models.topic_table``): it is the table
+    """``display topic``'s table reads only its columns (``ReadModels.topic_table``): it is the table
     ``show_table`` makes of the rows ``-o json`` shows, MQ and EMS, blank clusters and properties."""
     estate(cli)
     ok(cli("define", "qmgr", "E1", "--dialect", "ems"))
