@@ -98,13 +98,9 @@ class Tally:
 
 
 def _merge(mine: dict[Any, list[int]], theirs: dict[Any, list[int]]) -> None:
+    """``theirs``' sums added to ``mine`` (a key's own tally into its batch's, with ``--per-key``)."""
     for row, (messages, size) in theirs.items():
-        found = mine.get(row)
-        if found is None:
-            mine[row] = [messages, size]
-        else:
-            found[0] += messages
-            found[1] += size
+        _add(mine, (row,), messages, size)
 
 
 def delivered_row(sub: Subscription, arrival: Arrival, stored_at: str | None) -> DeliveredRow:
