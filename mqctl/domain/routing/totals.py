@@ -2,10 +2,11 @@
 
 The Spark job keeps totals, never one key's answer: messages and bytes per delivered row (subscription,
 node, stored_at, hops), per missed row (subscription, node, reason), per link crossed and per publisher.
-``Tally`` holds those sums. The engine adds an answer to it row by row from what it worked out once for
-the publisher and topic (``TallyPlan``: the rows no selector decides, laid out as the tally's own keys,
-with the links their copies cross), so a routing key costs a few dictionary updates and its selectors,
-not an answer built and summed afterwards.
+``Tally`` holds those sums. The engine lays out once per publisher and topic what their keys share
+(``TallyPlan``: the rows no selector decides, as the tally's own keys, with the links their copies
+cross); a routing key then counts for its plan and adds the rows of its selectors' verdicts, and the
+plan's rows get their totals when the tally is read: a key costs a few dictionary updates, not an
+answer built and summed afterwards.
 """
 
 from __future__ import annotations
@@ -98,13 +99,9 @@ class Tally:
 
 
 def _merge(mine: dict[Any, list[int]], theirs: dict[Any, list[int]]) -> None:
+    """``theirs``' sums added to ``mine`` (a key's own tally into its batch's, with ``--per-key``)."""
     for row, (messages, size) in theirs.items():
-        found = mine.get(row)
-        if found is None:
-            mine[row] = [messages, size]
-        else:
-            found[0] += messages
-            found[1] += size
+        _add(mine, (row,), messages, size)
 
 
 def delivered_row(sub: Subscription, arrival: Arrival, stored_at: str | None) -> DeliveredRow:
