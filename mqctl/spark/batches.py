@@ -189,7 +189,9 @@ def _whole(text: str | None, default: int, minimum: int, what: str) -> int:
 
 class _Checks:
     """A publication row's checks, each answer kept: logs repeat publishers, topics, properties and
-    sizes. At most ``KEPT`` answers of each kind (properties may hold a message id, unique per row)."""
+    sizes. At most ``KEPT`` answers of properties and of sizes (properties may hold a message id, unique
+    per row); every (publisher, topic) answer is kept for the task, as the task keeps a key per row and
+    totals per key anyway (forgetting them made a task of 200,000 pairs check each pair twice)."""
 
     KEPT = 65_536
 
@@ -219,8 +221,8 @@ class _Checks:
         return self.properties[text]
 
     def trim(self) -> None:
-        """Forget the answers of a kind once there are more than ``KEPT``."""
-        for answers in (self.publishers, self.properties, self.numbers):
+        """Forget the properties' or the sizes' answers once there are more than ``KEPT``."""
+        for answers in (self.properties, self.numbers):
             if len(answers) > self.KEPT:
                 answers.clear()
 
