@@ -84,6 +84,14 @@ def imports_of(path: Path) -> set[str]:
     return imports_in(path.read_text(encoding="utf-8"), package)
 
 
+def imported_from(node: ast.ImportFrom, package: str) -> str:
+    """The module a ``from ... import`` reads from, a relative one resolved against ``package``."""
+    if not node.level:
+        return node.module or ""
+    parts = package.split(".")
+    return ".".join(parts[: len(parts) - (node.level - 1)] + ([node.module] if node.module else []))
+
+
 def imports_in(source: str, package: str) -> set[str]:
     """Every module ``source`` imports (``from a import b`` counts as ``a`` and ``a.b``), relative imports
     resolved against ``package``, the package of the module."""
@@ -92,12 +100,7 @@ def imports_in(source: str, package: str) -> set[str]:
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base_parts = package.split(".")
-                base_parts = base_parts[: len(base_parts) - (node.level - 1)]
-                base = ".".join(base_parts + ([node.module] if node.module else []))
-            else:
-                base = node.module or ""
+            base = imported_from(node, package)
             found.add(base)
             found.update(f"{base}.{alias.name}" for alias in node.names)
     return found
@@ -186,10 +189,7 @@ def private_imports(source: str, package: str, within: str = "mqctl.services") -
         if isinstance(node, ast.Import):
             bound.update({a.asname: a.name for a in node.names if a.asname and _within(a.name, within)})
         elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                parts = package.split(".")
-                base = ".".join(parts[: len(parts) - (node.level - 1)] + ([base] if base else []))
+            base = imported_from(node, package)
             for a in node.names:
                 if _within(f"{base}.{a.name}", within):
                     if a.name.startswith("_") and not a.name.startswith("__"):
@@ -287,10 +287,7 @@ def repository_imports(source: str, package: str) -> set[str]:
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names if alias.name in STORE_REPOSITORIES)
         elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                parts = package.split(".")
-                base = ".".join(parts[: len(parts) - (node.level - 1)] + ([base] if base else []))
+            base = imported_from(node, package)
             for alias in node.names:
                 full = f"{base}.{alias.name}"
                 if full in STORE_REPOSITORIES or (base in STORE_REPOSITORIES and not alias.name.isupper()):
