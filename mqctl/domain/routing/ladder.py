@@ -47,11 +47,9 @@ __all__ = [
     "Delivered",
     "Ladder",
     "Miss",
-    "Plan",
     "Rows",
     "Verdicts",
     "judge",
-    "plan_rows",
     "verdict_words",
 ]
 
@@ -158,31 +156,6 @@ def judge(publication: Publication, verdicts: dict[str, Verdict]) -> Callable[[s
     return verdict
 
 
-Plan = list[Any]
-"""``plan_rows``: runs of rows that no selector decides, as (delivered, missed) lists, and between them
-each reached subscription with a selector as (subscription, arrival, selector)."""
-
-
-def plan_rows(outcomes: Iterable[tuple[Subscription, Arrival | Miss]]) -> Plan:
-    """The outcomes of ``reach`` laid out for ``Ladder.planned_rows``: what steps 4 and 5 give without
-    ``detail`` and offline subscribers depends on the message only through the selectors, so the rest
-    is made once for every publication that shares the outcomes."""
-    plan: Plan = []
-    delivered: list[Delivered] = []
-    missed: list[tuple[Subscription, Miss]] = []
-    for sub, outcome in outcomes:
-        if isinstance(outcome, Miss):
-            missed.append((sub, outcome))
-        elif sub.selector:
-            plan.append((delivered, missed))
-            plan.append((sub, outcome, sub.selector))
-            delivered, missed = [], []
-        else:
-            delivered.append((sub, outcome, outcome.stored_at))
-    plan.append((delivered, missed))
-    return [item for item in plan if len(item) == 3 or item[0] or item[1]]
-
-
 class Ladder:
     """Judges subscriptions for one publication and records the answer in ``explanation``."""
 
@@ -236,27 +209,6 @@ class Ladder:
             if stored_at is None and offline and (sub.node, sub.name) in offline:
                 stored_at = sub.node  # a durable subscriber offline: its messages wait at its own node
             delivered.append((sub, outcome, stored_at))
-        return Rows(delivered, missed)
-
-    def planned_rows(self, plan: Plan, verdicts: dict[str, Verdict] | None = None) -> Rows:
-        """``rows`` of the outcomes ``plan`` was made of (``plan_rows``), for a ladder without ``detail``
-        and without offline subscribers: the runs that no selector decides are copied as they are, and
-        only the subscriptions with a selector are judged."""
-        delivered: list[Delivered] = []
-        missed: list[tuple[Subscription, Miss]] = []
-        verdict_of = judge(self.explanation.publication, {} if verdicts is None else verdicts)
-        for item in plan:
-            if len(item) == 2:
-                if item[0]:
-                    delivered += item[0]
-                if item[1]:
-                    missed += item[1]
-                continue
-            sub, arrival, selector = item
-            if verdict_of(selector) is True:
-                delivered.append((sub, arrival, arrival.stored_at))
-            else:
-                missed.append((sub, _SELECTOR_FALSE))
         return Rows(delivered, missed)
 
     def record(self, rows: Rows) -> None:

@@ -67,7 +67,7 @@ from mqctl.domain.model import (
 )
 from mqctl.domain.resolution import Conflict, Resolution
 from mqctl.domain.routing.cache import BoundedCache
-from mqctl.domain.routing.ladder import Arrival, Ladder, Miss, Plan, Rows, Verdicts, judge, plan_rows
+from mqctl.domain.routing.ladder import Arrival, Ladder, Miss, Rows, Verdicts, judge
 from mqctl.domain.routing.mq_flow import Flow, FlowArrival, Flower, describe_path
 from mqctl.domain.routing.mq_proxies import Holders, ProxyIndex, Source
 from mqctl.domain.routing.mq_subs import Sub
@@ -128,7 +128,7 @@ def tally_mq(
 class _Routed:
     """The answer for one (publisher, topic, failures) up to the selectors of the subscriptions (the
     reachability steps of the §9 precedence, ``resolved``, warnings, topic hosts): never mutated but
-    for ``plan``, made once from the outcomes."""
+    for what is made once from the outcomes when first asked (``tally_plan``, ``arrived``)."""
 
     resolved: Resolved
     outcomes: list[tuple[Subscription, Arrival | Miss | None]]
@@ -136,8 +136,6 @@ class _Routed:
     warnings: list[tuple[WarningCode, str]]
     topic_hosts: list[TopicHost]
     detail: bool
-    plan: Plan | None = None
-    """``ladder.plan_rows`` of the outcomes, made by the first ``rows`` that can use it."""
     flagged: dict[frozenset[str], Unsupported] = field(default_factory=dict)
     """Hierarchy links (their two ends) IBM does not support for this topic (``_Engine.flagged``): a
     delivery crossing one says so. Empty in every estate without such a link."""
@@ -181,11 +179,7 @@ class _Routed:
         """``answer``'s deliveries and misses as rows (no explanation made)."""
         explanation = Explanation(publication, self.resolved)  # the ladder reads only its publication
         ladder = Ladder(explanation, failures, MQ, self.detail)
-        if self.detail or failures.offline:
-            return ladder.rows(self.decided, verdicts.of(publication.properties, publication.headers))
-        if self.plan is None:
-            self.plan = plan_rows(self.decided)
-        return ladder.planned_rows(self.plan, verdicts.of(publication.properties, publication.headers))
+        return ladder.rows(self.decided, verdicts.of(publication.properties, publication.headers))
 
     def tally(
         self,

@@ -158,7 +158,7 @@ class TallyPlan:
     rows that no selector decides as runs of the tally's own keys with the links their copies cross,
     and each reached subscription with a selector as its row either way (semantics §9: delivered if
     the selector is TRUE, else missed as SELECTOR_FALSE). For an answer without offline subscribers,
-    whose steps 4 and 5 read the message through the selectors only (``ladder.plan_rows``)."""
+    whose steps 4 and 5 read the message through the selectors only."""
 
     __slots__ = ("delivered", "missed", "links", "selected")
 
