@@ -23,7 +23,7 @@ objects of a large estate on every batch.
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, repeat
 from operator import itemgetter
@@ -451,22 +451,25 @@ class _Facts:
         summed.merge(own)
         self.keyed.append((variant, key, own))
 
-    def batch(self) -> pa.Table:
-        """Every fact of the batch in ROUTED_SCHEMA: refused keys, deliveries and misses (per key, or
-        summed), links crossed and tallies."""
+    def keyed_batch(self) -> pa.Table:
+        """With ``per_key``: the refused keys, and the deliveries and misses per key, of the keys routed
+        since the last call (then forgotten: a task's keys are written batch by batch)."""
+        deliveries = _summed(_table(_columns(self.keyed, "delivered", _DELIVERY[1:])), (*_DELIVERY, *_KEY))
+        misses = _summed(_table(_columns(self.keyed, "missed", _MISSED[1:])), (*_MISSED, *_KEY))
+        self.keyed.clear()
+        return pa.concat_tables([self._refused(), _rows("delivery", deliveries), _rows("missed", misses)])
+
+    def totals(self) -> pa.Table:
+        """The task's totals in ROUTED_SCHEMA: refused keys not yet given, links crossed and tallies,
+        and without ``per_key`` the deliveries and misses summed (a few rows per subscription and link
+        for the whole task, not for each batch of keys)."""
         summed: list[_Keyed] = [(variant, None, t) for variant, t in self.tallies.items()]
-        keyed: list[_Keyed] = [*self.keyed] if self.per_key else summed
-        by_key = _KEY if self.per_key else ()
-        deliveries = _summed(_table(_columns(keyed, "delivered", _DELIVERY[1:])), (*_DELIVERY, *by_key))
-        misses = _summed(_table(_columns(keyed, "missed", _MISSED[1:])), (*_MISSED, *by_key))
+        deliveries = _summed(_table(_columns(summed, "delivered", _DELIVERY[1:])), _DELIVERY)
+        misses = _summed(_table(_columns(summed, "missed", _MISSED[1:])), _MISSED)
         links = _summed(_table(_columns(summed, "links", _LINK[1:])), _LINK)
-        kind = "delivery", "missed"
-        parts = [
-            _rows("refused", _table(self.refused)),
-            _rows(kind[0], deliveries),
-            _rows(kind[1], misses),
-            _rows("link", links),
-        ]
+        parts = [self._refused(), _rows("link", links)]
+        if not self.per_key:
+            parts += [_rows("delivery", deliveries), _rows("missed", misses)]
         published: dict[str, list[Any]] = {"variant": [], "node": [], "messages": []}
         for variant, _, of_variant in summed:
             published["variant"] += [variant] * len(of_variant.published)
@@ -492,12 +495,19 @@ class _Facts:
         ]
         return pa.concat_tables(parts)
 
+    def _refused(self) -> pa.Table:
+        """The keys refused since the last call, as ``refused`` facts (then forgotten)."""
+        table = _rows("refused", _table(self.refused))
+        for values in self.refused.values():
+            values.clear()
+        return table
+
 
 _Keyed = tuple[str, tuple[str, str, str] | None, Tally]
 """(variant, the key with ``per_key`` else None, its tally)."""
 
 
-def _columns(keyed: list[_Keyed], part: str, names: tuple[str, ...]) -> dict[str, list[Any]]:
+def _columns(keyed: Sequence[_Keyed], part: str, names: tuple[str, ...]) -> dict[str, list[Any]]:
     """One of the tallies' parts (``delivered``, ``missed`` or ``links``: rows of ``names``, then
     messages and bytes) as columns, with the variant, and the key's columns where a key is given;
     statuses, reasons and vias as text (a delivered row's status from its stored_at). A row may come
@@ -578,12 +588,13 @@ def route_batches(
 ) -> Iterator[pa.RecordBatch]:
     """``mapInArrow`` step 2: each distinct routing key (``from``, ``topic``, ``key``, with its
     ``messages`` and ``bytes`` totals) routed in every variant by the same engine as ``explain``.
-    Deliveries and misses come out per key with ``per_key``, else summed over the batch's keys."""
+    Deliveries and misses come out per key with ``per_key``, batch by batch; else summed over the
+    task's keys, with the links and tallies, when the last batch is done (``_Facts.totals``)."""
     payload = worker_payload(payload)
     models = payload.models()
     gc.freeze()  # the model's objects live as long as the worker: no collection walks them again
+    facts = _Facts(per_key)
     for batch in batches:
-        facts = _Facts(per_key)
         with gc_paused():  # ``_freeze_new`` collects every FREEZE_EVERY keys: a collection between would
             # only walk what that one walks again (most of what routing makes is kept)
             columns = (batch.column(name).to_pylist() for name in KEYS_SCHEMA.names)
@@ -601,5 +612,9 @@ def route_batches(
                             facts.refused[name].append(value)
                         break  # refused for what it is, not for a variant: the same in every one
             _freeze_new()
-            table = facts.batch()
-        yield from table.to_batches()
+            keyed = facts.keyed_batch() if per_key else None
+        if keyed is not None:
+            yield from keyed.to_batches()
+    with gc_paused():
+        table = facts.totals()
+    yield from table.to_batches()

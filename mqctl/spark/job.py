@@ -10,8 +10,9 @@ aggregate, write.
    (or its reason for refusal), the rows of a key merged (``from``, ``topic``, the selector-read
    properties: a log repeats topics heavily, and the engine's answer is the same for every publication
    of a key), each key routed once by the domain engine in every variant, on executors holding the
-   whole snapshot (a broadcast), into facts; the rows not routed leave as facts of their own. The
-   facts are cached and aggregated into the outputs (docs/spark.md).
+   whole snapshot (a broadcast), into facts summed over the task; the rows not routed leave as facts
+   of their own. The facts are summed over the tasks in one aggregate, cached, from which every output
+   is made (``outputs.write_outputs``; docs/spark.md).
 """
 
 from __future__ import annotations
@@ -190,7 +191,6 @@ def analyze(
     if isinstance(model, Topology):
         check_variants(model, variants)  # before Spark runs anything
     read: ModelSource = _given(model, packed) if isinstance(model, Topology) else model
-    from pyspark import StorageLevel
 
     fmt = publication_format(publications, fmt)
     with _shuffle_partitions(spark, partitions or sized_partitions(spark, publications)):
@@ -213,12 +213,10 @@ def analyze(
         keying = Keying.of(topology, text_values)
         payload = Payload(topology, variants, uuid.uuid4().hex, packed, keying)
         broadcast = spark.sparkContext.broadcast(payload)
-        routed = route(rows, broadcast, per_key).persist(StorageLevel.MEMORY_AND_DISK)
         try:
             names = [CURRENT] + [v.text for v in variants]
-            summary = write_outputs(spark, log, routed, out, names, per_key)
+            summary = write_outputs(log, route(rows, broadcast, per_key), out, names, per_key)
         finally:
-            routed.unpersist()
             counted.unpersist()
             broadcast.unpersist()
     (out / "summary.json").write_text(summary_text(summary), encoding="utf-8")
@@ -285,12 +283,15 @@ def sized_partitions(spark: SparkSession, publications: Path) -> int | None:
 
 def routing_tasks(spark: SparkSession, distinct_rows: int, given: int | None) -> int:
     """Tasks of the routing stage: as given (``--partitions``), else one for at most ``SMALL_KEYS``
-    distinct rows, else two per core (a multiple of the cores, so that none idles at the end)."""
+    distinct rows, else one per core. Not more: a Python worker builds its model (seconds on a large
+    estate) on its first task, so with two tasks per core the first wave carried the builds and the
+    second did not, and the stage waited on the first wave's longest task; the keys, hashed by topic
+    and publisher, split evenly."""
     if given:
         return given
     if spark.sparkContext.getConf().contains("spark.sql.shuffle.partitions"):
         return int(spark.conf.get("spark.sql.shuffle.partitions") or 200)
-    return 1 if distinct_rows <= SMALL_KEYS else 2 * spark.sparkContext.defaultParallelism
+    return 1 if distinct_rows <= SMALL_KEYS else spark.sparkContext.defaultParallelism
 
 
 @contextmanager

@@ -1,25 +1,30 @@
 """The outputs of ``mqctl spark analyze`` and its summary, from the routed facts (docs/spark.md).
 
-Few Spark actions, each over a cached frame: a small replay is as quick as Spark's own start allows
-when it runs a handful of jobs, not one per output and summary figure. The links crossed and the
-per-node tallies (a few rows per node and link however long the log) are collected once; ``link_traffic``,
-``node_load`` and the summary's figures are computed from them in the driver, and the two outputs written
-from that Arrow table. ``deliveries`` and ``not_delivered`` are summed (or, per key, selected) in Spark.
+One aggregate of the facts, one shuffle: every kind of fact summed by its own columns (``_summed``),
+cached. From it, without another shuffle: the small kinds (links, per-node tallies, refused keys and
+rejected rows: a few rows per node and link however long the log) collected once as Arrow, from which
+the driver makes ``link_traffic``, ``node_load`` and the summary and writes the two small outputs
+itself (one file each, in order; a Spark job per small output cost seconds of the driver's gaps);
+``deliveries`` and ``not_delivered`` written by Spark from the aggregate (or, per key, from the facts
+as they are: a key is routed in one task only, so there is nothing to sum).
 """
 
 from __future__ import annotations
 
+import shutil
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
 
 from mqctl.spark.log_rows import GIVEN, sizes_apart
 
 if TYPE_CHECKING:
-    from pyspark.sql import Column, DataFrame, SparkSession
+    from pyspark.sql import Column, DataFrame
 
 __all__ = ["OUTPUTS", "write_outputs"]
 
@@ -43,18 +48,37 @@ LOAD_SCHEMA = pa.schema(
 REJECTED_SCHEMA = pa.schema(
     [(c, pa.string()) for c in ("from", "topic", "properties", "count", "bytes", "record", "reason")]
 )
+SUMMED_BY = (
+    "kind",
+    "variant",
+    "subscription",
+    "node",
+    "status",
+    "stored_at",
+    "hops",
+    "reason",
+    "link_from",
+    "link_to",
+    "via",
+    *GIVEN,
+)
+"""The columns every fact is summed by (those a kind does not set are null, one group): a delivery's
+and a miss's row, a link, a tally's status, node and stored_at, a refusal's key and reason, a rejected
+row as given (``rejected/`` is read back from the log for these)."""
+COLLECTED = ("variant", "status", "node", "stored_at", "link_from", "link_to", "via", "messages", "bytes")
+"""The columns of links and tallies collected to the driver (a few rows per node and link)."""
 
 Change = dict[str, Any]
 
 
 @dataclass
 class _Totals:
-    """What the summary needs, collected once from small aggregates of the facts (``_summed``)."""
+    """What the summary needs, from the small kinds' sums (``_totals``)."""
 
     links: pa.Table
-    """(variant, from, to, via, messages), sorted: the rows of ``link_traffic``."""
-    received: list[tuple[str, str, int]]
-    """(variant, node, received) of ``node_load``, for the nodes that receive any."""
+    """``link_traffic``'s rows (LINK_SCHEMA), sorted by variant, from, to and via."""
+    load: pa.Table
+    """``node_load``'s rows (LOAD_SCHEMA), sorted by variant and node."""
     counted: list[tuple[str, str, int]]
     """(variant, status, messages) summed from the tallies: ``published``, ``delivered``, ``stored``,
     ``missed``."""
@@ -71,152 +95,133 @@ def _rows(frame: DataFrame) -> list[tuple[Any, ...]]:
     return list(zip(*(table.column(i).to_pylist() for i in range(table.num_columns)), strict=True))
 
 
-def _few(routed: DataFrame) -> DataFrame:
-    """The facts that are summed into small outputs, summed in one pass over the facts: links (per
-    variant and link), tallies (per variant, status, node and stored_at), refused keys and rejected
-    distinct rows (``n``: how many), a few rows per node and link however long the log."""
+def _summed(routed: DataFrame, per_key: bool) -> DataFrame:
+    """Every fact summed by ``SUMMED_BY`` in one shuffle (``n``: how many facts; the count of refused
+    keys and rejected rows). With ``per_key`` deliveries and misses stay out: they are written per
+    key, as they are."""
     from pyspark.sql import functions as F
 
+    kinds = ("link", "tally", "refused", "rejected") + (() if per_key else ("delivery", "missed"))
     return (
-        routed.where(F.col("kind").isin("link", "tally", "refused", "rejected"))
-        .groupBy("kind", "variant", "status", "node", "stored_at", "link_from", "link_to", "via")
+        routed.where(F.col("kind").isin(*kinds))
+        .groupBy(*SUMMED_BY)
         .agg(F.sum("messages").alias("messages"), F.sum("bytes").alias("bytes"), F.count(F.lit(1)).alias("n"))
     )
 
 
-def _link_traffic(small: DataFrame) -> DataFrame:
-    """``link_traffic``: the links crossed, summed over the workers' batches (one row per variant and
-    link)."""
+def _small(summed: DataFrame) -> DataFrame:
+    """What the driver collects from the aggregate, in one query: the links and tallies, and how many
+    keys were refused and rows rejected (one row each: a bad log's rejected rows are not collected)."""
     from pyspark.sql import functions as F
 
-    return small.where(F.col("kind") == "link").select(
-        "variant",
-        F.col("link_from").alias("from"),
-        F.col("link_to").alias("to"),
-        "via",
-        "messages",
-        "bytes",
+    kind = F.col("kind")
+    counts = summed.where(kind.isin("refused", "rejected")).groupBy("kind").agg(F.sum("n").alias("n"))
+    return (
+        summed.where(kind.isin("link", "tally"))
+        .select("kind", *COLLECTED, "n")
+        .unionByName(counts, allowMissingColumns=True)
     )
 
 
-def _node_load(links: DataFrame, small: DataFrame) -> DataFrame:
+def _sorted(table: pa.Table, by: tuple[str, ...]) -> pa.Table:
+    return table.sort_by([(c, "ascending") for c in by])
+
+
+def _node_load(links: pa.Table, tallies: pa.Table) -> pa.Table:
     """``node_load``: per variant and node, received (published there or arriving over a link), forwarded
-    over links, delivered there, stored there (a stored delivery counts where it is stored). One scan of
-    the links and one of the tallies."""
-    from pyspark.sql import functions as F
-
-    zero = F.lit(0).cast("bigint")
-    messages = F.col("messages")
-    # each link counts twice: received where it arrives, forwarded where it leaves
-    ends = F.explode(
-        F.array(
-            F.struct(F.col("to").alias("node"), messages.alias("received"), zero.alias("forwarded")),
-            F.struct(F.col("from").alias("node"), zero.alias("received"), messages.alias("forwarded")),
+    over links, delivered there, stored there (a stored delivery counts where it is stored)."""
+    zeros = pa.array([0] * links.num_rows, pa.int64())
+    status = tallies.column("status")
+    stored = pc.equal(status, "stored")
+    counted = tallies.filter(
+        pc.or_(
+            pc.is_in(status, pa.array(["published", "delivered"])),
+            pc.and_(stored, pc.is_valid(tallies.column("stored_at"))),
         )
     )
-    over_links = links.select("variant", ends.alias("end")).select(
-        "variant", "end.node", "end.received", "end.forwarded", zero.alias("delivered"), zero.alias("stored")
+    status, stored = counted.column("status"), pc.equal(counted.column("status"), "stored")
+    messages = counted.column("messages")
+    none = pa.array([0] * counted.num_rows, pa.int64())
+
+    def only(mask: Any) -> Any:
+        return pc.if_else(mask, messages, none)
+
+    ends = pa.concat_tables(
+        [
+            # each link counts twice: received where it arrives, forwarded where it leaves
+            pa.table(
+                [links.column("variant"), links.column("to"), links.column("messages"), zeros, zeros, zeros],
+                schema=LOAD_SCHEMA,
+            ),
+            pa.table(
+                [
+                    links.column("variant"),
+                    links.column("from"),
+                    zeros,
+                    links.column("messages"),
+                    zeros,
+                    zeros,
+                ],
+                schema=LOAD_SCHEMA,
+            ),
+            pa.table(
+                [
+                    counted.column("variant"),
+                    pc.if_else(stored, counted.column("stored_at"), counted.column("node")),
+                    only(pc.equal(status, "published")),
+                    none,
+                    only(pc.equal(status, "delivered")),
+                    only(stored),
+                ],
+                schema=LOAD_SCHEMA,
+            ),
+        ]
     )
-    status = F.col("status")
-    stored = status == "stored"
-    tallies = small.where(
-        (F.col("kind") == "tally")
-        & (status.isin("published", "delivered") | (stored & F.col("stored_at").isNotNull()))
-    ).select(
-        "variant",
-        F.when(stored, F.col("stored_at")).otherwise(F.col("node")).alias("node"),
-        F.when(status == "published", messages).otherwise(zero).alias("received"),
-        zero.alias("forwarded"),
-        F.when(status == "delivered", messages).otherwise(zero).alias("delivered"),
-        F.when(stored, messages).otherwise(zero).alias("stored"),
+    summed = ends.group_by(["variant", "node"], use_threads=False).aggregate(
+        [(c, "sum") for c in LOAD_COLUMNS]
     )
-    return (
-        over_links.unionByName(tallies)
-        .groupBy("variant", "node")
-        .agg(*(F.sum(c).alias(c) for c in LOAD_COLUMNS))
+    return _sorted(summed.rename_columns(LOAD_SCHEMA.names).cast(LOAD_SCHEMA), ("variant", "node"))
+
+
+def _totals(small: pa.Table) -> _Totals:
+    """The collected sums (``_small``) as the two small outputs and the summary's figures."""
+    kind = small.column("kind")
+    links = small.filter(pc.equal(kind, "link"))
+    links = pa.table(
+        [links.column(c) for c in ("variant", "link_from", "link_to", "via", "messages", "bytes")],
+        schema=LINK_SCHEMA,
+    )
+    tallies = small.filter(pc.equal(kind, "tally"))
+    counted = list(
+        zip(*(tallies.column(c).to_pylist() for c in ("variant", "status", "messages")), strict=True)
+    )
+    n = small.column("n")
+    return _Totals(
+        _sorted(links, ("variant", "from", "to", "via")),
+        _node_load(links, tallies),
+        counted,
+        pc.sum(pc.filter(n, pc.equal(kind, "refused"))).as_py() or 0,
+        pc.sum(pc.filter(n, pc.equal(kind, "rejected"))).as_py() or 0,
     )
 
 
-def _summed(links: DataFrame, load: DataFrame, small: DataFrame) -> DataFrame:
-    """The summary's figures as one small frame (one collect): the links (``part`` link), each node's
-    received messages (load), the tallies per status (tally), the refused keys (refused) and the
-    distinct rows not routed (rejected: whether ``rejected/`` has rows at all)."""
-    from pyspark.sql import functions as F
-
-    none = F.lit(None).cast("string")
-    counted = (
-        small.where(F.col("kind").isin("tally", "refused", "rejected"))
-        .groupBy("kind", "variant", "status")
-        .agg(F.sum("messages").alias("m"), F.sum("n").alias("n"))
-    )
-    return (
-        links.select(
-            F.lit("link").alias("part"),
-            "variant",
-            F.col("from").alias("a"),
-            F.col("to").alias("b"),
-            "via",
-            F.col("messages").alias("m"),
-        )
-        .unionByName(
-            load.where(F.col("received") > 0).select(
-                F.lit("load").alias("part"),
-                "variant",
-                F.col("node").alias("a"),
-                none.alias("b"),
-                none.alias("via"),
-                F.col("received").alias("m"),
-            )
-        )
-        .unionByName(
-            counted.select(
-                F.col("kind").alias("part"),
-                "variant",
-                F.col("status").alias("a"),
-                none.alias("b"),
-                none.alias("via"),
-                F.when(F.col("kind") == "tally", F.col("m")).otherwise(F.col("n")).alias("m"),
-            )
-        )
-    )
-
-
-def _totals(summed: DataFrame) -> _Totals:
-    import pyarrow.compute as pc
-
-    table = summed.toArrow()
-    part = table.column("part")
-    links = (
-        table.filter(pc.equal(part, "link"))
-        .select(["variant", "a", "b", "via", "m"])
-        .rename_columns(["variant", "from", "to", "via", "messages"])
-        .sort_by([(c, "ascending") for c in ("variant", "from", "to", "via")])
-    )
-    rest = table.filter(pc.not_equal(part, "link")).select(["part", "variant", "a", "m"]).to_pylist()
-    received = sorted((r["variant"], r["a"], r["m"]) for r in rest if r["part"] == "load")
-    counted = [(r["variant"], r["a"], r["m"]) for r in rest if r["part"] == "tally"]
-    refused = sum(r["m"] for r in rest if r["part"] == "refused")
-    bad = sum(r["m"] for r in rest if r["part"] == "rejected")
-    return _Totals(links, received, counted, refused, bad)
+def _write_small(table: pa.Table, folder: Path) -> None:
+    """A small output written by the driver as Spark writes one: a folder (replaced) with one Parquet
+    file and the ``_SUCCESS`` mark."""
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    pq.write_table(table, folder / "part-00000.parquet", compression="snappy")
+    (folder / "_SUCCESS").touch()
 
 
 def _facts(facts: DataFrame, columns: tuple[str, ...], per_key: bool) -> DataFrame:
-    """``deliveries`` or ``not_delivered``: publications (``count``) and bytes per ``columns``, and per
-    routing key (``from``, ``topic``, ``properties``) with ``per_key``. The workers summed them per
-    batch; this sums the batches (a key is routed in one batch only: per key there is nothing to sum)."""
+    """``deliveries`` or ``not_delivered``: publications (``count``) and bytes per ``columns`` (from the
+    aggregate: ``_summed``), or per routing key (``from``, ``topic``, ``properties``) and ``columns``
+    with ``per_key`` (from the facts as they are)."""
     from pyspark.sql import functions as F
 
-    if per_key:
-        return facts.select(
-            columns[0],
-            "from",
-            "topic",
-            F.col("key").alias("properties"),
-            *columns[1:],
-            F.col("messages").alias("count"),
-            "bytes",
-        )
-    return facts.groupBy(*columns).agg(F.sum("messages").alias("count"), F.sum("bytes").alias("bytes"))
+    by_key = ("from", "topic", F.col("key").alias("properties")) if per_key else ()
+    return facts.select(columns[0], *by_key, *columns[1:], F.col("messages").alias("count"), "bytes")
 
 
 def _as_given(log: DataFrame, distinct: DataFrame, reason: Column) -> DataFrame:
@@ -239,18 +244,7 @@ def _as_given(log: DataFrame, distinct: DataFrame, reason: Column) -> DataFrame:
     )
 
 
-def _small(spark: SparkSession, rows: list[tuple[Any, ...]], schema: pa.Schema) -> DataFrame:
-    """A frame of rows computed in the driver, in one partition (one file written)."""
-    columns = list(zip(*rows, strict=True)) if rows else [() for _ in schema]
-    table = pa.Table.from_arrays(
-        [pa.array(list(c), f.type) for c, f in zip(columns, schema, strict=True)], schema=schema
-    )
-    ddl = ", ".join(f"`{f.name}` {'bigint' if f.type == pa.int64() else 'string'}" for f in schema)
-    return spark.createDataFrame(table, schema=ddl).coalesce(1)
-
-
 def write_outputs(
-    spark: SparkSession,
     log: DataFrame,
     routed: DataFrame,
     out: Path,
@@ -258,60 +252,68 @@ def write_outputs(
     per_key: bool,
 ) -> dict[str, Any]:
     """Write the five outputs under ``out``; return summary.json's content (``variants`` in order,
-    ``current`` first). ``routed`` is cached by the caller; ``log`` is the publications as text columns
+    ``current`` first). ``routed``: the routing stage's facts, not cached (by default only the
+    aggregate reads them: the routing stage's tasks sum them as they go, and no cache of millions of
+    facts is filled and read back); ``log`` is the publications as text columns
     (``job.read_publications``), read again for rejected rows."""
+    from pyspark import StorageLevel
     from pyspark.sql import functions as F
 
     kind = F.col("kind")
-    # the small aggregates are cached: written as outputs and collected (once, together) for the summary
-    small = _few(routed).persist()
-    links = _link_traffic(small)
-    load = _node_load(links, small).persist()
-    totals = _totals(_summed(links, load, small))
-    deliveries = _facts(routed.where(kind == "delivery"), DELIVERY_COLUMNS, per_key)
-    if not per_key and len(variants) > 1:
-        # written, then read again for the gains and losses; without a variant there are none, and
-        # filling the cache would only slow the write
-        deliveries = deliveries.persist()
-    # the distinct rows not routed came out of the routing stage as facts of their own (refused by the
-    # checks, or behind a key the engine refused); the log is read again for their rows only when there
-    # are some
-    some = bool(totals.bad or totals.refused)
-    bad = routed.where(kind == "rejected")
-    rejected = _as_given(log, bad, F.col("reason")) if some else _small(spark, [], REJECTED_SCHEMA)
-    rejected = rejected.persist()  # written, then counted
-    frames = {
-        "deliveries": deliveries,
-        "not_delivered": _facts(routed.where(kind == "missed"), MISSED_COLUMNS, per_key),
-        # one file each, in order, as a reader of a few hundred thousand links expects them
-        "link_traffic": links.coalesce(1).sortWithinPartitions("variant", "from", "to", "via"),
-        "node_load": load.coalesce(1).sortWithinPartitions("variant", "node"),
-        "rejected": rejected,
-    }
+    if per_key:  # the per-key rows are written as they are: the facts are read three times
+        routed = routed.persist(StorageLevel.MEMORY_AND_DISK)
+    # the aggregate is cached: the small sums are collected from it, the totals written from it
+    summed = _summed(routed, per_key).persist(StorageLevel.MEMORY_AND_DISK)
     try:
-        for name in OUTPUTS:
-            frames[name].write.mode("overwrite").parquet(str(out / name))
+        totals = _totals(_small(summed).toArrow())
+        _write_small(totals.links, out / "link_traffic")
+        _write_small(totals.load, out / "node_load")
+        facts = routed if per_key else summed
+        deliveries = _facts(facts.where(kind == "delivery"), DELIVERY_COLUMNS, per_key)
+        _facts(facts.where(kind == "missed"), MISSED_COLUMNS, per_key).write.mode("overwrite").parquet(
+            str(out / "not_delivered")
+        )
+        deliveries.write.mode("overwrite").parquet(str(out / "deliveries"))
         changes = _changes(deliveries, variants) if len(variants) > 1 else {}
-        rows = rejected.count() if some else 0
+        if totals.bad or totals.refused:
+            rows = _rejected(log, summed, out)
+        else:  # the log is read again only when some of its rows are rejected
+            rows = 0
+            _write_small(REJECTED_SCHEMA.empty_table(), out / "rejected")
         return {"variants": _variant_rows(totals, changes, variants), "rejected": rows}
     finally:
-        for frame in (deliveries, rejected, small, load):
-            frame.unpersist()
+        summed.unpersist()
+        routed.unpersist()
+
+
+def _rejected(log: DataFrame, summed: DataFrame, out: Path) -> int:
+    """``rejected/`` written: the distinct rows not routed came out of the routing stage as facts of
+    their own (refused by the checks, or behind a key the engine refused), kept as given by the
+    aggregate; the log is read again for their rows. Returns how many rows it holds."""
+    from pyspark.sql import functions as F
+
+    rejected = _as_given(log, summed.where(F.col("kind") == "rejected"), F.col("reason")).persist()
+    try:
+        rejected.write.mode("overwrite").parquet(str(out / "rejected"))
+        return rejected.count()
+    finally:
+        rejected.unpersist()
 
 
 def _variant_rows(
     totals: _Totals, changes: dict[str, tuple[list[Change], list[Change]]], variants: list[str]
 ) -> list[dict[str, Any]]:
     """summary.json's ``variants`` (docs/spark.md)."""
-    import pyarrow.compute as pc
-
     counted: dict[str, dict[str, int]] = {v: defaultdict(int) for v in variants}
     for variant, status, messages in totals.counted:
         counted[variant][status] += messages
     by_node: dict[str, dict[str, int]] = {v: {} for v in variants}
-    for variant, node, received in totals.received:
+    load = totals.load.filter(pc.greater(totals.load.column("received"), 0))
+    for variant, node, received in zip(
+        *(load.column(c).to_pylist() for c in ("variant", "node", "received")), strict=True
+    ):
         by_node[variant][node] = received
-    links = totals.links
+    links = totals.links.drop_columns("bytes")
     rows = []
     for variant in variants:
         t = counted[variant]
@@ -326,7 +328,7 @@ def _variant_rows(
                 "stored": t["stored"],
                 "not_delivered": t["missed"],
                 "channels_in_use": len(by_link),
-                "messages_by_node": dict(sorted(by_node[variant].items())),
+                "messages_by_node": by_node[variant],
                 "messages_by_link": by_link,
                 "gained": gained,
                 "lost": lost,
