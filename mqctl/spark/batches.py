@@ -23,7 +23,7 @@ objects of a large estate on every batch.
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, repeat
 from operator import itemgetter
@@ -511,32 +511,47 @@ def _columns(keyed: Sequence[_Keyed], part: str, names: tuple[str, ...]) -> dict
     """One of the tallies' parts (``delivered``, ``missed`` or ``links``: rows of ``names``, then
     messages and bytes) as columns, with the variant, and the key's columns where a key is given;
     statuses, reasons and vias as text (a delivered row's status from its stored_at). A row may come
-    more than once (summed, and in runs: ``Tally.runs``): the caller sums by the columns. The runs are
-    spread with ``chain`` and ``repeat`` (C loops), not row by row."""
-    out: dict[str, list[Any]] = {n: [] for n in ("variant", *names, *_MEASURES)}
-    plain = [n for n in names if n != "status"]
-    for variant, key, summed in keyed:
+    more than once (summed, and in runs: ``Tally.runs``): the caller sums by the columns.
+
+    The loop over tallies (one per key with ``--per-key``) only gathers pieces: the rows, the runs'
+    sums and each tally's row count; the columns are then made in one pass each with ``chain`` and
+    ``repeat`` (C loops), not per tally and column."""
+    rows: list[Iterable[tuple[Any, ...]]] = []
+    messages: list[Iterable[int]] = []
+    sizes: list[Iterable[int]] = []
+    counts: list[int] = []
+    for _, _, summed in keyed:
         direct, runs = summed.runs(part)
-        counts = [len(direct), *(len(rows) for rows, _, _ in runs)]
-        n = sum(counts)
-        out["variant"] += [variant] * n
-        if key is not None:
-            for name, value in zip(_KEY, key, strict=True):
-                out.setdefault(name, []).extend([value] * n)
-        rows = list(chain(direct, chain.from_iterable(rows for rows, _, _ in runs)))
-        columns = zip(*rows, strict=True) if rows else [()] * len(plain)
-        for name, column in zip(plain, columns, strict=True):
-            out[name] += map(_TEXT.__getitem__, column) if name in _ENUMERATED else column
         sums = direct.values()
-        out["messages"] += chain(
-            map(itemgetter(0), sums), *(repeat(m, c) for (_, m, _), c in zip(runs, counts[1:], strict=True))
-        )
-        out["bytes"] += chain(
-            map(itemgetter(1), sums), *(repeat(b, c) for (_, _, b), c in zip(runs, counts[1:], strict=True))
-        )
-    if "status" in out:
+        rows.append(direct)
+        messages.append(map(itemgetter(0), sums))
+        sizes.append(map(itemgetter(1), sums))
+        n = len(direct)
+        for run, m, b in runs:
+            rows.append(run)
+            messages.append(repeat(m, len(run)))
+            sizes.append(repeat(b, len(run)))
+            n += len(run)
+        counts.append(n)
+    out: dict[str, list[Any]] = {"variant": _spread([v for v, _, _ in keyed], counts)}
+    if keyed and keyed[0][1] is not None:
+        for i, name in enumerate(_KEY):
+            out[name] = _spread([key[i] for _, key, _ in keyed if key is not None], counts)
+    plain = [n for n in names if n != "status"]
+    flat = list(chain.from_iterable(rows))
+    columns = zip(*flat, strict=True) if flat else [()] * len(plain)
+    for name, column in zip(plain, columns, strict=True):
+        out[name] = list(map(_TEXT.__getitem__, column)) if name in _ENUMERATED else list(column)
+    if "status" in names:
         out["status"] = [_DELIVERED if at is None else _STORED for at in out["stored_at"]]
+    out["messages"] = list(chain.from_iterable(messages))
+    out["bytes"] = list(chain.from_iterable(sizes))
     return out
+
+
+def _spread(values: list[Any], counts: list[int]) -> list[Any]:
+    """Each value repeated its count of times, in order (a tally's variant or key over its rows)."""
+    return list(chain.from_iterable(map(repeat, values, counts)))
 
 
 _ENUMERATED = frozenset({"reason", "via"})

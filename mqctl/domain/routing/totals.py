@@ -82,10 +82,19 @@ class Tally:
         _add(self._links, links_taken((a.hops, at) for _, a, at in delivered), messages, size)
 
     def merge(self, other: Tally) -> None:
-        """``other``'s sums added to these."""
-        _merge(self._delivered, other.delivered)
-        _merge(self._missed, other.missed)
-        _merge(self._links, other.links)
+        """``other``'s sums added to these. Its plans' counts join these plans' counts, spread once
+        when this tally is read, not row by row here (with ``--per-key`` every key's own tally is
+        merged into its batch's, and most of a key's rows are its plan's)."""
+        _merge(self._delivered, other._delivered)
+        _merge(self._missed, other._missed)
+        _merge(self._links, other._links)
+        for key, (plan, messages, size) in other._pending.items():
+            mine = self._pending.get(key)
+            if mine is None:
+                self._pending[key] = [plan, messages, size]
+            else:
+                mine[1] += messages
+                mine[2] += size
         for publisher, messages in other.published.items():
             self.published[publisher] = self.published.get(publisher, 0) + messages
 
