@@ -19,7 +19,9 @@
      side by side, as in the job. The job now lays its tasks out by topic *and publisher*
      (``mqctl.spark.job.ROUTED_BY``); on this log each MQ topic has one publisher, so a task's MQ
      keys are the same either way, and the stand-in stays by topic to keep the recorded job-order
-     digests comparable (only the one EMS topic, published from 200 servers, is spread in the job);
+     digests comparable (only the one EMS topic, published from 200 servers, is spread in the job).
+     The job now runs one routing task per core (two on local[2]); the stand-in keeps a quarter of
+     the topics for the same reason: a sample of the same mix, not the task's exact keys;
    - *the log's order*: the first distinct keys of the log as its rows come (what ``bench_spark.py
      --engine-keys`` routes): topics at random, no two keys of a topic together; harsher than the job.
 3. *Cold rate*: a fresh ``RoutingModel`` (built, then ``gc.freeze()``, outside the timing), then every key

@@ -10,10 +10,11 @@ One ``mapInArrow`` (``route_log_rows``), pure functions of a task's rows and the
   count or bytes text is checked once, however many rows repeat it.
 - ``route_batches``: each distinct routing key routed by the domain engine and summed as it is decided
   (``routing.tally``: the rows of ``routing.explain(..., detail=False)`` without the explanation, over a
-  ``RoutingModel`` built once per Python worker, per variant, added to the batch's ``Tally``), then
-  the batch's totals made facts: publications per publisher, deliveries, misses, the links crossed.
-  The rows a publisher and topic's keys share are counted once per plan and spread with Arrow when
-  the batch is done; only the selectors are judged per key.
+  ``RoutingModel`` built once per Python worker, per variant, added to the task's ``Tally``), then
+  the task's totals made facts: publications per publisher, deliveries, misses, the links crossed
+  (with ``per_key``, deliveries and misses per key, batch by batch). The rows a publisher and topic's
+  keys share are counted once per plan and spread with Arrow when the task is done; only the
+  selectors are judged per key.
 
 The model is built on first use in a worker and kept for the worker's life (Spark reuses Python workers),
 and the garbage collector is frozen over it: a full collection would otherwise walk the millions of
@@ -397,8 +398,8 @@ _CHECKED = ("record", "from", "topic", "count_text", "bytes_text", "properties")
 _TRIM_EVERY = 10_000
 """Rows checked between two trims of the checks' answers (``_Checks.KEPT``)."""
 KEYS_PER_BATCH = 10_000
-"""Routing keys per batch given to ``route_batches`` (Spark's own Arrow batch size): its facts are
-summed per batch."""
+"""Routing keys per batch given to ``route_batches`` (Spark's own Arrow batch size): with ``per_key``
+its keys' rows leave batch by batch."""
 _BY_TOPIC = itemgetter(1, 0, 2)
 _NO_ROWS = pa.schema([*((c, pa.string()) for c in GIVEN), ("rows", pa.int64()), ("bytes_sum", pa.int64())])
 """An empty task's rows."""
@@ -415,17 +416,18 @@ _TYPES = {f.name: f.type for f in ROUTED_SCHEMA}
 
 
 class _Facts:
-    """The facts of a batch's keys, summed as the engine decides them (``routing.tally``: a ``Tally``
+    """The facts of a task's keys, summed as the engine decides them (``routing.tally``: a ``Tally``
     per variant, messages and bytes per delivered row, missed row, link and publisher), made Arrow
-    tables when the batch is done (``batch``): a publication log crosses the same links and reaches the
-    same nodes key after key, and only their totals are written. With ``per_key``, each key also keeps
-    its own tally, written with the key's columns (links and tallies are summed either way)."""
+    tables when the task's last key is routed (``totals``): a publication log crosses the same links and
+    reaches the same nodes key after key, and only their totals are written. With ``per_key``, each key
+    also keeps its own tally, written with the key's columns batch by batch (``keyed_batch``); links
+    and tallies are summed either way."""
 
     def __init__(self, per_key: bool = False) -> None:
         self.per_key = per_key
         self.refused: dict[str, list[Any]] = {name: [] for name in ("variant", *_KEY, "reason", *_MEASURES)}
         self.tallies: dict[str, Tally] = {}
-        """Per variant: the batch's keys summed."""
+        """Per variant: the task's keys summed."""
         self.keyed: list[tuple[str, tuple[str, str, str], Tally]] = []
         """With ``per_key``: (variant, key, the key's own tally)."""
 
