@@ -7,7 +7,9 @@ shared machine: which step moved.
     .venv/bin/python benchmarks/spark_eventlog.py /tmp/ev/eventlog_v2_local-*/events_*
 
 The routing stage is the job with the most task time; the steps before it (counting identical rows,
-keying) and after it (outputs, summary) are summed apart, with the driver's gaps between jobs.
+keying) and after it (outputs, summary) are summed apart, with the driver's gaps between jobs (the time
+no job runs). A log of ``bench_spark.py`` gets one such summary per analysis (``default``, ``per-key``),
+told apart by the benchmark's marker jobs; any other log one, after ``--after-job``.
 Event logs compressed with zstd (Spark's default) are read through the ``zstd`` command.
 """
 
@@ -91,18 +93,25 @@ def read(path: Path) -> Log:
     return log
 
 
-def phases(log: Log, after_job: int) -> dict[str, float]:
-    """Seconds per phase of the analysis whose jobs follow ``after_job`` (the floors' last job)."""
-    jobs = [log.jobs[i] for i in sorted(log.jobs) if i > after_job]
+def phases(log: Log, after_job: int, before_job: int | None = None) -> dict[str, float]:
+    """Seconds per phase of the analysis whose jobs follow ``after_job`` (the floors' last job, or the
+    previous analysis's end marker), up to ``before_job`` (its own end marker; exclusive)."""
+    jobs = [log.jobs[i] for i in sorted(log.jobs) if i > after_job and (before_job is None or i < before_job)]
     routing = max(jobs, key=lambda j: j.task_ms)
     before = [j for j in jobs if j.id < routing.id]
     after = [j for j in jobs if j.id > routing.id]
 
     def gaps(seq: list[Job]) -> int:
-        return sum(b.start - a.end for a, b in zip(seq, seq[1:], strict=False))
+        """The time between the jobs when none runs (jobs may overlap: adaptive execution's)."""
+        idle, ended = 0, seq[0].end if seq else 0
+        for job in seq[1:]:
+            idle += max(0, job.start - ended)
+            ended = max(ended, job.end)
+        return idle
 
     first = log.jobs[after_job]
     return {
+        # bench_spark.py reads the snapshot for the record here, before the analysis starts
         "driver_before_first_job_s": (jobs[0].start - first.end) / 1000,
         "before_routing_s": (routing.start - jobs[0].start) / 1000,
         "before_routing_task_s": sum(j.task_ms for j in before) / 1000,
@@ -113,6 +122,8 @@ def phases(log: Log, after_job: int) -> dict[str, float]:
         "after_routing_task_s": sum(j.task_ms for j in after) / 1000,
         "after_routing_driver_gaps_s": gaps([routing, *after]) / 1000,
         "jobs_after_routing": len(after),
+        # the driver alone after the last job (the summary written) up to the end marker, when given
+        "driver_after_last_job_s": (log.jobs[before_job].start - jobs[-1].end) / 1000 if before_job else 0.0,
     }
 
 
@@ -150,13 +161,30 @@ def main(argv: list[str] | None = None) -> int:
     for job in (log.jobs[i] for i in sorted(log.jobs)):
         print(f"job {job.id:3d} +{(job.start - origin) / 1000:7.2f} s wall {job.wall_ms / 1000:7.2f} s "
               f"tasks {job.tasks:3d} task time {job.task_ms / 1000:7.2f} s  {job.site}")  # fmt: skip
-    after = args.after_job
-    if after is None:
-        floors = [j.id for j in log.jobs.values() if "bench_spark" in j.site]
-        after = max(floors) if floors else min(log.jobs)
-    print(json.dumps({k: round(v, 2) for k, v in phases(log, after).items()}, indent=2))
-    print(json.dumps(balance(log, after), indent=2))
+    for name, after, before in analyses(log, args.after_job):
+        print(name)
+        print(json.dumps({k: round(v, 2) for k, v in phases(log, after, before).items()}, indent=2))
+        print(json.dumps(balance(log, after, before), indent=2))
     return 0
+
+
+def analyses(log: Log, after_job: int | None) -> list[tuple[str, int, int | None]]:
+    """(name, the job before it, its end marker or None) of each analysis in the log: as
+    ``bench_spark.py`` marks them (the key floor's jobs, then an ``end of MODE`` job after each
+    analysis), else the one analysis after ``after_job`` (default: the log's first job)."""
+    if after_job is not None:
+        return [("analysis", after_job, None)]
+    floor = [j.id for j in log.jobs.values() if j.site.startswith("key floor")]
+    if not floor:
+        return [("analysis", min(log.jobs), None)]
+    found: list[tuple[str, int, int | None]] = []
+    previous = max(floor)
+    for job in (log.jobs[i] for i in sorted(log.jobs)):
+        if job.site.startswith("end of ") and job.id > previous:
+            if job.id - 1 > previous:  # the first of a marker's jobs ends the analysis before it
+                found.append((job.site.removeprefix("end of ").split(" at ")[0], previous, job.id))
+            previous = job.id
+    return found
 
 
 if __name__ == "__main__":
