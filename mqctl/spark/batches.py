@@ -456,8 +456,9 @@ class _Facts:
     def keyed_batch(self) -> pa.Table:
         """With ``per_key``: the refused keys, and the deliveries and misses per key, of the keys routed
         since the last call (then forgotten: a task's keys are written batch by batch)."""
-        deliveries = _summed(_table(_columns(self.keyed, "delivered", _DELIVERY[1:])), (*_DELIVERY, *_KEY))
-        misses = _summed(_table(_columns(self.keyed, "missed", _MISSED[1:])), (*_MISSED, *_KEY))
+        delivered = _table(_columns(self.keyed, "delivered", _DELIVERY[1:], by_key=True))
+        missed = _table(_columns(self.keyed, "missed", _MISSED[1:], by_key=True))
+        deliveries, misses = _summed(delivered, (*_DELIVERY, *_KEY)), _summed(missed, (*_MISSED, *_KEY))
         self.keyed.clear()
         return pa.concat_tables([self._refused(), _rows("delivery", deliveries), _rows("missed", misses)])
 
@@ -509,9 +510,11 @@ _Keyed = tuple[str, tuple[str, str, str] | None, Tally]
 """(variant, the key with ``per_key`` else None, its tally)."""
 
 
-def _columns(keyed: Sequence[_Keyed], part: str, names: tuple[str, ...]) -> dict[str, list[Any]]:
+def _columns(
+    keyed: Sequence[_Keyed], part: str, names: tuple[str, ...], by_key: bool = False
+) -> dict[str, list[Any]]:
     """One of the tallies' parts (``delivered``, ``missed`` or ``links``: rows of ``names``, then
-    messages and bytes) as columns, with the variant, and the key's columns where a key is given;
+    messages and bytes) as columns, with the variant, and with ``by_key`` the key's columns;
     statuses, reasons and vias as text (a delivered row's status from its stored_at). A row may come
     more than once (summed, and in runs: ``Tally.runs``): the caller sums by the columns.
 
@@ -536,9 +539,9 @@ def _columns(keyed: Sequence[_Keyed], part: str, names: tuple[str, ...]) -> dict
             n += len(run)
         counts.append(n)
     out: dict[str, list[Any]] = {"variant": _spread([v for v, _, _ in keyed], counts)}
-    if keyed and keyed[0][1] is not None:
+    if by_key:  # the key's columns even when there is no key (every key of a batch refused)
         for i, name in enumerate(_KEY):
-            out[name] = _spread([key[i] for _, key, _ in keyed if key is not None], counts)
+            out[name] = _spread([key[i] if key else None for _, key, _ in keyed], counts)
     plain = [n for n in names if n != "status"]
     flat = list(chain.from_iterable(rows))
     columns = zip(*flat, strict=True) if flat else [()] * len(plain)

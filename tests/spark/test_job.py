@@ -357,7 +357,8 @@ def test_every_rejected_row_is_written_once_whichever_task_refuses_it(spark: Any
     assert result.summary["variants"][0]["publications"] == sum(int(r["count"]) for r in good)
 
 
-def test_rows_behind_a_key_the_engine_refuses_are_rejected_with_its_reason() -> None:
+@pytest.mark.parametrize("per_key", [False, True])
+def test_rows_behind_a_key_the_engine_refuses_are_rejected_with_its_reason(per_key: bool) -> None:
     """A key that passes the checks but that the engine refuses (here: a publisher the checks know and
     the snapshot lacks) takes every distinct row behind it to ``rejected`` with the engine's reason,
     once each; the other keys are routed."""
@@ -381,7 +382,7 @@ def test_rows_behind_a_key_the_engine_refuses_are_rejected_with_its_reason() -> 
         }
     )
     payload = Payload(topology, [parse_variant("down:QM3")], "ghost-test", keying=ghost)
-    facts = pa.Table.from_batches(list(route_log_rows(iter(given.to_batches()), payload)))
+    facts = pa.Table.from_batches(list(route_log_rows(iter(given.to_batches()), payload, per_key)))
     rejected = facts.filter(pc.equal(facts.column("kind"), "rejected")).to_pylist()
     assert sorted((r["from"], r["properties"], r["count_text"]) for r in rejected) == [
         ("GHOST", '{"amount": 5, "noise": 1}', "3"),
@@ -397,6 +398,32 @@ def test_rows_behind_a_key_the_engine_refuses_are_rejected_with_its_reason() -> 
         (CURRENT, "QM2", 2),
         ("down:QM3", "QM2", 2),
     }
+
+
+@pytest.mark.parametrize("per_key", [False, True])
+def test_a_task_whose_every_key_is_refused_gives_its_rows_to_rejected(per_key: bool) -> None:
+    """No key routed at all (every key refused by the engine): the task's facts are the refusals and
+    the rows behind them, with ``--per-key`` too (its batch of keyed rows is empty)."""
+    from mqctl.spark.batches import Keying, Payload, route_log_rows
+
+    topology = estate()
+    keying = Keying.of(topology)
+    ghost = Keying({**keying.dialects, "GHOST": keying.dialects["QM2"]}, keying.relevant)
+    given = pa.table(
+        {
+            "from": ["GHOST"],
+            "topic": ["/sports/a"],
+            "properties": ['{"amount": 5}'],
+            "count_text": ["2"],
+            "bytes_text": pa.array([None], pa.string()),
+            "record": pa.array([None], pa.string()),
+            "rows": pa.array([1], pa.int64()),
+            "bytes_sum": pa.array([10], pa.int64()),
+        }
+    )
+    payload = Payload(topology, [], "all-refused", keying=ghost)
+    facts = pa.Table.from_batches(list(route_log_rows(iter(given.to_batches()), payload, per_key)))
+    assert sorted(facts.column("kind").to_pylist()) == ["refused", "rejected"]
 
 
 def test_a_topic_many_publishers_share_is_spread_over_the_routing_tasks(spark: Any, tmp_path: Path) -> None:
