@@ -183,20 +183,28 @@ class TallyPlan:
         self.selected: list[tuple[str, DeliveredRow, MissedRow, tuple[Link, ...]]]
         """(selector, its row when it selects, its row when it does not, the links its copy crosses
         that no copy of ``delivered`` does)."""
-        outcomes = list(outcomes)
-        reached = [(s, a) for s, a in outcomes if isinstance(a, Arrival)]
-        missed = [(s.name, s.node, m.reason) for s, m in outcomes if isinstance(m, Miss)]
-        decided = [(s, a) for s, a in reached if not s.selector]
-        selected = [(s, a) for s, a in reached if s.selector]
-        delivered = [(s.name, s.node, a.stored_at, len(a.hops)) for s, a in decided]
-        copies = {id(a): a for _, a in decided}
+        delivered: list[DeliveredRow] = []
+        missed: list[MissedRow] = []
+        selected: list[tuple[Subscription, Arrival | None]] = []
+        on: list[Subscription] = []
+        """The subscriptions of the relayed copies (outcome None)."""
+        copies: dict[int, Arrival] = {}
         """The arrivals of the copies no selector decides, each once (a queue manager's subscriptions
         share their copy's ``Arrival``)."""
+        for s, a in outcomes:  # one pass: the plan is made once per publisher and topic, for every key
+            if a is None:
+                on.append(s)
+            elif isinstance(a, Miss):
+                missed.append((s.name, s.node, a.reason))
+            elif s.selector:
+                selected.append((s, a))
+            else:
+                delivered.append((s.name, s.node, a.stored_at, len(a.hops)))
+                copies[id(a)] = a
         crossed = _links_of(copies.values())
         if relayed is not None:
             before, _, via = relayed
             hops, sender = len(before.hops) + 1, before.path[-1]
-            on = [s for s, a in outcomes if a is None]
             quiet = [s for s in on if not s.selector]
             if quiet:
                 delivered += [(s.name, s.node, None, hops) for s in quiet]
@@ -204,7 +212,7 @@ class TallyPlan:
                 crossed.update(dict.fromkeys([(sender, s.node, via) for s in quiet]))
             if len(quiet) < len(on):
                 before_links = (*_links_of((before,)),)
-                selected += [(s, None) for s in on if s.selector]  # type: ignore[misc]
+                selected += [(s, None) for s in on if s.selector]
         self.delivered = tuple(delivered)
         self.missed = tuple(missed)
         self.links = tuple(crossed)
