@@ -207,8 +207,12 @@ def _totals(small: pa.Table) -> _Totals:
 
 def _write_small(table: pa.Table, folder: Path) -> None:
     """A small output written by the driver as Spark writes one: a folder (replaced) with one Parquet
-    file and the ``_SUCCESS`` mark."""
-    shutil.rmtree(folder, ignore_errors=True)
+    file and the ``_SUCCESS`` mark. What stood at its place under ``--out`` is removed, a symbolic
+    link as a link (never what it points to)."""
+    if folder.is_symlink() or folder.is_file():
+        folder.unlink()
+    elif folder.exists():
+        shutil.rmtree(folder)
     folder.mkdir(parents=True)
     pq.write_table(table, folder / "part-00000.parquet", compression="snappy")
     (folder / "_SUCCESS").touch()

@@ -4,6 +4,7 @@ counted with their reason; outputs and summary agree with each other."""
 from __future__ import annotations
 
 import json
+import shutil
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -185,6 +186,11 @@ def test_a_second_analysis_into_the_same_folder_replaces_every_output(spark: Any
     first = write_jsonl(tmp_path / "first.jsonl", publications(400, seed=3))
     second = write_jsonl(tmp_path / "second.jsonl", publications(60, seed=11))
     analyze(spark, estate(), first, tmp_path / "out", [])
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "kept.txt").write_text("not the analysis's")
+    shutil.rmtree(tmp_path / "out" / "node_load")
+    (tmp_path / "out" / "node_load").symlink_to(elsewhere)  # replaced as a link, never followed
     again = analyze(spark, estate(), second, tmp_path / "out", [])
     fresh = analyze(spark, estate(), second, tmp_path / "fresh", [])
     assert again.summary == fresh.summary
@@ -201,6 +207,7 @@ def test_a_second_analysis_into_the_same_folder_replaces_every_output(spark: Any
     ):
         assert len(list((tmp_path / "out" / name).glob("*.parquet"))) == 1
         assert spark.read.parquet(str(tmp_path / "out" / name)).columns == columns
+    assert (elsewhere / "kept.txt").exists() and not (tmp_path / "out" / "node_load").is_symlink()
     links = _rows(tmp_path / "out" / "link_traffic")
     assert links and links == sorted(links, key=lambda r: (r["variant"], r["from"], r["to"], r["via"]))
 
