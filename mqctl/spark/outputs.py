@@ -1,12 +1,14 @@
 """The outputs of ``mqctl spark analyze`` and its summary, from the routed facts (docs/spark.md).
 
 One aggregate of the facts, one shuffle: every kind of fact summed by its own columns (``_summed``),
-cached. From it, without another shuffle: the small kinds (links, per-node tallies, refused keys and
-rejected rows: a few rows per node and link however long the log) collected once as Arrow, from which
-the driver makes ``link_traffic``, ``node_load`` and the summary and writes the two small outputs
-itself (one file each, in order; a Spark job per small output cost seconds of the driver's gaps);
-``deliveries`` and ``not_delivered`` written by Spark from the aggregate (or, per key, from the facts
-as they are: a key is routed in one task only, so there is nothing to sum).
+cached. From it, without another shuffle, one collect as Arrow (``_collected``) of every sum but the
+rejected rows (counted): a few rows per subscription, node and link, however long the log — the
+estate's size, which the driver holds anyway as the model. The driver makes every output from it and
+writes them itself (one Parquet file each, in order: a Spark job per output cost seconds of the
+driver's gaps), and the summary. With ``per_key``, ``deliveries`` and ``not_delivered`` hold a row per
+routing key, the log's size: Spark writes them from the facts as they are (a key is routed in one task
+only, so there is nothing to sum); only the rest is collected. The rejected rows, as many as the log's
+bad rows, are never collected: ``rejected/`` is read back from the log by Spark.
 """
 
 from __future__ import annotations
@@ -65,8 +67,21 @@ SUMMED_BY = (
 """The columns every fact is summed by (those a kind does not set are null, one group): a delivery's
 and a miss's row, a link, a tally's status, node and stored_at, a refusal's key and reason, a rejected
 row as given (``rejected/`` is read back from the log for these)."""
-COLLECTED = ("variant", "status", "node", "stored_at", "link_from", "link_to", "via", "messages", "bytes")
-"""The columns of links and tallies collected to the driver (a few rows per node and link)."""
+COLLECTED = (
+    "variant",
+    "subscription",
+    "node",
+    "status",
+    "stored_at",
+    "hops",
+    "reason",
+    "link_from",
+    "link_to",
+    "via",
+    "messages",
+    "bytes",
+)
+"""The columns of the sums collected to the driver (``_collected``)."""
 
 Change = dict[str, Any]
 
@@ -88,13 +103,6 @@ class _Totals:
     """Distinct log rows not routed (refused by the checks, or behind a refused key): ``rejected``."""
 
 
-def _rows(frame: DataFrame) -> list[tuple[Any, ...]]:
-    """The rows of a small frame as tuples, collected as Arrow columns (Row objects one by one take
-    several times longer)."""
-    table = frame.toArrow()
-    return list(zip(*(table.column(i).to_pylist() for i in range(table.num_columns)), strict=True))
-
-
 def _summed(routed: DataFrame, per_key: bool) -> DataFrame:
     """Every fact summed by ``SUMMED_BY`` in one shuffle (``n``: how many facts; the count of refused
     keys and rejected rows). With ``per_key`` deliveries and misses stay out: they are written per
@@ -109,15 +117,16 @@ def _summed(routed: DataFrame, per_key: bool) -> DataFrame:
     )
 
 
-def _small(summed: DataFrame) -> DataFrame:
-    """What the driver collects from the aggregate, in one query: the links and tallies, and how many
-    keys were refused and rows rejected (one row each: a bad log's rejected rows are not collected)."""
+def _collected(summed: DataFrame, per_key: bool) -> DataFrame:
+    """What the driver collects from the aggregate, in one query: every sum but the rejected rows (with
+    ``per_key`` the deliveries and misses are not in the aggregate), and how many keys were refused and
+    rows rejected (one row each: a bad log's rejected rows are not collected)."""
     from pyspark.sql import functions as F
 
     kind = F.col("kind")
     counts = summed.where(kind.isin("refused", "rejected")).groupBy("kind").agg(F.sum("n").alias("n"))
     return (
-        summed.where(kind.isin("link", "tally"))
+        summed.where(~kind.isin("refused", "rejected"))
         .select("kind", *COLLECTED, "n")
         .unionByName(counts, allowMissingColumns=True)
     )
@@ -184,7 +193,7 @@ def _node_load(links: pa.Table, tallies: pa.Table) -> pa.Table:
 
 
 def _totals(small: pa.Table) -> _Totals:
-    """The collected sums (``_small``) as the two small outputs and the summary's figures."""
+    """The collected sums (``_collected``) as the two small outputs and the summary's figures."""
     kind = small.column("kind")
     links = small.filter(pc.equal(kind, "link"))
     links = pa.table(
@@ -205,8 +214,8 @@ def _totals(small: pa.Table) -> _Totals:
     )
 
 
-def _write_small(table: pa.Table, folder: Path) -> None:
-    """A small output written by the driver as Spark writes one: a folder (replaced) with one Parquet
+def _write_folder(table: pa.Table, folder: Path) -> None:
+    """An output written by the driver as Spark writes one: a folder (replaced) with one Parquet
     file and the ``_SUCCESS`` mark. What stood at its place under ``--out`` is removed, a symbolic
     link as a link (never what it points to)."""
     if folder.is_symlink() or folder.is_file():
@@ -218,14 +227,25 @@ def _write_small(table: pa.Table, folder: Path) -> None:
     (folder / "_SUCCESS").touch()
 
 
-def _facts(facts: DataFrame, columns: tuple[str, ...], per_key: bool) -> DataFrame:
-    """``deliveries`` or ``not_delivered``: publications (``count``) and bytes per ``columns`` (from the
-    aggregate: ``_summed``), or per routing key (``from``, ``topic``, ``properties``) and ``columns``
-    with ``per_key`` (from the facts as they are)."""
+def _summed_facts(collected: pa.Table, kind: str, columns: tuple[str, ...]) -> pa.Table:
+    """``deliveries`` or ``not_delivered`` (``kind``: ``delivery`` or ``missed``) from the collected sums:
+    publications (``count``) and bytes per ``columns``, sorted by them."""
+    rows = collected.filter(pc.equal(collected.column("kind"), kind))
+    table = pa.table(
+        [*(rows.column(c) for c in columns), rows.column("messages"), rows.column("bytes")],
+        names=[*columns, "count", "bytes"],
+    )
+    return _sorted(table, columns)
+
+
+def _per_key(routed: DataFrame, kind: str, columns: tuple[str, ...]) -> DataFrame:
+    """``deliveries`` or ``not_delivered`` with ``--per-key``: per routing key (``from``, ``topic``,
+    ``properties``) and ``columns``, the facts as they are."""
     from pyspark.sql import functions as F
 
-    by_key = ("from", "topic", F.col("key").alias("properties")) if per_key else ()
-    return facts.select(columns[0], *by_key, *columns[1:], F.col("messages").alias("count"), "bytes")
+    facts = routed.where(F.col("kind") == kind)
+    key = ("from", "topic", F.col("key").alias("properties"))
+    return facts.select(columns[0], *key, *columns[1:], F.col("messages").alias("count"), "bytes")
 
 
 def _as_given(log: DataFrame, distinct: DataFrame, reason: Column) -> DataFrame:
@@ -261,29 +281,36 @@ def write_outputs(
     facts is filled and read back); ``log`` is the publications as text columns
     (``job.read_publications``), read again for rejected rows."""
     from pyspark import StorageLevel
-    from pyspark.sql import functions as F
 
-    kind = F.col("kind")
     if per_key:  # the per-key rows are written as they are: the facts are read three times
         routed = routed.persist(StorageLevel.MEMORY_AND_DISK)
-    # the aggregate is cached: the small sums are collected from it, the totals written from it
+    # the aggregate is cached: it is collected, and read again for rejected rows when there are some
     summed = _summed(routed, per_key).persist(StorageLevel.MEMORY_AND_DISK)
     try:
-        totals = _totals(_small(summed).toArrow())
-        _write_small(totals.links, out / "link_traffic")
-        _write_small(totals.load, out / "node_load")
-        facts = routed if per_key else summed
-        deliveries = _facts(facts.where(kind == "delivery"), DELIVERY_COLUMNS, per_key)
-        _facts(facts.where(kind == "missed"), MISSED_COLUMNS, per_key).write.mode("overwrite").parquet(
-            str(out / "not_delivered")
-        )
-        deliveries.write.mode("overwrite").parquet(str(out / "deliveries"))
-        changes = _changes(deliveries, variants) if len(variants) > 1 else {}
+        collected = _collected(summed, per_key).toArrow()
+        totals = _totals(collected)
+        _write_folder(totals.links, out / "link_traffic")
+        _write_folder(totals.load, out / "node_load")
+        delivered: pa.Table | None = None
+        if per_key:
+            deliveries = _per_key(routed, "delivery", DELIVERY_COLUMNS)
+            _per_key(routed, "missed", MISSED_COLUMNS).write.mode("overwrite").parquet(
+                str(out / "not_delivered")
+            )
+            deliveries.write.mode("overwrite").parquet(str(out / "deliveries"))
+            if len(variants) > 1:
+                delivered = _by_subscription_spark(deliveries)
+        else:
+            summed_deliveries = _summed_facts(collected, "delivery", DELIVERY_COLUMNS)
+            _write_folder(_summed_facts(collected, "missed", MISSED_COLUMNS), out / "not_delivered")
+            _write_folder(summed_deliveries, out / "deliveries")
+            delivered = _by_subscription(summed_deliveries)
+        changes = _changes(delivered, variants) if delivered is not None and len(variants) > 1 else {}
         if totals.bad or totals.refused:
             rows = _rejected(log, summed, out)
         else:  # the log is read again only when some of its rows are rejected
             rows = 0
-            _write_small(REJECTED_SCHEMA.empty_table(), out / "rejected")
+            _write_folder(REJECTED_SCHEMA.empty_table(), out / "rejected")
         return {"variants": _variant_rows(totals, changes, variants), "rejected": rows}
     finally:
         summed.unpersist()
@@ -341,19 +368,31 @@ def _variant_rows(
     return rows
 
 
-def _changes(deliveries: DataFrame, variants: list[str]) -> dict[str, tuple[list[Change], list[Change]]]:
-    """Per variant but ``current``: (gained, lost), the subscriptions delivered more or fewer
-    publications than in ``current``, sorted by node then subscription. From one collect of the
-    publications delivered per variant and subscription (at most one row per variant and subscription)."""
+def _by_subscription(deliveries: pa.Table) -> pa.Table:
+    """The publications delivered (not stored) per variant, node and subscription: ``variant``, ``node``,
+    ``subscription``, ``count``."""
+    delivered = deliveries.filter(pc.equal(deliveries.column("status"), "delivered"))
+    by = ["variant", "node", "subscription"]
+    summed = delivered.group_by(by, use_threads=False).aggregate([("count", "sum")])
+    return summed.rename_columns([*by, "count"])
+
+
+def _by_subscription_spark(deliveries: DataFrame) -> pa.Table:
+    """``_by_subscription`` of the per-key ``deliveries`` (the log's size: summed by Spark, then
+    collected: at most one row per variant and subscription)."""
     from pyspark.sql import functions as F
 
-    delivered = (
-        deliveries.where(F.col("status") == "delivered")
-        .groupBy("variant", "node", "subscription")
-        .agg(F.sum("count").alias("m"))
-    )
+    delivered = deliveries.where(F.col("status") == "delivered")
+    return delivered.groupBy("variant", "node", "subscription").agg(F.sum("count").alias("count")).toArrow()
+
+
+def _changes(delivered: pa.Table, variants: list[str]) -> dict[str, tuple[list[Change], list[Change]]]:
+    """Per variant but ``current``: (gained, lost), the subscriptions delivered more or fewer
+    publications than in ``current``, sorted by node then subscription (``delivered``:
+    ``_by_subscription``)."""
     counts: dict[str, dict[tuple[str, str], int]] = {v: {} for v in variants}
-    for variant, node, subscription, m in _rows(delivered):
+    columns = (delivered.column(c).to_pylist() for c in ("variant", "node", "subscription", "count"))
+    for variant, node, subscription, m in zip(*columns, strict=True):
         counts[variant][(node, subscription)] = int(m)
     current = counts[variants[0]]
     changes: dict[str, tuple[list[Change], list[Change]]] = {}
