@@ -291,21 +291,19 @@ def write_outputs(
         totals = _totals(collected)
         _write_folder(totals.links, out / "link_traffic")
         _write_folder(totals.load, out / "node_load")
-        delivered: pa.Table | None = None
+        compared = len(variants) > 1  # gained and lost: per variant but current
         if per_key:
             deliveries = _per_key(routed, "delivery", DELIVERY_COLUMNS)
             _per_key(routed, "missed", MISSED_COLUMNS).write.mode("overwrite").parquet(
                 str(out / "not_delivered")
             )
             deliveries.write.mode("overwrite").parquet(str(out / "deliveries"))
-            if len(variants) > 1:
-                delivered = _by_subscription_spark(deliveries)
+            changes = _changes(_by_subscription_spark(deliveries), variants) if compared else {}
         else:
-            summed_deliveries = _summed_facts(collected, "delivery", DELIVERY_COLUMNS)
+            delivery_totals = _summed_facts(collected, "delivery", DELIVERY_COLUMNS)
             _write_folder(_summed_facts(collected, "missed", MISSED_COLUMNS), out / "not_delivered")
-            _write_folder(summed_deliveries, out / "deliveries")
-            delivered = _by_subscription(summed_deliveries)
-        changes = _changes(delivered, variants) if delivered is not None and len(variants) > 1 else {}
+            _write_folder(delivery_totals, out / "deliveries")
+            changes = _changes(_by_subscription(delivery_totals), variants) if compared else {}
         if totals.bad or totals.refused:
             rows = _rejected(log, summed, out)
         else:  # the log is read again only when some of its rows are rejected
