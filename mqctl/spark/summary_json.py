@@ -22,6 +22,22 @@ def _record(value: Any) -> bool:
     return isinstance(value, dict) and all(_scalar(v) for v in value.values())
 
 
+def _one_per_line(items: list[Any], pad: str) -> str:
+    """The items, each encoded on one line, joined by ``,`` and ``pad``. Records are encoded as one list
+    by one call of the C encoder (half the time of a call per record), then split where a record ends:
+    ``}, {`` stands between every two of them, so when it occurs no more often (no text holds it) each
+    occurrence is a boundary."""
+    if all(isinstance(item, dict) for item in items):
+        text = _encode(items)[1:-1]
+        if text.count(_BETWEEN_RECORDS) == len(items) - 1:
+            return text.replace(_BETWEEN_RECORDS, "}," + pad + "{")
+    return ("," + pad).join(map(_encode, items))
+
+
+_BETWEEN_RECORDS = "}, {"
+"""What the encoder writes between two records of a list."""
+
+
 def _write(value: Any, depth: int, parts: list[str]) -> None:
     pad = "\n" + "  " * (depth + 1)
     if isinstance(value, dict) and value:
@@ -33,7 +49,7 @@ def _write(value: Any, depth: int, parts: list[str]) -> None:
     elif isinstance(value, list) and value:
         parts.append("[")
         if _record(value[0]) or _scalar(value[0]):  # the summary's lists hold items of one kind
-            parts.append(pad + ("," + pad).join(map(_encode, value)))  # one line each, by the C encoder
+            parts.append(pad + _one_per_line(value, pad))
         else:
             for i, item in enumerate(value):
                 parts.append(("," if i else "") + pad)

@@ -44,3 +44,21 @@ def test_records_of_a_list_are_one_line_each_and_the_rest_is_indented() -> None:
     assert '        "QM1": 5' in lines
     assert '      "gained": [],' in lines
     assert lines[0] == "{" and lines[-1] == "}"
+
+
+records = st.lists(
+    st.dictionaries(
+        st.sampled_from(["from", "to", "via", "}, {"]), st.text(alphabet='{}, ab"\n') | st.integers()
+    ),
+    min_size=1,
+    max_size=6,
+)
+
+
+@given(records)
+def test_each_record_is_its_own_line_whatever_its_text_holds(links: list[dict[str, Any]]) -> None:
+    """A record is written as the encoder writes it alone, on a line of its own, even when a text holds
+    what the encoder writes between two records (``}, {``)."""
+    lines = summary_text({"messages_by_link": links}).splitlines()
+    written = [f"    {json.dumps(r, ensure_ascii=False)}" for r in links]
+    assert lines[2:-2] == [line + "," for line in written[:-1]] + written[-1:]
