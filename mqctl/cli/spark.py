@@ -119,11 +119,10 @@ def _replay(request: AnalyzeRequest, output: Output) -> None:
     """The analysis run here (progress on stderr for people), then its summary as a table or as JSON."""
     from mqctl.services.analyze import analyze
     from mqctl.spark.progress import spark_progress
-    from mqctl.spark.summary_json import summary_text
 
     result = analyze(request, lambda context: spark_progress(context, err_console(), output is Output.table))
     if output is Output.json:
-        sys.stdout.write(summary_text(result.summary))  # the text of summary.json
+        sys.stdout.write(result.summary_json)
     else:
         _show(result)
 

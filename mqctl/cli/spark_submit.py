@@ -67,7 +67,6 @@ def main(argv: list[str] | None = None) -> int:
     from mqctl.render.analysis import plain_table
     from mqctl.render.safe_text import error_line
     from mqctl.services.analyze import analyze
-    from mqctl.spark.summary_json import summary_text
 
     try:
         request, output = read_submitted(sys.argv[1:] if argv is None else argv)
@@ -75,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     except MqctlError as exc:
         sys.stderr.write(f"mqctl: error: {error_line(exc.plain_line())}\n")
         return exc.exit_code
-    sys.stdout.write(summary_text(result.summary) if output == "json" else plain_table(result.summary))
+    sys.stdout.write(result.summary_json if output == "json" else plain_table(result.summary))
     return 0
 
 

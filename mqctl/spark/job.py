@@ -59,6 +59,9 @@ class Analysis:
     summary: dict[str, Any]
     out: Path
     outputs: dict[str, Path] = field(default_factory=dict)
+    summary_json: str = ""
+    """``summary.json``'s text, as written (``-o json`` prints it: a large estate's takes seconds to
+    encode)."""
 
 
 def publication_format(path: Path, given: str | None = None) -> str:
@@ -219,8 +222,9 @@ def analyze(
         finally:
             counted.unpersist()
             broadcast.unpersist()
-    (out / "summary.json").write_text(summary_text(summary), encoding="utf-8")
-    return Analysis(summary, out, {name: out / name for name in OUTPUTS})
+    text = summary_text(summary)
+    (out / "summary.json").write_text(text, encoding="utf-8")
+    return Analysis(summary, out, {name: out / name for name in OUTPUTS}, text)
 
 
 def counted_rows(spark: SparkSession, publications: Path, fmt: str) -> tuple[DataFrame, DataFrame, bool]:
