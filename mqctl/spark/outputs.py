@@ -4,7 +4,7 @@ One aggregate of the facts, one shuffle: every kind of fact summed by its own co
 cached. From it, without another shuffle, one collect as Arrow (``_collected``) of every sum but the
 rejected rows (counted): a few rows per subscription, node and link, however long the log — the
 estate's size, which the driver holds anyway as the model. The driver makes every output from it and
-writes them itself (one Parquet file each, in order: a Spark job per output cost seconds of the
+writes them itself (one Parquet file each, one after another: a Spark job per output cost seconds of the
 driver's gaps), and the summary. With ``per_key``, ``deliveries`` and ``not_delivered`` hold a row per
 routing key, the log's size: Spark writes them from the facts as they are (a key is routed in one task
 only, so there is nothing to sum); only the rest is collected. The rejected rows, as many as the log's
@@ -229,13 +229,13 @@ def _write_folder(table: pa.Table, folder: Path) -> None:
 
 def _summed_facts(collected: pa.Table, kind: str, columns: tuple[str, ...]) -> pa.Table:
     """``deliveries`` or ``not_delivered`` (``kind``: ``delivery`` or ``missed``) from the collected sums:
-    publications (``count``) and bytes per ``columns``, sorted by them."""
+    publications (``count``) and bytes per ``columns``, in no order (as Spark writes: sorting them cost
+    the driver a third of a second on the benchmark's estate)."""
     rows = collected.filter(pc.equal(collected.column("kind"), kind))
-    table = pa.table(
+    return pa.table(
         [*(rows.column(c) for c in columns), rows.column("messages"), rows.column("bytes")],
         names=[*columns, "count", "bytes"],
     )
-    return _sorted(table, columns)
 
 
 def _per_key(routed: DataFrame, kind: str, columns: tuple[str, ...]) -> DataFrame:
