@@ -171,15 +171,10 @@ def event_figures(event_dir: Path, modes: list[str]) -> dict[str, dict[str, dict
     if not logs:
         return out
     log = spark_eventlog.read(logs[-1])
-    marks = {j.site: j.id for j in log.jobs.values() if "at bench_spark.py" in j.site}
-    previous = marks.get("key floor at bench_spark.py")
-    for mode in modes:
-        end = marks.get(f"end of {mode} at bench_spark.py")
-        if previous is None or end is None:
-            break
-        out["balance"][mode] = spark_eventlog.balance(log, previous, end)
-        out["phases"][mode] = {k: round(v, 2) for k, v in spark_eventlog.phases(log, previous, end).items()}
-        previous = end
+    for mode, after, end in spark_eventlog.analyses(log, None):  # between the markers of each analysis
+        if mode in modes:
+            out["balance"][mode] = spark_eventlog.balance(log, after, end)
+            out["phases"][mode] = {k: round(v, 2) for k, v in spark_eventlog.phases(log, after, end).items()}
     return out
 
 
