@@ -1,14 +1,15 @@
 """The outputs of ``mqctl spark analyze`` and its summary, from the routed facts (docs/spark.md).
 
 One aggregate of the facts, one shuffle: every kind of fact summed by its own columns (``_summed``),
-cached. From it, without another shuffle, one collect as Arrow (``_collected``) of every sum but the
-rejected rows (counted): a few rows per subscription, node and link, however long the log — the
-estate's size, which the driver holds anyway as the model. The driver makes every output from it and
-writes them itself (one Parquet file each, one after another: a Spark job per output cost seconds of the
-driver's gaps), and the summary. With ``per_key``, ``deliveries`` and ``not_delivered`` hold a row per
-routing key, the log's size: Spark writes them from the facts as they are (a key is routed in one task
-only, so there is nothing to sum); only the rest is collected. The rejected rows, as many as the log's
-bad rows, are never collected: ``rejected/`` is read back from the log by Spark.
+collected in the same job as Arrow (``_collected``): a few rows per subscription, node and link,
+however long the log — the estate's size, which the driver holds anyway as the model — and the
+distinct rows not routed, which the driver broadcast anyway to read their rows back from the log. The
+driver makes every output from it and writes them itself (one Parquet file each, one after another: a
+Spark job per output cost seconds of the driver's gaps), and the summary; the aggregate is not cached
+(filling a cache and reading it back cost more than the collect). With ``per_key``, ``deliveries`` and
+``not_delivered`` hold a row per routing key, the log's size: Spark writes them from the facts as they
+are (a key is routed in one task only, so there is nothing to sum). ``rejected/`` is read back from
+the log by Spark, when some rows are rejected.
 """
 
 from __future__ import annotations
@@ -117,19 +118,9 @@ def _summed(routed: DataFrame, per_key: bool) -> DataFrame:
     )
 
 
-def _collected(summed: DataFrame, per_key: bool) -> DataFrame:
-    """What the driver collects from the aggregate, in one query: every sum but the rejected rows (with
-    ``per_key`` the deliveries and misses are not in the aggregate), and how many keys were refused and
-    rows rejected (one row each: a bad log's rejected rows are not collected)."""
-    from pyspark.sql import functions as F
-
-    kind = F.col("kind")
-    counts = summed.where(kind.isin("refused", "rejected")).groupBy("kind").agg(F.sum("n").alias("n"))
-    return (
-        summed.where(~kind.isin("refused", "rejected"))
-        .select("kind", *COLLECTED, "n")
-        .unionByName(counts, allowMissingColumns=True)
-    )
+def _collected(summed: DataFrame) -> DataFrame:
+    """What the driver collects from the aggregate, all of it: the sums and the rejected rows as given."""
+    return summed.select("kind", *COLLECTED, *GIVEN, "n")
 
 
 def _sorted(table: pa.Table, by: tuple[str, ...]) -> pa.Table:
@@ -192,19 +183,19 @@ def _node_load(links: pa.Table, tallies: pa.Table) -> pa.Table:
     return _sorted(summed.rename_columns(LOAD_SCHEMA.names).cast(LOAD_SCHEMA), ("variant", "node"))
 
 
-def _totals(small: pa.Table) -> _Totals:
+def _totals(collected: pa.Table) -> _Totals:
     """The collected sums (``_collected``) as the two small outputs and the summary's figures."""
-    kind = small.column("kind")
-    links = small.filter(pc.equal(kind, "link"))
+    kind = collected.column("kind")
+    links = collected.filter(pc.equal(kind, "link"))
     links = pa.table(
         [links.column(c) for c in ("variant", "link_from", "link_to", "via", "messages", "bytes")],
         schema=LINK_SCHEMA,
     )
-    tallies = small.filter(pc.equal(kind, "tally"))
+    tallies = collected.filter(pc.equal(kind, "tally"))
     counted = list(
         zip(*(tallies.column(c).to_pylist() for c in ("variant", "status", "messages")), strict=True)
     )
-    n = small.column("n")
+    n = collected.column("n")
     return _Totals(
         _sorted(links, ("variant", "from", "to", "via")),
         _node_load(links, tallies),
@@ -276,18 +267,15 @@ def write_outputs(
     per_key: bool,
 ) -> dict[str, Any]:
     """Write the five outputs under ``out``; return summary.json's content (``variants`` in order,
-    ``current`` first). ``routed``: the routing stage's facts, not cached (by default only the
-    aggregate reads them: the routing stage's tasks sum them as they go, and no cache of millions of
-    facts is filled and read back); ``log`` is the publications as text columns
-    (``job.read_publications``), read again for rejected rows."""
+    ``current`` first). ``routed``: the routing stage's facts, not cached by default (only the
+    aggregate reads them: the routing stage's tasks sum them as they go); ``log`` is the publications
+    as text columns (``job.read_publications``), read again for rejected rows."""
     from pyspark import StorageLevel
 
     if per_key:  # the per-key rows are written as they are: the facts are read three times
         routed = routed.persist(StorageLevel.MEMORY_AND_DISK)
-    # the aggregate is cached: it is collected, and read again for rejected rows when there are some
-    summed = _summed(routed, per_key).persist(StorageLevel.MEMORY_AND_DISK)
     try:
-        collected = _collected(summed, per_key).toArrow()
+        collected = _collected(_summed(routed, per_key)).toArrow()
         totals = _totals(collected)
         _write_folder(totals.links, out / "link_traffic")
         _write_folder(totals.load, out / "node_load")
@@ -305,23 +293,25 @@ def write_outputs(
             _write_folder(delivery_totals, out / "deliveries")
             changes = _changes(_by_subscription(delivery_totals), variants) if compared else {}
         if totals.bad or totals.refused:
-            rows = _rejected(log, summed, out)
+            rows = _rejected(log, collected, out)
         else:  # the log is read again only when some of its rows are rejected
             rows = 0
             _write_folder(REJECTED_SCHEMA.empty_table(), out / "rejected")
         return {"variants": _variant_rows(totals, changes, variants), "rejected": rows}
     finally:
-        summed.unpersist()
         routed.unpersist()
 
 
-def _rejected(log: DataFrame, summed: DataFrame, out: Path) -> int:
+def _rejected(log: DataFrame, collected: pa.Table, out: Path) -> int:
     """``rejected/`` written: the distinct rows not routed came out of the routing stage as facts of
     their own (refused by the checks, or behind a key the engine refused), kept as given by the
-    aggregate; the log is read again for their rows. Returns how many rows it holds."""
+    aggregate and collected with it; the log is read again for their rows. Returns how many rows it
+    holds."""
     from pyspark.sql import functions as F
 
-    rejected = _as_given(log, summed.where(F.col("kind") == "rejected"), F.col("reason")).persist()
+    distinct = collected.filter(pc.equal(collected.column("kind"), "rejected")).select([*GIVEN, "reason"])
+    given = log.sparkSession.createDataFrame(distinct)
+    rejected = _as_given(log, given, F.col("reason")).persist()
     try:
         rejected.write.mode("overwrite").parquet(str(out / "rejected"))
         return rejected.count()
