@@ -1,9 +1,9 @@
 """The outputs of ``mqctl spark analyze`` and its summary, from the routed facts (docs/spark.md).
 
 One aggregate of the facts, one shuffle: every kind of fact summed by its own columns (``_summed``),
-collected in the same job as Arrow (``_collected``): a few rows per subscription, node and link,
+collected whole in the job that makes it, as Arrow: a few rows per subscription, node and link,
 however long the log — the estate's size, which the driver holds anyway as the model — and the
-distinct rows not routed, which the driver broadcast anyway to read their rows back from the log. The
+distinct rows not routed, which the driver broadcasts anyway to read their rows back from the log. The
 driver makes every output from it and writes them itself (one Parquet file each, one after another: a
 Spark job per output cost seconds of the driver's gaps), and the summary; the aggregate is not cached
 (filling a cache and reading it back cost more than the collect). With ``per_key``, ``deliveries`` and
@@ -68,21 +68,6 @@ SUMMED_BY = (
 """The columns every fact is summed by (those a kind does not set are null, one group): a delivery's
 and a miss's row, a link, a tally's status, node and stored_at, a refusal's key and reason, a rejected
 row as given (``rejected/`` is read back from the log for these)."""
-COLLECTED = (
-    "variant",
-    "subscription",
-    "node",
-    "status",
-    "stored_at",
-    "hops",
-    "reason",
-    "link_from",
-    "link_to",
-    "via",
-    "messages",
-    "bytes",
-)
-"""The columns of the sums collected to the driver (``_collected``)."""
 
 Change = dict[str, Any]
 
@@ -116,11 +101,6 @@ def _summed(routed: DataFrame, per_key: bool) -> DataFrame:
         .groupBy(*SUMMED_BY)
         .agg(F.sum("messages").alias("messages"), F.sum("bytes").alias("bytes"), F.count(F.lit(1)).alias("n"))
     )
-
-
-def _collected(summed: DataFrame) -> DataFrame:
-    """What the driver collects from the aggregate, all of it: the sums and the rejected rows as given."""
-    return summed.select("kind", *COLLECTED, *GIVEN, "n")
 
 
 def _sorted(table: pa.Table, by: tuple[str, ...]) -> pa.Table:
@@ -184,7 +164,7 @@ def _node_load(links: pa.Table, tallies: pa.Table) -> pa.Table:
 
 
 def _totals(collected: pa.Table) -> _Totals:
-    """The collected sums (``_collected``) as the two small outputs and the summary's figures."""
+    """The collected sums (``_summed``) as the two small outputs and the summary's figures."""
     kind = collected.column("kind")
     links = collected.filter(pc.equal(kind, "link"))
     links = pa.table(
@@ -275,7 +255,7 @@ def write_outputs(
     if per_key:  # the per-key rows are written as they are: the facts are read three times
         routed = routed.persist(StorageLevel.MEMORY_AND_DISK)
     try:
-        collected = _collected(_summed(routed, per_key)).toArrow()
+        collected = _summed(routed, per_key).toArrow()  # all of it, in the job that makes it
         totals = _totals(collected)
         _write_folder(totals.links, out / "link_traffic")
         _write_folder(totals.load, out / "node_load")
