@@ -88,6 +88,10 @@ def spark_session(
         .config("spark.sql.execution.arrow.pyspark.enabled", "true")
         .config("spark.python.worker.reuse", "true")
     )
+    if not submitted:  # spark-submit's own --conf is kept
+        # the driver collects the aggregate of the routed facts (the estate's size: outputs.py); Spark's
+        # default cap of 1g on a collect is lower than the memory the driver is given
+        builder = builder.config("spark.driver.maxResultSize", driver_memory)
     # without --partitions the job sizes the shuffle partitions to the log (job.sized_partitions)
     if partitions is not None:
         builder = builder.config("spark.sql.shuffle.partitions", str(partitions))
