@@ -11,8 +11,8 @@ aggregate, write.
    properties: a log repeats topics heavily, and the engine's answer is the same for every publication
    of a key), each key routed once by the domain engine in every variant, on executors holding the
    whole snapshot (a broadcast), into facts summed over the task; the rows not routed leave as facts
-   of their own. The facts are summed over the tasks in one aggregate, cached, from which every output
-   is made (``outputs.write_outputs``; docs/spark.md).
+   of their own. The facts are summed over the tasks in one aggregate, collected by the driver, which
+   makes every output from it (``outputs.write_outputs``; docs/spark.md).
 """
 
 from __future__ import annotations
